@@ -1,0 +1,112 @@
+"""The one JSON codec for actions and saved games (seed + history)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from gamenight.engine.core import Action, BadInput, Game
+
+_SCALARS: dict[Any, tuple[type, ...]] = {
+    int: (int,),
+    float: (int, float),
+    str: (str,),
+    bool: (bool,),
+}
+
+
+def _coerce(name: str, value: Any, hint: Any) -> Any:
+    """Check one JSON value against a field's type hint; tuples arrive as lists."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        for option in typing.get_args(hint):
+            if option is type(None):
+                if value is None:
+                    return None
+                continue
+            try:
+                return _coerce(name, value, option)
+            except BadInput:
+                continue
+        raise BadInput(f"field '{name}': {value!r} fits none of {hint}")
+    if origin is tuple:
+        if not isinstance(value, list | tuple):
+            raise BadInput(f"field '{name}' must be a list, got {value!r}")
+        (item,) = typing.get_args(hint)[:1]
+        return tuple(_coerce(name, v, item) for v in value)
+    if hint is typing.Any:
+        return value
+    allowed = _SCALARS.get(hint)
+    if allowed is None:
+        raise BadInput(f"field '{name}' has an unsupported type {hint}")
+    if isinstance(value, bool) and hint is not bool:
+        raise BadInput(f"field '{name}' must be {hint.__name__}, got {value!r}")
+    if not isinstance(value, allowed):
+        raise BadInput(f"field '{name}' must be {hint.__name__}, got {value!r}")
+    return float(value) if hint is float else value
+
+
+def action_from_json(obj: Any, types: Sequence[type[Action]]) -> Action:
+    """Build an action from its JSON form, or raise BadInput saying what is wrong."""
+    by_kind = {t.kind: t for t in types}
+    if not isinstance(obj, dict):
+        raise BadInput(f"an action is a JSON object with a 'type', got {obj!r}")
+    kind = obj.get("type")
+    if kind not in by_kind:
+        raise BadInput(f"unknown action type {kind!r}; known: {', '.join(sorted(by_kind))}")
+    cls = by_kind[kind]
+    hints = typing.get_type_hints(cls)
+    names = [f.name for f in dataclasses.fields(cls)]
+    extra = set(obj) - {"type", *names}
+    if extra:
+        raise BadInput(f"action {kind!r} has no field(s) {sorted(extra)}; fields: {names}")
+    missing = [n for n in names if n not in obj]
+    if missing:
+        raise BadInput(f"action {kind!r} needs field(s) {missing}")
+    return cls(**{n: _coerce(n, obj[n], hints[n]) for n in names})
+
+
+def save_game(path: str | Path, game: Game, seed: int, history: Sequence[tuple[int, Action]]) -> None:
+    """Write a replay file: the game, its options, the seed and every decision."""
+    from gamenight.engine.options import options_to_json
+
+    doc = {
+        "format": "gamenight-replay/1",
+        "game": game.name,
+        "options": options_to_json(game.options),
+        "seed": seed,
+        "history": [{"seat": seat, "action": a.to_json()} for seat, a in history],
+    }
+    Path(path).write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def load_game(path: str | Path) -> tuple[Game, int, list[tuple[int, Action]]]:
+    """Read a replay file written by `save_game`; BadInput says what is wrong with it."""
+    from gamenight.engine.registry import load
+
+    try:
+        doc = json.loads(Path(path).read_text())
+    except OSError as err:
+        raise BadInput(f"cannot read {path}: {err.strerror}") from err
+    except json.JSONDecodeError as err:
+        raise BadInput(f"{path} is not JSON: {err}") from err
+    if not isinstance(doc, dict) or doc.get("format") != "gamenight-replay/1":
+        raise BadInput(f"{path} is not a gamenight replay (format gamenight-replay/1)")
+    for key, kind in (("game", str), ("options", dict), ("seed", int), ("history", list)):
+        if not isinstance(doc.get(key), kind):
+            raise BadInput(f"{path}: '{key}' must be a {kind.__name__}")
+    game = load(doc["game"], **doc["options"])
+    history = []
+    for i, step in enumerate(doc["history"]):
+        if not isinstance(step, dict) or not isinstance(step.get("seat"), int):
+            raise BadInput(f"{path}: history[{i}] needs an integer 'seat' and an 'action'")
+        try:
+            history.append((step["seat"], game.action_from_json(step.get("action"))))
+        except BadInput as err:
+            raise BadInput(f"{path}: history[{i}]: {err}") from err
+    return game, doc["seed"], history

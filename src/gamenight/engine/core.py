@@ -1,0 +1,265 @@
+"""The engine contract: Action, Event, Outcome, State and Game.
+
+Every game implements the same small surface (see engine/README.md). The base classes
+here hold what is shared: refusing illegal actions without touching the state, the event
+log with per-seat visibility, the history used for replay, and the information key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now. The state is unchanged; `reason` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class BadInput(ValueError):
+    """Malformed input from outside (an option, an action's JSON, a file)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A decision. Subclasses are small frozen dataclasses with a `kind` tag.
+
+    Their JSON form is `{"type": kind, **fields}`; it is stable across versions.
+    """
+
+    kind: ClassVar[str] = "action"
+
+    def to_json(self) -> dict[str, Any]:
+        obj: dict[str, Any] = {"type": self.kind}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            obj[f.name] = list(value) if isinstance(value, tuple) else value
+        return obj
+
+    def __str__(self) -> str:
+        args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self))
+        return f"{self.kind}({args})" if args else self.kind
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. `to` is None when every seat (and spectators) may see it,
+    otherwise the set of seats that may."""
+
+    kind: str
+    data: Mapping[str, Any]
+    to: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.to is None or (seat is not None and seat in self.to)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.data}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game.
+
+    scores: the game's own points per seat; winners: seats that won (ties share);
+    ranks: 1 = first, equal scores share a rank; payoff: per seat in [0, 1], 1 for first,
+    0 for last, tied seats share the mean of the places they cover. truncated: the game hit
+    an engine cap and has no result (payoff 0.5 for everyone, no winners).
+    """
+
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    ranks: tuple[int, ...]
+    payoff: tuple[float, ...]
+    truncated: bool = False
+
+    @classmethod
+    def from_scores(
+        cls, scores: Sequence[float], *, higher_is_better: bool = True, truncated: bool = False
+    ) -> Outcome:
+        n = len(scores)
+        scores = tuple(scores)
+        if truncated:
+            return cls(scores, (), tuple([1] * n), tuple([0.5] * n), True)
+        sign = 1 if higher_is_better else -1
+        order = sorted(range(n), key=lambda s: -sign * scores[s])
+        ranks = [0] * n
+        payoff = [0.0] * n
+        place = 0
+        while place < n:
+            tied = [s for s in order[place:] if scores[s] == scores[order[place]]]
+            places = range(place, place + len(tied))
+            share = sum(1 - p / (n - 1) if n > 1 else 1.0 for p in places) / len(tied)
+            for s in tied:
+                ranks[s] = place + 1
+                payoff[s] = share
+            place += len(tied)
+        winners = tuple(s for s in range(n) if ranks[s] == 1)
+        return cls(scores, winners, tuple(ranks), tuple(payoff))
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+class State(ABC):
+    """One moment of one game. Subclasses implement the `_` methods and the rules.
+
+    Shared bookkeeping: `history` (every decision, hidden ones too, for replay only),
+    `_log` (every event with its visibility) and `_actors` (stored, because drivers and
+    adapters ask for it many times per move).
+    """
+
+    game: Game
+    history: list[tuple[int, Action]]
+    _log: list[Event]
+    _actors: tuple[int, ...]
+
+    # -- asked by everyone ------------------------------------------------------------
+    @property
+    def actors(self) -> tuple[int, ...]:
+        """Seats that owe a decision now, in priority order; () when the game is over."""
+        return self._actors
+
+    @property
+    def over(self) -> bool:
+        return not self._actors
+
+    @abstractmethod
+    def actions(self, seat: int) -> list[Action]:
+        """The legal actions of `seat` now (a finite list; [] if it owes no decision)."""
+
+    def act(self, seat: int, action: Action) -> list[Event]:
+        """Apply `seat`'s decision and return the events it caused.
+
+        Raises IllegalAction with a reason, leaving the state exactly as it was.
+        """
+        if not self._actors:
+            raise IllegalAction("the game is over")
+        if seat not in self._actors:
+            raise IllegalAction(
+                f"seat {seat} owes no decision now; waiting for seat {self._actors[0]}"
+            )
+        reason = self._refusal(seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        start = len(self._log)
+        self._apply(seat, action)
+        self.history.append((seat, action))
+        return self._log[start:]
+
+    def _refusal(self, seat: int, action: Action) -> str | None:
+        """Why `action` is illegal for `seat` now, or None. Override for continuous actions."""
+        legal = self.actions(seat)
+        if action in legal:
+            return None
+        return f"{action} is not legal now; legal: {', '.join(str(a) for a in legal)}"
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> None:
+        """Carry out a legal action: change the state, append events, update `_actors`."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """A JSON-ready snapshot of what `seat` may see (None: a spectator)."""
+
+    def events(self, seat: int | None) -> list[Event]:
+        """Every event so far that `seat` may see, in order."""
+        return [e for e in self._log if e.to is None or (seat is not None and seat in e.to)]
+
+    def info_key(self, seat: int) -> tuple[Any, ...]:
+        """Equal for two states iff `seat` cannot tell them apart: its own event stream."""
+        return tuple(
+            (e.kind, repr(e.data))
+            for e in self._log
+            if e.to is None or seat in e.to
+        ) + (seat in self._actors,)
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The result; only when `over`."""
+
+    @abstractmethod
+    def copy(self) -> Self:
+        """An independent copy that keeps the true hidden cards and the RNG (not for search)."""
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A copy in which all that `seat` cannot know is resampled from `rng`."""
+
+    def _emit(self, kind: str, to: frozenset[int] | None = None, **data: Any) -> None:
+        self._log.append(Event(kind, data, to))
+
+
+class Game(ABC):
+    """A game with its options fixed. Stateless: everything that changes lives in State."""
+
+    name: ClassVar[str]
+    Options: ClassVar[type]
+    action_types: ClassVar[tuple[type[Action], ...]]
+
+    def __init__(self, options: Any) -> None:
+        self.options = options
+
+    @classmethod
+    def from_options(cls, **given: Any) -> Self:
+        """The game with `given` options validated against `Options` (BadInput if wrong)."""
+        from gamenight.engine.options import build_options
+
+        return cls(build_options(cls.Options, given, cls.name))
+
+    @property
+    @abstractmethod
+    def players(self) -> int:
+        """The number of seats."""
+
+    @abstractmethod
+    def start(self, seed: int) -> State:
+        """A new game; every random thing in it comes from `seed`."""
+
+    def replay(self, seed: int, history: Sequence[tuple[int, Action]]) -> State:
+        """The state reached by `history` from `seed`, bit for bit."""
+        state = self.start(seed)
+        for seat, action in history:
+            state.act(seat, action)
+        return state
+
+    def action_from_json(self, obj: Any) -> Action:
+        from gamenight.engine.codec import action_from_json
+
+        return action_from_json(obj, self.action_types)
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """The size of the fixed integer action space."""
+
+    @abstractmethod
+    def action_index(self, action: Action) -> int: ...
+
+    @abstractmethod
+    def action_at(self, index: int) -> Action: ...
+
+    @property
+    @abstractmethod
+    def max_decisions(self) -> int | None:
+        """An upper bound on len(history); None when the rules set none (see the README)."""
+
+    @property
+    @abstractmethod
+    def encoding_size(self) -> int: ...
+
+    @abstractmethod
+    def encode(self, view: Mapping[str, Any]) -> np.ndarray:
+        """A float32 vector of length `encoding_size` made from one seat's view."""
+
+    def __repr__(self) -> str:
+        return f"<{self.name} {self.options}>"

@@ -1,0 +1,149 @@
+"""Validated game options.
+
+A game's options are a frozen dataclass whose fields are made with `setting(...)`: the
+default, a help text, and the allowed values (choices or a range). `build_options` turns
+user input (Python values, or strings from a command line or a web form) into that
+dataclass or raises BadInput naming the option and what is allowed. `describe_options`
+gives the same table to interfaces that generate forms.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any, TypeVar
+
+from gamenight.engine.core import BadInput
+
+T = TypeVar("T")
+
+
+def setting(
+    default: Any,
+    help: str,
+    *,
+    choices: tuple[Any, ...] | None = None,
+    min: float | None = None,
+    max: float | None = None,
+) -> Any:
+    """A named option with its default, help and allowed values."""
+    meta = {"help": help, "choices": choices, "min": min, "max": max}
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def _allowed(field: dataclasses.Field[Any]) -> str:
+    meta = field.metadata
+    if meta.get("choices"):
+        return "one of " + ", ".join(repr(c) for c in meta["choices"])
+    lo, hi = meta.get("min"), meta.get("max")
+    if lo is not None or hi is not None:
+        return f"from {lo if lo is not None else '-inf'} to {hi if hi is not None else 'inf'}"
+    return "any value of the right type"
+
+
+def _parse(name: str, value: Any, hint: Any) -> Any:
+    """Coerce one value to the field's type; strings from a command line are parsed."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        last: BadInput | None = None
+        for option in typing.get_args(hint):
+            if option is type(None):
+                if value is None or (isinstance(value, str) and value.lower() in ("none", "")):
+                    return None
+                continue
+            try:
+                return _parse(name, value, option)
+            except BadInput as err:
+                last = err
+        raise last or BadInput(f"option '{name}': bad value {value!r}")
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "yes", "1", "on"):
+            return True
+        if isinstance(value, str) and value.lower() in ("false", "no", "0", "off"):
+            return False
+        raise BadInput(f"option '{name}' must be true or false, got {value!r}")
+    if hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value)
+            except ValueError:
+                pass
+        raise BadInput(f"option '{name}' must be a whole number, got {value!r}")
+    if hint is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
+        raise BadInput(f"option '{name}' must be a number, got {value!r}")
+    if hint is str:
+        if isinstance(value, str):
+            return value
+        raise BadInput(f"option '{name}' must be text, got {value!r}")
+    return value
+
+
+def build_options(cls: type[T], given: dict[str, Any], game: str) -> T:
+    """The options dataclass from user input, validated field by field and as a whole."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(given) - set(fields))
+    if unknown:
+        raise BadInput(
+            f"{game} has no option {', '.join(repr(u) for u in unknown)}; "
+            f"options: {', '.join(fields)}"
+        )
+    hints = typing.get_type_hints(cls)
+    values = {}
+    for name, value in given.items():
+        field = fields[name]
+        parsed = _parse(name, value, hints[name])
+        meta = field.metadata
+        bad = (
+            (meta.get("choices") and parsed not in meta["choices"])
+            or (meta.get("min") is not None and parsed is not None and parsed < meta["min"])
+            or (meta.get("max") is not None and parsed is not None and parsed > meta["max"])
+        )
+        if bad:
+            raise BadInput(f"{game} option '{name}' = {value!r} is not allowed: {_allowed(field)}")
+        values[name] = parsed
+    try:
+        return cls(**values)
+    except (ValueError, TypeError) as err:
+        if isinstance(err, BadInput):
+            raise
+        raise BadInput(f"{game} options: {err}") from err
+
+
+def describe_options(cls: type) -> list[dict[str, Any]]:
+    """Name, type, default, help and allowed values of every option (for forms and --help)."""
+    hints = typing.get_type_hints(cls)
+    rows = []
+    for f in dataclasses.fields(cls):
+        rows.append(
+            {
+                "name": f.name,
+                "type": getattr(hints[f.name], "__name__", str(hints[f.name])),
+                "default": f.default,
+                "help": f.metadata.get("help", ""),
+                "choices": list(f.metadata["choices"]) if f.metadata.get("choices") else None,
+                "min": f.metadata.get("min"),
+                "max": f.metadata.get("max"),
+            }
+        )
+    return rows
+
+
+def options_to_json(options: Any) -> dict[str, Any]:
+    """Only the options that differ from their defaults, so saved files stay short."""
+    return {
+        f.name: getattr(options, f.name)
+        for f in dataclasses.fields(options)
+        if getattr(options, f.name) != f.default
+    }
