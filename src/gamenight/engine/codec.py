@@ -48,7 +48,7 @@ def _coerce(name: str, value: Any, hint: Any) -> Any:
         raise BadInput(f"field '{name}' must be {hint.__name__}, got {value!r}")
     if not isinstance(value, allowed):
         raise BadInput(f"field '{name}' must be {hint.__name__}, got {value!r}")
-    return float(value) if hint is float else value
+    return float(typing.cast(float, value)) if hint is float else value
 
 
 def action_from_json(obj: Any, types: Sequence[type[Action]]) -> Action:
@@ -71,7 +71,9 @@ def action_from_json(obj: Any, types: Sequence[type[Action]]) -> Action:
     return cls(**{n: _coerce(n, obj[n], hints[n]) for n in names})
 
 
-def save_game(path: str | Path, game: Game, seed: int, history: Sequence[tuple[int, Action]]) -> None:
+def save_game(
+    path: str | Path, game: Game, seed: int, history: Sequence[tuple[int, Action]]
+) -> None:
     """Write a replay file: the game, its options, the seed and every decision."""
     from gamenight.engine.options import options_to_json
 

@@ -177,11 +177,12 @@ class State(ABC):
 
     def info_key(self, seat: int) -> tuple[Any, ...]:
         """Equal for two states iff `seat` cannot tell them apart: its own event stream."""
-        return tuple(
-            (e.kind, repr(e.data))
-            for e in self._log
-            if e.to is None or seat in e.to
-        ) + (seat in self._actors,)
+        stream = [(e.kind, repr(e.data)) for e in self._log if e.to is None or seat in e.to]
+        return (*stream, seat in self._actors)
+
+    def stats(self) -> dict[str, float]:
+        """Numbers worth averaging over many games (simulation tables, reports)."""
+        return {"decisions": len(self.history)}
 
     @abstractmethod
     def outcome(self) -> Outcome:
@@ -195,7 +196,7 @@ class State(ABC):
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy in which all that `seat` cannot know is resampled from `rng`."""
 
-    def _emit(self, kind: str, to: frozenset[int] | None = None, **data: Any) -> None:
+    def _emit(self, kind: str, to: frozenset[int] | None = None, /, **data: Any) -> None:
         self._log.append(Event(kind, data, to))
 
 

@@ -12,6 +12,8 @@ from typing import Any
 from gamenight.engine.core import BadInput, Game
 
 _GAMES: dict[str, str] = {
+    "arne": "gamenight.games.arne:Arne",
+    "drop-it": "gamenight.games.drop_it:DropIt",
     "drop-or-stop": "gamenight.games.drop_or_stop:DropOrStop",
 }
 

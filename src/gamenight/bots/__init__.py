@@ -1,0 +1,98 @@
+"""The bot registry: `make(name, game, **params)` for every game's bots.
+
+Each game package has a `bots` module with `BOTS` (name -> class) and `HEURISTIC` (the
+name of its hand-written player). Seats on the command line are written `bot`,
+`bot:NAME` or `bot:NAME?param=value&param=value`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from types import ModuleType
+from typing import Any
+from urllib.parse import parse_qsl
+
+from gamenight.engine.core import BadInput, Game
+from gamenight.engine.driver import Bot
+from gamenight.engine.options import _parse
+
+_MODULES = {
+    "drop-or-stop": "gamenight.games.drop_or_stop.bots",
+    "arne": "gamenight.games.arne.bots",
+    "drop-it": "gamenight.games.drop_it.bots",
+}
+
+
+def _module(game_name: str) -> ModuleType:
+    if game_name not in _MODULES:
+        raise BadInput(f"no bots for game {game_name!r}")
+    return importlib.import_module(_MODULES[game_name])
+
+
+def available(game_name: str) -> dict[str, type]:
+    """Every bot of a game: name -> class."""
+    return dict(_module(game_name).BOTS)
+
+
+def default_bot(game_name: str) -> str:
+    return str(_module(game_name).HEURISTIC)
+
+
+def parameters(cls: type) -> dict[str, Any]:
+    """A bot's parameters and their defaults (from its constructor)."""
+    sig = inspect.signature(cls)
+    return {
+        p.name: p.default
+        for p in sig.parameters.values()
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    }
+
+
+def make(name: str, game: Game, **params: Any) -> Bot:
+    """The bot `name` for `game`; parameters given as text are parsed to the default's type."""
+    bots = available(game.name)
+    if name not in bots:
+        raise BadInput(f"{game.name} has no bot {name!r}; bots: {', '.join(sorted(bots))}")
+    cls = bots[name]
+    known = parameters(cls)
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise BadInput(f"bot {name} has no parameter(s) {unknown}; parameters: {sorted(known)}")
+    typed = {}
+    for key, value in params.items():
+        default = known[key]
+        hint = (
+            type(default) if default is not None and default is not inspect.Parameter.empty else str
+        )
+        typed[key] = _parse(key, value, hint) if isinstance(value, str) else value
+    if "game" in known and "game" not in typed:
+        typed["game"] = game
+    bot: Bot = cls(**typed)
+    return bot
+
+
+def parse_seat(text: str) -> tuple[str, dict[str, str]]:
+    """`bot:ismcts?iterations=2000` -> ("ismcts", {"iterations": "2000"}); `bot` -> ("", {})."""
+    text = text.strip()
+    if text == "bot":
+        return "", {}
+    if not text.startswith("bot:"):
+        raise BadInput(f"a bot seat is 'bot', 'bot:NAME' or 'bot:NAME?param=value', got {text!r}")
+    name, _, query = text[4:].partition("?")
+    try:
+        params = dict(parse_qsl(query, strict_parsing=bool(query)))
+    except ValueError as err:
+        raise BadInput(
+            f"bad bot parameters in {text!r}: write name?param=value&param=value"
+        ) from err
+    return name, params
+
+
+def make_seat(text: str, game: Game, seed: int) -> Bot:
+    """A bot from its seat text, seeded; plain `bot` is the game's heuristic."""
+    name, params = parse_seat(text)
+    name = name or default_bot(game.name)
+    if "seed" in parameters(available(game.name).get(name, object)) and "seed" not in params:
+        params["seed"] = str(seed)
+    return make(name, game, **params)

@@ -1,0 +1,13 @@
+"""Drop or Stop?!: push-your-luck cards (spec rules/drop-or-stop.md)."""
+
+from gamenight.games.drop_or_stop.rules import (
+    DROP,
+    STOP,
+    Drop,
+    DropOrStop,
+    DropOrStopState,
+    DropOrStopOptions,
+    Stop,
+)
+
+__all__ = ["DROP", "STOP", "Drop", "DropOrStop", "DropOrStopOptions", "DropOrStopState", "Stop"]

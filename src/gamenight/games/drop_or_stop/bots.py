@@ -1,0 +1,75 @@
+"""Drop or Stop bots. They read only `state.view(seat)` (what the seat may see, §6)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from gamenight.engine.core import Action, State
+from gamenight.engine.driver import RandomBot
+from gamenight.games.drop_or_stop.rules import DROP, STOP
+from gamenight.games.drop_or_stop.scoring import value_cards
+
+# The expected value of a hidden hand under the standard deck: used to guess how much an
+# opponent holds behind their tableau.
+_HIDDEN_HAND_GUESS = 6
+
+
+class ThresholdBot:
+    """Draw until the own total reaches `stop_at`, adjusted by what the seat knows.
+
+    - never draw when already over the target (it cannot win the round, R18);
+    - count cards: stop when the chance that the next card overflows (from the unseen
+      multiset, R32) is above `max_risk`;
+    - when every other seat has passed, draw only while behind the best opponent guess
+      (tableau value + an average hidden hand), since nothing more is to be gained.
+    """
+
+    def __init__(self, seed: int = 0, stop_at: int = 8, max_risk: float = 0.5) -> None:
+        self.rng = random.Random(seed)
+        self.stop_at = stop_at
+        self.max_risk = max_risk
+
+    def choose(self, state: State, seat: int) -> Action:
+        legal = state.actions(seat)
+        if DROP not in legal:
+            return STOP
+        view = state.view(seat)
+        total = view["own_total"]
+        if total == "OVERFLOW":
+            return STOP
+        risk = overflow_risk(view)
+        others = [s for i, s in enumerate(view["seats"]) if i != seat]
+        if not any(s["active"] for s in others):
+            rivals = [
+                s["visible_min"] + _HIDDEN_HAND_GUESS for s in others if not s["certainly_over"]
+            ]
+            best = max(rivals, default=0)
+            return DROP if total <= best and risk <= max(self.max_risk, 0.6) else STOP
+        if total >= self.stop_at or risk > self.max_risk:
+            return STOP
+        return DROP
+
+
+def overflow_risk(view: dict[str, Any]) -> float:
+    """The chance that one more card from the seat's unseen multiset (R32) overflows it."""
+    table = view["cards"]
+    flex = (view["flex_values"][0], view["flex_values"][1])
+    seat = view["seat"]
+    held = [(table[c]["flex"], table[c]["value"]) for c in view["hand"]]
+    held += [(table[c]["flex"], table[c]["value"]) for c in view["seats"][seat]["tableau"]]
+    unseen = view["unseen"]
+    total = sum(unseen.values())
+    if total == 0:
+        return 1.0
+    bad = sum(
+        n
+        for cid, n in unseen.items()
+        if value_cards([*held, (table[cid]["flex"], table[cid]["value"])], view["target"], flex)
+        is None
+    )
+    return bad / total
+
+
+BOTS = {"random": RandomBot, "threshold": ThresholdBot}
+HEURISTIC = "threshold"

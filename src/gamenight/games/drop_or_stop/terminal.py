@@ -1,0 +1,111 @@
+"""Drop or Stop in the terminal: draw a seat's view with Rich, read what a person types."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from gamenight.engine.core import Action, BadInput, Event, State
+from gamenight.games.drop_or_stop.rules import DROP, STOP
+
+_WORDS: dict[str, Action] = {"d": DROP, "drop": DROP, "s": STOP, "stop": STOP}
+
+
+def _cards(cards: list[str]) -> str:
+    return " ".join(f"[{c}]" for c in cards) or "-"
+
+
+def render(view: dict[str, Any]) -> RenderableType:
+    """The table as `view["seat"]` sees it: tableaux, wins, own hand and total (R31, R32)."""
+    me = view["seat"]
+    table = Table(title=f"Drop or Stop - round {view['round']}", expand=False)
+    for column in ("seat", "wins", "tableau (face up)", "visible", "status"):
+        table.add_column(column)
+    for s, info in enumerate(view["seats"]):
+        marks = []
+        if s == view["start_seat"]:
+            marks.append("start")
+        if s == view["to_act"]:
+            marks.append("to act")
+        status = "active" if info["active"] else "stopped"
+        if info["certainly_over"]:
+            status += ", certainly over"
+        visible = f"{info['tableau_value']} (+{info['hand_size']} hidden)"
+        name = f"{s}{' (you)' if s == me else ''}{' ' + '/'.join(marks) if marks else ''}"
+        wins = "*" * info["wins"] + "." * (view["wins_to_win"] - info["wins"])
+        table.add_row(name, wins, _cards(info["tableau"]), visible, status)
+    parts: list[RenderableType] = [table]
+    if me is not None:
+        parts.append(
+            Text(
+                f"Your hand: {_cards(view['hand'])}   your total: {view['own_total']}", style="bold"
+            )
+        )
+    parts.append(
+        Text(
+            f"draw pile {view['draw_pile_size']}  discard pile {view['discard_pile_size']}  "
+            f"target {view['target']}  (FLEX counts 1 or 5, whichever is best)"
+        )
+    )
+    return Panel(Group(*parts))
+
+
+def describe_actions(state: State, seat: int) -> list[str]:
+    legal = state.actions(seat)
+    words = {DROP: "drop  (d): draw one card face up", STOP: "stop  (s): keep what you have"}
+    return [words[a] for a in legal]
+
+
+def parse(text: str, state: State, seat: int) -> Action:
+    """'d'/'drop', 's'/'stop' or the number of a listed action."""
+    legal = state.actions(seat)
+    word = text.strip().lower()
+    if word.isdigit() and 1 <= int(word) <= len(legal):
+        return legal[int(word) - 1]
+    if word not in _WORDS:
+        raise BadInput(f"type d (drop) or s (stop), not {text!r}")
+    action = _WORDS[word]
+    if action not in legal:
+        if not state._actors:
+            raise BadInput("the game is over")
+        raise BadInput(
+            "you cannot drop now: both piles are empty (R14) or you may not draw while over "
+            "the target (R12a); type s"
+        )
+    return action
+
+
+def describe_event(event: Event) -> str | None:
+    d = event.data
+    match event.kind:
+        case "dealt":
+            return f"Round {d['round']}: seat {d['start_seat']} has the start card; 2 cards each."
+        case "hand":
+            return f"Your hand: {_cards(d['cards'])}"
+        case "dropped":
+            return f"Seat {d['seat']} drops: [{d['card']}]"
+        case "stopped":
+            return f"Seat {d['seat']} stops."
+        case "reshuffled":
+            n = sum(d["cards"].values())
+            return f"The discard pile ({n} cards) is shuffled into a new draw pile."
+        case "revealed":
+            lines = [f"Round {d['round']} reveal:"]
+            for s, (hand, tableau, total) in enumerate(
+                zip(d["hands"], d["tableaux"], d["totals"], strict=True)
+            ):
+                flex = f"  FLEX as {d['flex'][s]}" if d["flex"][s] else ""
+                won = "  wins the round" if s in d["winners"] else ""
+                lines.append(f"  seat {s}: {_cards(hand)} + {_cards(tableau)} = {total}{flex}{won}")
+            if not d["winners"]:
+                lines.append("  everyone went over: nobody wins this round")
+            return "\n".join(lines)
+        case "game_over":
+            return f"Game over. Winner(s): {', '.join(f'seat {s}' for s in d['winners'])}"
+        case "truncated":
+            return f"The game stopped after {d['rounds']} rounds (max_rounds): no result."
+    return None

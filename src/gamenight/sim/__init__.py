@@ -1,0 +1,1 @@
+"""Many games at once: the runner and its summaries."""
