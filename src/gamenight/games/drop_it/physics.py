@@ -1,0 +1,232 @@
+"""The physics world (spec §3.8, §4, D12, D14, D16, D17a), on pymunk 7.
+
+The State keeps the world as plain data: the settled poses and the pickled pymunk space
+(immutable bytes). Every drop restores a fresh space from those bytes, adds the new piece,
+steps with a fixed `dt` until the pile is at rest or the timeout, resets velocities and
+pickles the result (D17a). pymunk caches contact impulses that positions alone do not carry
+(pymunk#181), so a space rebuilt from poses or run on without the round trip would not
+reproduce a replay bit for bit; the round trip does, in every process.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import pymunk
+
+from gamenight.games.drop_it.board import Board
+from gamenight.games.drop_it.components import Outline
+from gamenight.games.drop_it.scoring import Placed, Pose, distance, near, place
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicsConfig:
+    """§4's physics values (all options of the game)."""
+
+    gravity: float = 9810.0  # mm/s², downwards
+    dt: float = 1 / 240
+    iterations: int = 30
+    collision_slop: float = 0.1
+    damping: float = 0.9
+    piece_friction: float = 0.632
+    wall_friction: float = 0.474
+    piece_elasticity: float = 0.548
+    wall_elasticity: float = 0.456
+    sleep: bool = False
+    sleep_time: float = 0.5
+    idle_speed: float = 5.0
+    v_rest: float = 5.0
+    w_rest: float = 0.05
+    t_rest: float = 0.5
+    t_max: float = 20.0
+    zero_velocity_at_rest: bool = True
+
+    @property
+    def rest_steps(self) -> int:
+        """D14: REST_STEPS = round(T_REST / DT), counted in whole steps."""
+        return round(self.t_rest / self.dt)
+
+    @property
+    def max_steps(self) -> int:
+        """D14: MAX_STEPS = round(T_MAX / DT)."""
+        return round(self.t_max / self.dt)
+
+
+@dataclass(frozen=True, slots=True)
+class DropResult:
+    """One simulated drop: the new world, every piece's pose and how it ended (D14, D17)."""
+
+    world: bytes
+    poses: tuple[tuple[str, float, float, float], ...]  # (piece id, x, y, θ), release order
+    settled: bool
+    steps: int
+    frames: tuple[tuple[int, tuple[tuple[float, float, float], ...]], ...]
+
+
+def empty_world(board: Board, cfg: PhysicsConfig) -> bytes:
+    """§3.8 + §4: the empty space with the three walls, pickled (turn 0 of D17a)."""
+    space = pymunk.Space()
+    space.gravity = (0.0, -cfg.gravity)
+    space.iterations = cfg.iterations
+    space.collision_slop = cfg.collision_slop
+    space.damping = cfg.damping
+    if cfg.sleep:
+        space.sleep_time_threshold = cfg.sleep_time
+        space.idle_speed_threshold = cfg.idle_speed
+    w, h = board.width, board.height
+    for a, b in (
+        ((-10.0, -10.0), (-10.0, h + 150.0)),  # left, right, floor: this order
+        ((w + 10.0, -10.0), (w + 10.0, h + 150.0)),
+        ((-10.0, -10.0), (w + 10.0, -10.0)),
+    ):
+        wall = pymunk.Segment(space.static_body, a, b, 10.0)
+        wall.friction = cfg.wall_friction
+        wall.elasticity = cfg.wall_elasticity
+        space.add(wall)
+    return pickle.dumps(space)
+
+
+def restore(world: bytes) -> pymunk.Space:
+    """A fresh space from a snapshot (D17a); body and shape objects are new each time."""
+    space: pymunk.Space = pickle.loads(world)
+    return space
+
+
+def _pieces(space: pymunk.Space) -> list[pymunk.Body]:
+    return [b for b in space.bodies if b.body_type == pymunk.Body.DYNAMIC]
+
+
+def poses(space: pymunk.Space) -> tuple[tuple[str, float, float, float], ...]:
+    """Every piece's (id, x, y, θ) in the order the pieces were added."""
+    return tuple((b.piece_id, b.position.x, b.position.y, b.angle) for b in _pieces(space))
+
+
+def simulate_drop(
+    world: bytes,
+    piece_id: str,
+    outline: Outline,
+    pose: Pose,
+    velocity: tuple[float, float],
+    angular_velocity: float,
+    density: float,
+    cfg: PhysicsConfig,
+    frame_every: int = 0,
+) -> DropResult:
+    """Release one piece at `pose` into the restored world and step to rest (D14, D17a).
+
+    `frame_every` > 0 samples the poses of all pieces every that many steps (and at the
+    end) for animation.
+    """
+    space = restore(world)
+    body = pymunk.Body()
+    body.position = pose[0], pose[1]
+    body.angle = pose[2]
+    body.piece_id = piece_id  # no leading "_": pymunk drops those when pickling (D17a)
+    shape: pymunk.Shape
+    if outline.is_circle:
+        shape = pymunk.Circle(body, outline.radius)
+    else:
+        shape = pymunk.Poly(body, list(outline.vertices), radius=0.0)
+    shape.density = density
+    shape.friction = cfg.piece_friction
+    shape.elasticity = cfg.piece_elasticity
+    shape.piece_id = piece_id
+    space.add(body, shape)
+    body.velocity = velocity
+    body.angular_velocity = angular_velocity
+
+    bodies = _pieces(space)
+    v2, w_rest = cfg.v_rest * cfg.v_rest, cfg.w_rest
+    rest_steps, max_steps, dt = cfg.rest_steps, cfg.max_steps, cfg.dt
+    frames = []
+    quiet = 0
+    step = 0
+    settled = False
+    while step < max_steps:
+        space.step(dt)
+        step += 1
+        for b in bodies:  # D14: quiet = every awake piece below V_REST and W_REST
+            if b.is_sleeping:
+                continue
+            v = b.velocity
+            if v.x * v.x + v.y * v.y >= v2 or abs(b.angular_velocity) >= w_rest:
+                quiet = 0
+                break
+        else:
+            quiet += 1
+        if frame_every and step % frame_every == 0:
+            frames.append((step, _frame(bodies)))
+        if quiet >= rest_steps:
+            settled = True
+            break
+    if frame_every and (not frames or frames[-1][0] != step):
+        frames.append((step, _frame(bodies)))
+    if settled and cfg.zero_velocity_at_rest:  # D14: stale spin would return after a restore
+        for b in bodies:
+            b.velocity = (0.0, 0.0)
+            b.angular_velocity = 0.0
+    return DropResult(pickle.dumps(space), poses(space), settled, step, tuple(frames))
+
+
+def _frame(bodies: Sequence[pymunk.Body]) -> tuple[tuple[float, float, float], ...]:
+    return tuple(
+        (round(b.position.x, 3), round(b.position.y, 3), round(b.angle, 4)) for b in bodies
+    )
+
+
+# -- release placement (D11, D12) ------------------------------------------------------------
+def extent(outline: Outline, angle: float) -> tuple[float, float, float, float]:
+    """The outline's bounding box offsets (xmin, ymin, xmax, ymax) about its centroid."""
+    p = place(outline, (0.0, 0.0, angle))
+    return p.bbox()
+
+
+def feasible_x_range(
+    board: Board, outline: Outline, angle: float, clearance: float
+) -> tuple[float, float]:
+    """D11: the x range that keeps the piece's extent within [X_CLEARANCE, W - X_CLEARANCE]."""
+    x0, _, x1, _ = extent(outline, angle)
+    lo, hi = clearance - x0, board.width - clearance - x1
+    return (lo, hi) if lo <= hi else ((lo + hi) / 2, (lo + hi) / 2)
+
+
+def release_y(
+    board: Board,
+    outline: Outline,
+    x: float,
+    angle: float,
+    depth: float,
+    others: Sequence[Placed],
+    clearance: float,
+) -> float:
+    """D12: lower the piece from above on a 0.5 mm grid; stop before it comes too close.
+
+    y0 puts the lowest point at H - depth. Candidates are y0 + 0.5 j; the release is at the
+    smallest k such that every candidate from k upwards is at distance >= RELEASE_CLEARANCE
+    from every piece.
+    """
+    _, ymin, _, ymax = extent(outline, angle)
+    y0 = board.height - depth - ymin
+    if not others:
+        return y0
+    top = max(o.top() for o in others)
+    # First j whose lowest point is more than the clearance above every piece: all clear.
+    j = max(0, math.floor((top + clearance - (y0 + ymin)) / 0.5) + 1)
+    while j > 0:
+        me = place(outline, (x, y0 + 0.5 * (j - 1), angle))
+        if any(near(me, o, clearance) and distance(me, o) < clearance for o in others):
+            break
+        j -= 1
+    return y0 + 0.5 * j
+
+
+def placed_all(
+    shapes: Mapping[str, Outline],
+    kinds: Mapping[str, str],
+    poses_: Sequence[tuple[str, float, float, float]],
+) -> list[Placed]:
+    """The placed outlines of every piece in the world."""
+    return [place(shapes[kinds[pid]], (x, y, a)) for pid, x, y, a in poses_]

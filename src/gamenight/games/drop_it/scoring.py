@@ -1,0 +1,291 @@
+"""Landing rules and scoring as pure functions of settled poses (spec §7, §8, §9).
+
+No physics here (D15): a pose is (x, y, θ) of a piece's centroid, an outline is placed by
+it, and every test is exact plane geometry with the tolerances of N1. That keeps the rules
+testable on static poses (§12) and independent of the physics engine.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamenight.games.drop_it.board import Board
+from gamenight.games.drop_it.components import Outline, piece_of
+
+Point = tuple[float, float]
+Pose = tuple[float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Tolerances:
+    """N1: the named tolerances in mm."""
+
+    touch: float = 0.5  # TOUCH_TOL
+    level: float = 0.5  # LEVEL_EPS
+    bonus: float = 0.5  # BONUS_EPS
+    height: float = 0.5  # HEIGHT_EPS
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """An outline at a pose (N2): a circle (centre, r) or a convex CCW polygon / segment."""
+
+    cx: float
+    cy: float
+    r: float
+    verts: tuple[Point, ...]
+
+    @property
+    def is_circle(self) -> bool:
+        return not self.verts
+
+    def bbox(self) -> tuple[float, float, float, float]:
+        if not self.verts:
+            return self.cx - self.r, self.cy - self.r, self.cx + self.r, self.cy + self.r
+        xs = [v[0] for v in self.verts]
+        ys = [v[1] for v in self.verts]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def top(self) -> float:
+        """N8: the largest y of the outline."""
+        return self.cy + self.r if not self.verts else max(v[1] for v in self.verts)
+
+    def bottom(self) -> float:
+        return self.cy - self.r if not self.verts else min(v[1] for v in self.verts)
+
+
+def place(outline: Outline, pose: Pose) -> Placed:
+    """N2: the outline transformed by (centroid, θ)."""
+    x, y, a = pose
+    if outline.is_circle:
+        return Placed(x, y, outline.radius, ())
+    c, s = math.cos(a), math.sin(a)
+    return Placed(
+        x, y, 0.0, tuple((x + vx * c - vy * s, y + vx * s + vy * c) for vx, vy in outline.vertices)
+    )
+
+
+def segment(a: Point, b: Point) -> Placed:
+    """An edge cell as a closed segment (N2)."""
+    return Placed((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, 0.0, (a, b))
+
+
+# -- N3 distances ------------------------------------------------------------------------
+def _edges(verts: tuple[Point, ...]) -> list[tuple[Point, Point]]:
+    if len(verts) == 2:  # a segment has one edge
+        return [(verts[0], verts[1])]
+    return list(zip(verts, verts[1:] + verts[:1], strict=True))
+
+
+def point_segment_distance(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = (
+        0.0
+        if length2 == 0
+        else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+    )
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+
+
+def point_distance(p: Point, shape: Placed) -> float:
+    """d(p, P): 0 inside P, else the distance to its outline (N3)."""
+    if shape.is_circle:
+        return max(0.0, math.hypot(p[0] - shape.cx, p[1] - shape.cy) - shape.r)
+    verts = shape.verts
+    if len(verts) > 2 and all(
+        (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) >= 0 for a, b in _edges(verts)
+    ):
+        return 0.0
+    return min(point_segment_distance(p, a, b) for a, b in _edges(verts))
+
+
+def _separated(p: tuple[Point, ...], q: tuple[Point, ...]) -> bool:
+    """Separating-axis test for two convex polygons or segments (N3)."""
+    for verts in (p, q):
+        for a, b in _edges(verts):
+            nx, ny = a[1] - b[1], b[0] - a[0]
+            pp = [nx * v[0] + ny * v[1] for v in p]
+            qq = [nx * v[0] + ny * v[1] for v in q]
+            if max(pp) < min(qq) or max(qq) < min(pp):
+                return True
+    return False
+
+
+def distance(a: Placed, b: Placed) -> float:
+    """N3: 0 if the outlines overlap (or one holds the other), else the gap between them."""
+    if a.is_circle and b.is_circle:
+        return max(0.0, math.hypot(a.cx - b.cx, a.cy - b.cy) - a.r - b.r)
+    if a.is_circle:
+        return max(0.0, point_distance((a.cx, a.cy), b) - a.r)
+    if b.is_circle:
+        return max(0.0, point_distance((b.cx, b.cy), a) - b.r)
+    if not _separated(a.verts, b.verts):
+        return 0.0
+    return min(
+        min(point_segment_distance(v, e0, e1) for v in a.verts for e0, e1 in _edges(b.verts)),
+        min(point_segment_distance(v, e0, e1) for v in b.verts for e0, e1 in _edges(a.verts)),
+    )
+
+
+def near(a: Placed, b: Placed, gap: float) -> bool:
+    """A cheap bounding-box pre-test: could dist(a, b) be <= gap?"""
+    ax0, ay0, ax1, ay1 = a.bbox()
+    bx0, by0, bx1, by1 = b.bbox()
+    return not (ax1 + gap < bx0 or bx1 + gap < ax0 or ay1 + gap < by0 or by1 + gap < ay0)
+
+
+def touches(a: Placed, b: Placed, tol: float) -> bool:
+    """N4 / N5: touching means dist <= TOUCH_TOL."""
+    return near(a, b, tol) and distance(a, b) <= tol
+
+
+# -- N6 level, N7 bonus, N8 height ---------------------------------------------------------
+def height_above(board: Board, k: int, shape: Placed) -> float:
+    """N6: h_k(P) = max over points p of P of p.y - L_k(clamp(p.x, 0, W)), vertically."""
+    line = board.boundaries[k - 1]
+    # The boundary's linear pieces, continued flat beyond the walls.
+    pieces = [(-math.inf, line[0][0], line[0][1], line[0][1])]
+    pieces += [(x0, x1, y0, y1) for (x0, y0), (x1, y1) in zip(line, line[1:], strict=False)]
+    pieces.append((line[-1][0], math.inf, line[-1][1], line[-1][1]))
+    if shape.is_circle:
+        best = -math.inf
+        for xa, xb, ya, yb in pieces:
+            m = 0.0 if math.isinf(xa) or math.isinf(xb) else (yb - ya) / (xb - xa)
+            norm = math.sqrt(1 + m * m)
+            px, py = shape.cx - shape.r * m / norm, shape.cy + shape.r / norm
+            if xa <= px <= xb:
+                best = max(best, py - board.boundary_y(k, px))
+            for x in (xa, xb):
+                if not math.isinf(x) and abs(x - shape.cx) <= shape.r:
+                    y = shape.cy + math.sqrt(shape.r**2 - (x - shape.cx) ** 2)
+                    best = max(best, y - board.boundary_y(k, x))
+        return best
+    points = list(shape.verts)
+    kinks = [p[0] for p in line]
+    for a, b in _edges(shape.verts):
+        for x in kinks:
+            if min(a[0], b[0]) < x < max(a[0], b[0]):
+                t = (x - a[0]) / (b[0] - a[0])
+                points.append((x, a[1] + t * (b[1] - a[1])))
+    return max(p[1] - board.boundary_y(k, p[0]) for p in points)
+
+
+def level(board: Board, shape: Placed, eps: float) -> int:
+    """N6 / D24: 1 + the highest k with h_k(P) > LEVEL_EPS, or 1."""
+    above = [k for k in range(1, board.levels) if height_above(board, k, shape) > eps]
+    return 1 + max(above, default=0)
+
+
+def covered_bonus(board: Board, shape: Placed, eps: float) -> list[str]:
+    """N7 / D25: ids of the bonus circles with d(q, P) < ρ - BONUS_EPS."""
+    return [c.id for c in board.bonus if point_distance(c.center, shape) < c.radius - eps]
+
+
+def sticks_out(board: Board, shape: Placed, eps: float) -> bool:
+    """N8 / D22: top(P) > H + HEIGHT_EPS."""
+    return shape.top() > board.height + eps
+
+
+# -- the whole assessment (D18..D26, N9) -----------------------------------------------------
+@dataclass(frozen=True)
+class Assessment:
+    """What one settled drop touched, broke and is worth (D17's rule part)."""
+
+    piece: str
+    touching: tuple[str, ...]  # other pieces within TOUCH_TOL (N4)
+    cells: tuple[str, ...]  # edge cells within TOUCH_TOL (N5), whatever their symbol
+    violations: tuple[dict[str, Any], ...]  # {"rule": "SHAPE"|"COLOUR"|"EDGE"|"HEIGHT", "with"}
+    level: int
+    bonus: tuple[str, ...]
+    raw_points: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "piece": self.piece,
+            "touching": list(self.touching),
+            "cells": list(self.cells),
+            "violations": [dict(v) for v in self.violations],
+            "level": self.level,
+            "bonus": list(self.bonus),
+            "raw_points": self.raw_points,
+        }
+
+
+def assess(
+    board: Board,
+    shapes: Mapping[str, Outline],
+    poses: Mapping[str, Pose],
+    dropped: str,
+    edge_mode: str,
+    tol: Tolerances,
+) -> Assessment:
+    """D18..D26: judge the dropped piece in its settled pose against all other poses.
+
+    Violations and raw points are computed in every case (N9); the award is the caller's.
+    """
+    me = piece_of(dropped)
+    mine = place(shapes[me.kind], poses[dropped])
+    touching = []
+    same_kind, same_colour = [], []
+    for other_id, pose in poses.items():
+        if other_id == dropped:
+            continue
+        other = piece_of(other_id)
+        if touches(mine, place(shapes[other.kind], pose), tol.touch):
+            touching.append(other_id)
+            if other.kind == me.kind:
+                same_kind.append(other_id)  # D19
+            if other.colour == me.colour:
+                same_colour.append(other_id)  # D20
+    cells = [c for c in board.cells if touches(mine, segment(c.a, c.b), tol.touch)]
+    # D21: a cell whose active-face symbol is the piece's colour or kind; blank never matches.
+    edge = [c.id for c in cells if c.symbol(edge_mode) in (me.colour, me.kind)]
+    violations: list[dict[str, Any]] = []
+    if same_kind:
+        violations.append({"rule": "SHAPE", "with": same_kind})
+    if same_colour:
+        violations.append({"rule": "COLOUR", "with": same_colour})
+    if edge:
+        violations.append({"rule": "EDGE", "with": edge})
+    if sticks_out(board, mine, tol.height):
+        violations.append({"rule": "HEIGHT", "with": [f"top {mine.top():.2f} mm"]})
+    lvl = level(board, mine, tol.level)
+    bonus = covered_bonus(board, mine, tol.bonus)
+    points = {c.id: c.points for c in board.bonus}
+    raw = lvl + sum(points[b] for b in bonus)  # D24 + D25 = D26
+    return Assessment(
+        dropped,
+        tuple(touching),
+        tuple(c.id for c in cells),
+        tuple(violations),
+        lvl,
+        tuple(bonus),
+        raw,
+    )
+
+
+def awarded(raw_points: int, violations: Sequence[Any], joker_used: bool) -> int:
+    """N9 / D23 / V3: raw points if legal or a joker is spent, else 0."""
+    return raw_points if not violations or joker_used else 0
+
+
+def tokens(total: int, available: int) -> list[str]:
+    """D28: the +25/+50 tokens that show `total` beyond the track (display only).
+
+    A token goes down once a total is *more than* 25 (or 50); a side with two colours has two.
+    """
+    shown: list[str] = []
+    rest = total
+    for _ in range(available):
+        if rest > 50:
+            shown.append("+50")
+            rest -= 50
+        elif rest > 25:
+            shown.append("+25")
+            rest -= 25
+    return shown
