@@ -8,6 +8,7 @@ N7) and the edge cells with their colour and shape faces (D21, N5).
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from dataclasses import dataclass
@@ -85,7 +86,7 @@ class Board:
 
 def polyline_y(line: tuple[tuple[float, float], ...], x: float) -> float:
     """The y of a polyline that is a function of x, at x inside its span."""
-    for (x0, y0), (x1, y1) in zip(line, line[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(line):
         if x <= x1:
             t = 0.0 if x1 == x0 else (x - x0) / (x1 - x0)
             return y0 + t * (y1 - y0)
@@ -156,7 +157,7 @@ def parse_board(doc: Any, source: str = "<data>") -> Board:
     kinks = sorted({p[0] for line in boundaries for p in line})
     for x in kinks:
         ys = [0.0, *(polyline_y(line, x) for line in boundaries), height]
-        if any(lo >= hi for lo, hi in zip(ys, ys[1:], strict=False)):
+        if any(lo >= hi for lo, hi in itertools.pairwise(ys)):
             raise BadInput(f"board: level boundaries cross or leave the zone at x = {x}")
     bonus = []
     for c in doc["bonus_circles"]:

@@ -208,7 +208,7 @@ def release_y(
     smallest k such that every candidate from k upwards is at distance >= RELEASE_CLEARANCE
     from every piece.
     """
-    _, ymin, _, ymax = extent(outline, angle)
+    _, ymin, _, _ = extent(outline, angle)
     y0 = board.height - depth - ymin
     if not others:
         return y0

@@ -34,31 +34,35 @@ TAU = 2 * math.pi
 
 
 @dataclass(frozen=True)
-class Options:
+class DropItOptions:
     """Every named setting of the spec (§2.3, §4, D4, D8, D11, D16, D34, N1, V1..V4)."""
 
     players: int = setting(2, "number of players (D3-D5); with teams, 2-6 people", min=2, max=6)
     teams: bool = setting(False, "two teams, seats alternating: seat s plays for team s % 2 (V4)")
-    edge_mode: str = setting("color", "edge faces: color (D7), shape (V1) or none (easy, V2)",
-                             choices=("color", "shape", "none"))
+    edge_mode: str = setting(
+        "color",
+        "edge faces: color (D7), shape (V1) or none (easy, V2)",
+        choices=("color", "shape", "none"),
+    )
     jokers: bool = setting(False, "joker variant: 2 per side, 3 points each if unused (V3)")
     board: str = setting("", "path of a board JSON file (spec §3.10); empty: board_default_v1")
     start_seat: int | str = setting(0, "START_SEAT: the side that drops first, or 'random' (D8)")
     seat_colours: str = setting(
         "", "SEAT_COLOURS (D34), e.g. 'red,blue,green' or 'red+yellow,blue+green'; empty: default"
     )
-    strict: bool = setting(False, "refuse an x or depth outside its limits instead of clamping "
-                                  "it (D11)")
+    strict: bool = setting(
+        False, "refuse an x or depth outside its limits instead of clamping it (D11)"
+    )
     max_depth: float | str = setting(
         "piece_height", "MAX_DEPTH_MODE (D11): 'piece_height', 'zero' or a number of mm"
     )
     jitter: bool = setting(False, "JITTER: seeded hand noise on every drop (D16)")
-    jitter_scale: float = setting(1.0, "JITTER_SCALE: one factor on all noise sigmas (D16)",
-                                  min=0.0)
+    jitter_scale: float = setting(
+        1.0, "JITTER_SCALE: one factor on all noise sigmas (D16)", min=0.0
+    )
     jitter_x: float = setting(1.0, "sigma of the x offset in mm (D16)", min=0.0)
     jitter_angle: float = setting(2.0, "sigma of the angle offset in degrees (D16)", min=0.0)
-    jitter_vx: float = setting(20.0, "sigma of the horizontal release speed in mm/s (D16)",
-                               min=0.0)
+    jitter_vx: float = setting(20.0, "sigma of the horizontal release speed in mm/s (D16)", min=0.0)
     jitter_spin: float = setting(0.2, "sigma of the release spin in rad/s (D16)", min=0.0)
     touch_tol: float = setting(0.5, "TOUCH_TOL in mm (N1, N4, N5)", min=0.0)
     level_eps: float = setting(0.5, "LEVEL_EPS in mm (N1, N6)", min=0.0)
@@ -77,28 +81,32 @@ class Options:
     wall_elasticity: float = setting(0.456, "per-shape elasticity of a wall (§4)", min=0.0)
     sleep: bool = setting(False, "SLEEP: let resting pieces sleep in pymunk (§4, D14)")
     sleep_time: float = setting(0.5, "sleep_time_threshold in s when SLEEP is on (§4)", min=0.0)
-    idle_speed: float = setting(5.0, "idle_speed_threshold in mm/s when SLEEP is on (§4)",
-                                min=0.0)
+    idle_speed: float = setting(5.0, "idle_speed_threshold in mm/s when SLEEP is on (§4)", min=0.0)
     v_rest: float = setting(5.0, "V_REST in mm/s (D14)", min=0.0)
     w_rest: float = setting(0.05, "W_REST in rad/s (D14)", min=0.0)
     t_rest: float = setting(0.5, "T_REST in simulated s (D14)", min=0.0)
     t_max: float = setting(20.0, "T_MAX, the settling timeout in simulated s (D14)", min=0.0)
     zero_velocity_at_rest: bool = setting(True, "ZERO_VELOCITY_AT_REST (D14)")
-    x_bins: int = setting(13, "x positions per piece and angle in the action grid", min=2,
-                          max=241)
-    angle_bins: int = setting(6, "angles per symmetry period in the action grid (circles: 1)",
-                              min=1, max=360)
-    frame_every: int = setting(8, "sample the drop's trajectory every this many steps (0: off)",
-                               min=0)
+    x_bins: int = setting(13, "x positions per piece and angle in the action grid", min=2, max=241)
+    angle_bins: int = setting(
+        6, "angles per symmetry period in the action grid (circles: 1)", min=1, max=360
+    )
+    frame_every: int = setting(
+        8, "sample the drop's trajectory every this many steps (0: off)", min=0
+    )
 
     def __post_init__(self) -> None:
         if not self.teams and self.players > 4:
-            raise BadInput(f"drop-it has 2-4 players (D3-D5), or 2-6 in teams (V4); got "
-                           f"{self.players} without teams")
+            raise BadInput(
+                f"drop-it has 2-4 players (D3-D5), or 2-6 in teams (V4); got "
+                f"{self.players} without teams"
+            )
         sides = 2 if self.teams else self.players
         if self.start_seat != "random" and self.start_seat not in range(sides):
-            raise BadInput(f"start_seat must be 'random' or a side 0..{sides - 1} (D8), got "
-                           f"{self.start_seat!r}")
+            raise BadInput(
+                f"start_seat must be 'random' or a side 0..{sides - 1} (D8), got "
+                f"{self.start_seat!r}"
+            )
         if isinstance(self.max_depth, str) and self.max_depth not in ("piece_height", "zero"):
             raise BadInput("max_depth must be 'piece_height', 'zero' or a number of mm (D11)")
         if not isinstance(self.max_depth, str) and not self.max_depth >= 0:
@@ -111,22 +119,32 @@ class Options:
         return 2 if self.teams else self.players
 
 
-def side_colours(options: Options) -> tuple[tuple[str, ...], ...]:
+def side_colours(options: DropItOptions) -> tuple[tuple[str, ...], ...]:
     """D34: the colours of each side, from `seat_colours` or the defaults."""
     n = options.sides
     if not options.seat_colours:
         return SEAT_COLOURS[n]
-    sides = tuple(tuple(c.strip() for c in part.split("+"))
-                  for part in options.seat_colours.split(","))
+    sides = tuple(
+        tuple(c.strip() for c in part.split("+")) for part in options.seat_colours.split(",")
+    )
     flat = [c for side in sides for c in side]
     per_side = 2 if n == 2 else 1
-    if (len(sides) != n or any(len(s) != per_side for s in sides) or len(set(flat)) != len(flat)
-            or any(c not in COLOURS for c in flat)):
+    if (
+        len(sides) != n
+        or any(len(s) != per_side for s in sides)
+        or len(set(flat)) != len(flat)
+        or any(c not in COLOURS for c in flat)
+    ):
         example = ",".join("+".join(s) for s in SEAT_COLOURS[n])
-        raise BadInput(f"seat_colours for {n} sides needs {per_side} distinct colour(s) per "
-                       f"side from {', '.join(COLOURS)}, like {example!r}; got "
-                       f"{options.seat_colours!r}")
+        raise BadInput(
+            f"seat_colours for {n} sides needs {per_side} distinct colour(s) per "
+            f"side from {', '.join(COLOURS)}, like {example!r}; got "
+            f"{options.seat_colours!r}"
+        )
     return sides
+
+
+Options = DropItOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,8 +202,9 @@ class DropItState(State):
         options = game.options
         n = options.sides
         start = options.start_seat
-        self.start_side = (random.Random(f"dropit:{seed}:start").randrange(n)
-                           if start == "random" else int(start))  # D8
+        self.start_side = (
+            random.Random(f"dropit:{seed}:start").randrange(n) if start == "random" else int(start)
+        )  # D8
         self.turn = 0
         self.scores = [0] * n  # D9
         self.jokers = [2 if options.jokers else 0] * n  # V3
@@ -196,11 +215,22 @@ class DropItState(State):
         self.records: list[dict[str, Any]] = []
         self.pending: dict[str, Any] | None = None  # a record awaiting the joker decision
         self.frames: dict[str, Any] | None = None  # the last drop's trajectory
-        self._emit("started", sides=[{"side": s, "seats": list(game.members(s)),
-                                      "colours": list(game.colours[s]),
-                                      "supply": list(self.supplies[s])} for s in range(n)],
-                   start_side=self.start_side, board=game.board.id,
-                   edge_mode=options.edge_mode, jokers=options.jokers)
+        self._emit(
+            "started",
+            sides=[
+                {
+                    "side": s,
+                    "seats": list(game.members(s)),
+                    "colours": list(game.colours[s]),
+                    "supply": list(self.supplies[s]),
+                }
+                for s in range(n)
+            ],
+            start_side=self.start_side,
+            board=game.board.id,
+            edge_mode=options.edge_mode,
+            jokers=options.jokers,
+        )
         self._actors = (self._seat_to_drop(),)
 
     # -- who plays -------------------------------------------------------------------------
@@ -241,8 +271,10 @@ class DropItState(State):
             return str(err)
         if piece is None:
             left = sorted({p.rsplit("-", 1)[0] for p in self.supplies[side]})
-            return (f"{action.piece} is not in side {side}'s supply (D10); pieces left: "
-                    f"{', '.join(left)}")
+            return (
+                f"{action.piece} is not in side {side}'s supply (D10); pieces left: "
+                f"{', '.join(left)}"
+            )
         for name in ("x", "angle", "depth"):
             if not math.isfinite(getattr(action, name)):
                 return f"{name} must be a finite number, got {getattr(action, name)!r}"
@@ -251,8 +283,10 @@ class DropItState(State):
             angle = normalise_angle(action.angle)
             lo, hi = self.game.feasible_x_range(outline, angle)
             if not lo <= action.x <= hi:
-                return (f"x = {action.x} is outside {lo:.2f}..{hi:.2f} mm for {piece} at angle "
-                        f"{angle:.4f} rad (D11, strict)")
+                return (
+                    f"x = {action.x} is outside {lo:.2f}..{hi:.2f} mm for {piece} at angle "
+                    f"{angle:.4f} rad (D11, strict)"
+                )
             deepest = self.game.max_depth(outline, angle)
             if not 0.0 <= action.depth <= deepest:
                 return f"depth must be within 0..{deepest:.2f} mm for this piece (D11, strict)"
@@ -262,8 +296,10 @@ class DropItState(State):
         """D33: the full piece id meant by `name` in the active side's supply, or None."""
         parts = name.split("-")
         if len(parts) not in (2, 3) or parts[0] not in COLOURS or parts[1] not in KINDS:
-            raise BadInput(f"{name!r} is not a piece: use <colour>-<kind>[-<n>], colours "
-                           f"{', '.join(COLOURS)}, kinds {', '.join(KINDS)} (D33)")
+            raise BadInput(
+                f"{name!r} is not a piece: use <colour>-<kind>[-<n>], colours "
+                f"{', '.join(COLOURS)}, kinds {', '.join(KINDS)} (D33)"
+            )
         supply = self.supplies[self.active_side]
         if len(parts) == 3:
             return name if name in supply else None
@@ -282,15 +318,16 @@ class DropItState(State):
         x = min(max(action.x + dx, lo), hi)
         depth = min(max(action.depth, 0.0), game.max_depth(outline, angle))
         others = physics.placed_all(game.shapes, game.kinds, self.poses)
-        y = physics.release_y(game.board, outline, x, angle, depth, others,
-                              game.options.release_clearance)
+        y = physics.release_y(
+            game.board, outline, x, angle, depth, others, game.options.release_clearance
+        )
         return {"piece": piece, "x": x, "y": y, "angle": angle, "depth": depth}
 
     def _apply(self, seat: int, action: Action) -> None:
         if isinstance(action, Joker):
             assert self.pending is not None
-            record, self.pending = self.pending, None
-            self._award(record, action.spend)
+            decided, self.pending = self.pending, None
+            self._award(decided, action.spend)
             return
         assert isinstance(action, Drop)
         game, options = self.game, self.game.options
@@ -302,22 +339,41 @@ class DropItState(State):
         piece = release["piece"]
         self.supplies[side] = tuple(p for p in self.supplies[side] if p != piece)  # D10
         result = physics.simulate_drop(
-            self.world, piece, game.shapes[piece.split("-")[1]],
-            (release["x"], release["y"], release["angle"]), (noise[2], 0.0), noise[3],
-            game.board.areal_density, game.physics, options.frame_every)
+            self.world,
+            piece,
+            game.shapes[piece.split("-")[1]],
+            (release["x"], release["y"], release["angle"]),
+            (noise[2], 0.0),
+            noise[3],
+            game.board.areal_density,
+            game.physics,
+            options.frame_every,
+        )
         self.world, self.poses = result.world, result.poses
         if options.frame_every:
-            self.frames = {"pieces": [p[0] for p in result.poses],
-                           "steps": [f[0] for f in result.frames],
-                           "poses": [[list(p) for p in f[1]] for f in result.frames]}
-        found = scoring.assess(game.board, game.shapes, {p: (x, y, a) for p, x, y, a in
-                                                          self.poses},
-                               piece, options.edge_mode, game.tolerances)
+            self.frames = {
+                "pieces": [p[0] for p in result.poses],
+                "steps": [f[0] for f in result.frames],
+                "poses": [[list(p) for p in f[1]] for f in result.frames],
+            }
+        found = scoring.assess(
+            game.board,
+            game.shapes,
+            {p: (x, y, a) for p, x, y, a in self.poses},
+            piece,
+            options.edge_mode,
+            game.tolerances,
+        )
         record: dict[str, Any] = {  # D17
-            "turn": self.turn, "side": side, "seat": seat, "piece": piece,
+            "turn": self.turn,
+            "side": side,
+            "seat": seat,
+            "piece": piece,
             "requested": action.to_json(),
             "noise": {"dx": noise[0], "dangle": noise[1], "dvx": noise[2], "dspin": noise[3]},
-            "release": release, "settled": result.settled, "steps": result.steps,
+            "release": release,
+            "settled": result.settled,
+            "steps": result.steps,
             "time": result.steps * options.dt,
             "poses": [list(p) for p in self.poses],
             **found.to_json(),
@@ -338,14 +394,25 @@ class DropItState(State):
         self.scores[side] += points
         record = {**record, "joker_used": joker, "awarded": points}
         self.records.append(record)
-        self._emit("scored", turn=record["turn"], side=side, piece=record["piece"],
-                   joker_used=joker, awarded=points, total=self.scores[side])
+        self._emit(
+            "scored",
+            turn=record["turn"],
+            side=side,
+            piece=record["piece"],
+            joker_used=joker,
+            awarded=points,
+            total=self.scores[side],
+        )
         self.turn += 1
         self.side_drops[side] += 1
         if self.turn >= self.game.total_pieces:  # D29
             totals = self.final_totals()
-            self._emit("game_over", totals=totals, unused_jokers=list(self.jokers),
-                       winners=[s for s in range(len(totals)) if totals[s] == max(totals)])
+            self._emit(
+                "game_over",
+                totals=totals,
+                unused_jokers=list(self.jokers),
+                winners=[s for s in range(len(totals)) if totals[s] == max(totals)],
+            )
             self._actors = ()
         else:
             self._actors = (self._seat_to_drop(),)
@@ -372,16 +439,19 @@ class DropItState(State):
             "phase": "over" if self.over else ("joker" if self.pending else "drop"),
             "active_side": None if self.over else self.active_side,
             "actors": list(self._actors),
-            "sides": [{
-                "side": s,
-                "seats": list(game.members(s)),
-                "colours": list(game.colours[s]),
-                "score": self.scores[s],
-                "total": totals[s],
-                "tokens": scoring.tokens(totals[s], len(game.colours[s])),  # D28
-                "jokers": self.jokers[s],
-                "supply": list(self.supplies[s]),
-            } for s in range(n)],
+            "sides": [
+                {
+                    "side": s,
+                    "seats": list(game.members(s)),
+                    "colours": list(game.colours[s]),
+                    "score": self.scores[s],
+                    "total": totals[s],
+                    "tokens": scoring.tokens(totals[s], len(game.colours[s])),  # D28
+                    "jokers": self.jokers[s],
+                    "supply": list(self.supplies[s]),
+                }
+                for s in range(n)
+            ],
             "pieces": [{"id": p, "x": x, "y": y, "angle": a} for p, x, y, a in self.poses],
             "last": self.pending or (self.records[-1] if self.records else None),
             "pending_joker": self.pending is not None,
@@ -391,8 +461,7 @@ class DropItState(State):
     def outcome(self) -> Outcome:
         """D32: highest total wins, ties share; every seat gets its side's total."""
         totals = self.final_totals()
-        return Outcome.from_scores([totals[self.game.side_of(s)]
-                                    for s in range(self.game.players)])
+        return Outcome.from_scores([totals[self.game.side_of(s)] for s in range(self.game.players)])
 
     def copy(self) -> Self:
         new = object.__new__(type(self))
@@ -416,13 +485,13 @@ class DropItState(State):
 class DropIt(Game):
     """Drop It (Kosmos 2018): shapes fall into a vertical board; spec rules/drop-it.md."""
 
-    name: ClassVar[str] = "drop-it"
-    Options: ClassVar[type] = Options
-    action_types: ClassVar[tuple[type[Action], ...]] = (Drop, Joker)
-    options: Options
+    name = "drop-it"
+    Options = DropItOptions
+    action_types = (Drop, Joker)
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: DropItOptions) -> None:
         super().__init__(options)
+        self.options: DropItOptions = options
         o = options
         self.board: Board = load_board(o.board)
         self.shapes: dict[str, Outline] = outlines(self.board)
@@ -432,9 +501,24 @@ class DropIt(Game):
         self.colours = side_colours(o)
         self.tolerances = scoring.Tolerances(o.touch_tol, o.level_eps, o.bonus_eps, o.height_eps)
         self.physics = physics.PhysicsConfig(
-            o.gravity, o.dt, o.iterations, o.collision_slop, o.damping, o.piece_friction,
-            o.wall_friction, o.piece_elasticity, o.wall_elasticity, o.sleep, o.sleep_time,
-            o.idle_speed, o.v_rest, o.w_rest, o.t_rest, o.t_max, o.zero_velocity_at_rest)
+            o.gravity,
+            o.dt,
+            o.iterations,
+            o.collision_slop,
+            o.damping,
+            o.piece_friction,
+            o.wall_friction,
+            o.piece_elasticity,
+            o.wall_elasticity,
+            o.sleep,
+            o.sleep_time,
+            o.idle_speed,
+            o.v_rest,
+            o.w_rest,
+            o.t_rest,
+            o.t_max,
+            o.zero_velocity_at_rest,
+        )
         self.sigmas = (o.jitter_x, math.radians(o.jitter_angle), o.jitter_vx, o.jitter_spin)
         self.empty_world = physics.empty_world(self.board, self.physics)
         self._build_grid()
@@ -456,8 +540,9 @@ class DropIt(Game):
     def deal(self, start_side: int) -> list[tuple[str, ...]]:
         """D3, D4, D5, V4: each side's supply in canonical order (D33)."""
         sides = self.options.sides
-        supplies = [[p.id for p in self.pieces if p.colour in self.colours[s]]
-                    for s in range(sides)]
+        supplies = [
+            [p.id for p in self.pieces if p.colour in self.colours[s]] for s in range(sides)
+        ]
         split = [c for c in COLOURS if not any(c in cs for cs in self.colours)]
         if split:  # D4: 3 players; bundles X, Y, Z from the starting seat clockwise
             for i, bundle in enumerate(BUNDLES.values()):
@@ -497,8 +582,11 @@ class DropIt(Game):
                     angle = SYMMETRY[kind] * j / steps
                     lo, hi = self.feasible_x_range(outline, angle)
                     for i in range(o.x_bins):
-                        drops.append(Drop(f"{colour}-{kind}", lo + (hi - lo) * i / (o.x_bins - 1),
-                                          angle, 0.0))
+                        drops.append(
+                            Drop(
+                                f"{colour}-{kind}", lo + (hi - lo) * i / (o.x_bins - 1), angle, 0.0
+                            )
+                        )
                 self.grid[f"{colour}-{kind}"] = drops
         self.grid_keys = tuple(self.grid)
         self._grid_list: list[Action] = [a for ck in self.grid_keys for a in self.grid[ck]]
@@ -548,8 +636,13 @@ class DropIt(Game):
         w, h = self.board.width, self.board.height
         for p in view["pieces"]:
             i = 7 * index[p["id"]]
-            out[i:i + 5] = (1.0, p["x"] / w, p["y"] / h, math.cos(p["angle"]),
-                            math.sin(p["angle"]))
+            out[i : i + 5] = (
+                1.0,
+                p["x"] / w,
+                p["y"] / h,
+                math.cos(p["angle"]),
+                math.sin(p["angle"]),
+            )
         me = view["side"]
         for s in view["sides"]:
             for pid in s["supply"]:
@@ -560,12 +653,21 @@ class DropIt(Game):
         n = len(view["sides"])
         for s in view["sides"]:
             slot = (s["side"] - (me or 0)) % n
-            out[base + 5 * slot:base + 5 * slot + 5] = (
-                1.0, s["total"] / 100.0, s["jokers"] / 2.0, float(s["side"] == me),
-                float(s["side"] == view["active_side"]))
+            out[base + 5 * slot : base + 5 * slot + 5] = (
+                1.0,
+                s["total"] / 100.0,
+                s["jokers"] / 2.0,
+                float(s["side"] == me),
+                float(s["side"] == view["active_side"]),
+            )
         tail = base + 20
         last = view["last"] or {}
-        out[tail:tail + 6] = (view["turn"] / self.total_pieces, float(view["phase"] == "joker"),
-                              float(view["phase"] == "over"), last.get("level", 0) / 8.0,
-                              last.get("raw_points", 0) / 20.0, float(bool(last.get("violations"))))
+        out[tail : tail + 6] = (
+            view["turn"] / self.total_pieces,
+            float(view["phase"] == "joker"),
+            float(view["phase"] == "over"),
+            last.get("level", 0) / 8.0,
+            last.get("raw_points", 0) / 20.0,
+            float(bool(last.get("violations"))),
+        )
         return out

@@ -7,6 +7,7 @@ testable on static poses (§12) and independent of the physics engine.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -149,7 +150,7 @@ def height_above(board: Board, k: int, shape: Placed) -> float:
     line = board.boundaries[k - 1]
     # The boundary's linear pieces, continued flat beyond the walls.
     pieces = [(-math.inf, line[0][0], line[0][1], line[0][1])]
-    pieces += [(x0, x1, y0, y1) for (x0, y0), (x1, y1) in zip(line, line[1:], strict=False)]
+    pieces += [(x0, x1, y0, y1) for (x0, y0), (x1, y1) in itertools.pairwise(line)]
     pieces.append((line[-1][0], math.inf, line[-1][1], line[-1][1]))
     if shape.is_circle:
         best = -math.inf
