@@ -5,8 +5,8 @@ from gamenight.games.drop_or_stop.rules import (
     STOP,
     Drop,
     DropOrStop,
-    DropOrStopState,
     DropOrStopOptions,
+    DropOrStopState,
     Stop,
 )
 

@@ -50,3 +50,11 @@ def round_winners(totals: Sequence[int | None]) -> list[int]:
         return []
     best = max(valid)
     return [seat for seat, t in enumerate(totals) if t == best]
+
+
+def terminal_reward(
+    winners: Sequence[int], players: int, constant_sum: bool = False
+) -> list[float]:
+    """R28's suggested reward: 1 per co-winner (or 1/|winners| each when constant-sum)."""
+    share = 1.0 / len(winners) if constant_sum and winners else 1.0
+    return [share if seat in winners else 0.0 for seat in range(players)]
