@@ -265,3 +265,68 @@ def test_grid_is_the_integer_action_space() -> None:
     assert isinstance(near, Drop)
     assert g.action_index(Drop(near.piece + "-1", near.x + 0.01, near.angle)) == 20
     assert g.action_index(Joker(True)) == g.num_actions - 2
+
+
+def test_D13_after_release_the_dropper_cannot_touch_the_pile() -> None:
+    """The only decision left after a drop is the joker choice, which moves nothing."""
+    s = corner_violation(game(jokers=True))
+    before = s.poses
+    assert all(isinstance(a, Joker) for a in s.actions(0))
+    s.act(0, SPEND)
+    assert s.poses == before
+
+
+def find_push(seed: int = 0) -> tuple[gamenight.State, int, str]:
+    """A random game in which a drop moved an earlier piece by more than 1 mm."""
+    s = game().start(seed)
+    rng = random.Random(seed)
+    while not s.over:
+        seat = s.actors[0]
+        s.act(seat, rng.choice(s.actions(seat)))
+        if len(s.records) < 2:
+            continue
+        before = {p: (x, y) for p, x, y, _ in s.records[-2]["poses"]}
+        for p, x, y, _ in s.records[-1]["poses"]:
+            if p in before and abs(x - before[p][0]) + abs(y - before[p][1]) > 1.0:
+                return s, len(s.records) - 1, p
+    raise AssertionError("no drop pushed another piece")
+
+
+def test_D18_D27_pushed_piece_keeps_its_score_and_is_judged_at_its_new_pose() -> None:
+    from gamenight.games.drop_it.scoring import assess
+
+    s, index, pushed = find_push()
+    g = s.game
+    rec = s.records[index]
+    now = {p: (x, y, a) for p, x, y, a in rec["poses"]}
+    found = assess(g.board, g.shapes, now, rec["piece"], "color", g.tolerances)
+    assert list(found.touching) == rec["touching"]  # D18: the pushed piece's new pose
+    earlier = next(r for r in s.records if r["piece"] == pushed)
+    total = sum(r["awarded"] for r in s.records if r["side"] == earlier["side"])
+    assert s.scores[earlier["side"]] == total  # D27: the earlier award never changes
+
+
+def test_D30_final_total_is_the_sum_of_drop_points_tokens_only_display() -> None:
+    s = game(players=4).start(0)
+    rng = random.Random(4)
+    while not s.over:
+        s.act(s.actors[0], rng.choice(s.actions(s.actors[0])))
+    for side in range(4):
+        assert s.final_totals()[side] == sum(r["awarded"] for r in s.records if r["side"] == side)
+    view = s.view(None)
+    assert all(v["total"] == s.final_totals()[v["side"]] for v in view["sides"])
+
+
+def test_N2_outlines_from_the_board_sizes() -> None:
+    import math
+
+    shapes = game().shapes
+    tri = shapes["triangle"].vertices
+    assert tri[2] == (0.0, 44 / math.sqrt(3)) and tri[0] == (-22.0, -22 / math.sqrt(3))
+    assert shapes["diamond"].vertices == ((0.0, -27.0), (17.0, 0.0), (0.0, 27.0), (-17.0, 0.0))
+    assert shapes["circle"].radius == 20.0 and shapes["square"].vertices[2] == (18.0, 18.0)
+
+
+def test_N9_raw_points_are_computed_even_when_a_rule_is_broken() -> None:
+    a = judge(("red-square-0", 150.0, 18.0, 0.0))
+    assert a.violations and a.raw_points == 3 and a.bonus == ("B1",)

@@ -96,9 +96,12 @@ def render(view: dict[str, Any]) -> RenderableType:
 
 
 def _word(token: str, names: tuple[str, ...]) -> str | None:
-    token = token.lower().rstrip("s") if token.lower() not in names else token.lower()
-    found = [n for n in names if n.startswith(token)]
-    return found[0] if len(found) == 1 else None
+    """The one name that `token` starts (a plural "circles" also counts), or None."""
+    for t in (token, token[:-1] if len(token) > 3 and token.endswith("s") else token):
+        found = [n for n in names if n.startswith(t)]
+        if len(found) == 1:
+            return found[0]
+    return None
 
 
 def _piece_words(words: list[str]) -> tuple[str, str, int | None]:
