@@ -182,3 +182,25 @@ def test_D15_geometry_agrees_with_the_pymunk_query_shortcut() -> None:
         if hasattr(h.shape, "piece_id") and h.shape.piece_id != last["piece"]
     }
     assert hits == set(last["touching"])
+
+
+def test_D17a_bit_identical_in_another_process_with_another_hash_seed() -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import gamenight, random\n"
+        "g = gamenight.load('drop-it', jitter=True)\n"
+        "s = g.start(9); r = random.Random(9)\n"
+        "for _ in range(8):\n"
+        "    seat = s.actors[0]; s.act(seat, r.choice(s.actions(seat)))\n"
+        "print(repr(s.poses))\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout
+    s = game(jitter=True).start(9)
+    play_random(s, 8, seed=9)
+    assert out.strip() == repr(s.poses)

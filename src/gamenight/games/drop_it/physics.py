@@ -139,6 +139,7 @@ def simulate_drop(
     body.angular_velocity = angular_velocity
 
     bodies = _pieces(space)
+    newest_first = bodies[::-1]  # the falling piece is usually the one still moving
     v2, w_rest = cfg.v_rest * cfg.v_rest, cfg.w_rest
     rest_steps, max_steps, dt = cfg.rest_steps, cfg.max_steps, cfg.dt
     frames = []
@@ -148,7 +149,7 @@ def simulate_drop(
     while step < max_steps:
         space.step(dt)
         step += 1
-        for b in bodies:  # D14: quiet = every awake piece below V_REST and W_REST
+        for b in newest_first:  # D14: quiet = every awake piece below V_REST and W_REST
             if b.is_sleeping:
                 continue
             v = b.velocity
@@ -172,9 +173,7 @@ def simulate_drop(
 
 
 def _frame(bodies: Sequence[pymunk.Body]) -> tuple[tuple[float, float, float], ...]:
-    return tuple(
-        (round(b.position.x, 3), round(b.position.y, 3), round(b.angle, 4)) for b in bodies
-    )
+    return tuple((*b.position, b.angle) for b in bodies)
 
 
 # -- release placement (D11, D12) ------------------------------------------------------------
