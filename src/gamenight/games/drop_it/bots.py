@@ -14,7 +14,7 @@ from typing import Any
 from gamenight.engine.core import Action, State
 from gamenight.games.drop_it.components import piece_of
 from gamenight.games.drop_it.rules import KEEP, SPEND, Drop, DropItState
-from gamenight.games.drop_it.scoring import Tolerances, assess, distance, near, place
+from gamenight.games.drop_it.scoring import Tolerances, assess, distance, place
 
 
 class RandomDropBot:
@@ -62,9 +62,15 @@ class PlannerBot:
         if view["phase"] == "joker":
             return joker_policy(view)
         start = time.perf_counter()
+        game = state.game
+        pile = [
+            (p["id"], place(game.shapes[piece_of(p["id"]).kind], (p["x"], p["y"], p["angle"])))
+            for p in view["pieces"]
+        ]
+        table = [(pid, shape, shape.bbox(), _pose(view, i)) for i, (pid, shape) in enumerate(pile)]
         ranked = sorted(
             actions,
-            key=lambda a: (-self._estimate(state, view, a), self.rng.random()),
+            key=lambda a: (-self._estimate(state, table, a), self.rng.random()),
         )
         per = self.jitter_samples if state.game.options.jitter else 1
         best: tuple[float, Action] | None = None
@@ -89,35 +95,39 @@ class PlannerBot:
             return float(raw - 3) if raw >= 4 else 0.0
         return float(trial.records[-1]["awarded"])
 
-    def _estimate(self, state: DropItState, view: dict[str, Any], action: Action) -> float:
+    def _estimate(self, state: DropItState, table: list[Any], action: Action) -> float:
         """Static points of the drop lowered straight down (see the class docstring)."""
         assert isinstance(action, Drop)
         game = state.game
         piece = state.resolve(action.piece)
         assert piece is not None
         outline = game.shapes[piece_of(piece).kind]
-        others = {
-            p["id"]: place(game.shapes[piece_of(p["id"]).kind], (p["x"], p["y"], p["angle"]))
-            for p in view["pieces"]
-        }
         me = place(outline, (action.x, 0.0, action.angle))
         lo = me.bottom()
         x0, _, x1, _ = me.bbox()
-        below = [o for o in others.values() if o.bbox()[2] >= x0 - 1 and o.bbox()[0] <= x1 + 1]
+        column = [row for row in table if row[2][2] >= x0 - 3 and row[2][0] <= x1 + 3]
         # Lower in 2 mm steps from above the local pile until the next step comes too close.
-        y = max([o.top() for o in below], default=0.0) + 1.0 - lo
-        y = max(y, -lo)
+        y = max(max([row[2][3] for row in column], default=0.0) + 1.0 - lo, -lo)
         while y - 2.0 >= -lo:
             shape = place(outline, (action.x, y - 2.0, action.angle))
-            if any(near(shape, o, 1.0) and distance(shape, o) < 1.0 for o in below):
+            bottom, top = shape.bottom() - 1.0, shape.top() + 1.0
+            if any(
+                row[2][1] <= top and row[2][3] >= bottom and distance(shape, row[1]) < 1.0
+                for row in column
+            ):
                 break
             y -= 2.0
-        poses = {p["id"]: (p["x"], p["y"], p["angle"]) for p in view["pieces"]}
+        poses = {row[0]: row[3] for row in column}  # only neighbours can touch it
         poses[piece] = (action.x, y, action.angle)
         found = assess(game.board, game.shapes, poses, piece, game.options.edge_mode, _WIDE)
         if found.violations:
             return -1.0 + 0.01 * found.raw_points
         return float(found.raw_points)
+
+
+def _pose(view: dict[str, Any], i: int) -> tuple[float, float, float]:
+    p = view["pieces"][i]
+    return p["x"], p["y"], p["angle"]
 
 
 _WIDE = Tolerances(touch=2.5)
