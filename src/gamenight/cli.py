@@ -194,13 +194,13 @@ def play(
     shown = 0
     try:
         while not state.over:
+            shown = _narrate(state, narrator, ui, shown)
             seat = state.actors[0]
             bot = players[seat]
             if bot is None:
                 _ask(state, seat, ui)
             else:
                 state.act(seat, bot.choose(state, seat))
-            shown = _narrate(state, narrator, ui, shown)
             if game == "drop-it" and state.history and state.history[-1][0] == seat:
                 _picture(state, ui, open_pictures)
     except (EOFError, KeyboardInterrupt):
@@ -210,6 +210,7 @@ def play(
             save_game(save, the_game, seed, state.history)
             console.print(f"saved to {save}")
     if state.over:
+        _narrate(state, narrator, ui, shown)
         console.print(ui.render(state.view(narrator)))
         _print_outcome(state)
 

@@ -43,6 +43,7 @@ def arrange(
     state.start_seat = state.current = start
     state._actors = (start,)
     state.active = [True] * game.players
+    state.recount()
     return state
 
 

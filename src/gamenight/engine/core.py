@@ -12,7 +12,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 import numpy as np
 
@@ -50,10 +50,9 @@ class Action:
         return f"{self.kind}({args})" if args else self.kind
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened. `to` is None when every seat (and spectators) may see it,
-    otherwise the set of seats that may."""
+    otherwise the set of seats that may. (A NamedTuple: events are made on every move.)"""
 
     kind: str
     data: Mapping[str, Any]
@@ -197,6 +196,12 @@ class State(ABC):
         """A copy in which all that `seat` cannot know is resampled from `rng`."""
 
     def _emit(self, kind: str, to: frozenset[int] | None = None, /, **data: Any) -> None:
+        self._log.append(Event(kind, data, to))
+
+    def _emit_data(
+        self, kind: str, data: Mapping[str, Any], to: frozenset[int] | None = None
+    ) -> None:
+        """Like `_emit` for a dict that is already built (no copy)."""
         self._log.append(Event(kind, data, to))
 
 

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from gamenight.engine.core import Action, BadInput, Game, Outcome, State
+from gamenight.engine.core import Action, BadInput, Event, Game, Outcome, State
 from gamenight.engine.options import setting
 from gamenight.games.drop_or_stop.components import DECK_SIZE, PRESETS, Deck, load_deck
 from gamenight.games.drop_or_stop.scoring import flex_choices, round_total, round_winners
@@ -104,12 +104,15 @@ class DropOrStopState(State):
         self._log = []
         n = game.players
         self.draw = list(range(DECK_SIZE))
-        self.rng.shuffle(self.draw)  # R5
+        shuffle(self.draw, self.rng)  # R5
         self.discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.tableaux: list[list[int]] = [[] for _ in range(n)]
         self.active = [False] * n
         self.wins = [0] * n  # R3
+        # Running sums of each seat's round cards, so totals cost nothing on hot paths.
+        self.fixed_sum = [0] * n
+        self.flex_count = [0] * n
         # The draw-pile generation each card was last drawn from: cards of one generation
         # were shuffled together, which is what determinize may resample (R13, R30).
         self.generation = 0
@@ -130,7 +133,7 @@ class DropOrStopState(State):
         """R13: reshuffle the discard pile only when a card must be drawn from an empty pile."""
         if not self.draw:
             self.draw, self.discard = self.discard, []
-            self.rng.shuffle(self.draw)
+            shuffle(self.draw, self.rng)
             self.generation += 1
             for c in self.draw:
                 self.card_generation[c] = self.generation
@@ -139,18 +142,30 @@ class DropOrStopState(State):
 
     def _deal(self) -> None:
         """R7, R8: deal HAND_SIZE cards to each seat from the start seat clockwise."""
-        n = self.game.players
+        game = self.game
+        size = game.hand_size
         self.round += 1
-        ids = self.game.card_id
-        for i in range(n):
-            seat = (self.start_seat + i) % n
-            self.hands[seat] = [self._draw_card() for _ in range(self.game.options.hand_size)]
-        self._emit("dealt", round=self.round, start_seat=self.start_seat)
-        for seat in range(n):
-            self.hand_event[seat] = len(self._log)
-            self._emit(
-                "hand", frozenset((seat,)), seat=seat, cards=[ids[c] for c in self.hands[seat]]
-            )
+        ids, fixed_value, is_flex = game.card_id, game.fixed_value, game.is_flex
+        hands, fixed_sum, flex_count = self.hands, self.fixed_sum, self.flex_count
+        draw = self.draw
+        for seat in game.deal_order[self.start_seat]:
+            if 0 < size <= len(draw):  # the common case, without a call per card
+                hand = draw[: -size - 1 : -1]
+                del draw[-size:]
+            else:
+                hand = [self._draw_card() for _ in range(size)]
+                draw = self.draw
+            hands[seat] = hand
+            fixed_sum[seat] = sum(map(fixed_value.__getitem__, hand))
+            flex_count[seat] = sum(map(is_flex.__getitem__, hand))
+        log = self._log
+        log.append(new_event(("dealt", {"round": self.round, "start_seat": self.start_seat}, None)))
+        hand_event = self.hand_event
+        for seat, only in enumerate(game.only):
+            hand_event[seat] = len(log)
+            data = {"seat": seat, "cards": [ids[c] for c in hands[seat]]}
+            log.append(new_event(("hand", data, only)))
+        n = len(hands)
         self.tableaux = [[] for _ in range(n)]
         self.active = [True] * n
         self.current = self.start_seat  # R9
@@ -163,7 +178,7 @@ class DropOrStopState(State):
             return _NOTHING
         if not self.draw and not self.discard:
             return _ONLY_STOP  # R14
-        if not self.game.options.allow_drop_when_overflowed and self.total(seat) is None:
+        if not self.game.allow_overflow_drop and self.total(seat) is None:
             return _ONLY_STOP  # R12a: recorded and shown exactly like a voluntary STOP
         return _DROP_OR_STOP
 
@@ -171,10 +186,16 @@ class DropOrStopState(State):
         if action is DROP or isinstance(action, Drop):
             card = self._draw_card()
             self.tableaux[seat].append(card)  # R11
-            self._emit("dropped", seat=seat, card=self.game.card_id[card])
+            game = self.game
+            if game.is_flex[card]:
+                self.flex_count[seat] += 1
+            else:
+                self.fixed_sum[seat] += game.low_value[card]
+            data = {"seat": seat, "card": game.card_id[card]}
+            self._log.append(new_event(("dropped", data, None)))
         else:
             self.active[seat] = False  # R12
-            self._emit("stopped", seat=seat)
+            self._log.append(new_event(("stopped", {"seat": seat}, None)))
         nxt = self._next_active(seat)
         if nxt is None:
             self._score_round()  # R15
@@ -184,49 +205,69 @@ class DropOrStopState(State):
 
     def _next_active(self, seat: int) -> int | None:
         """§5 nextActive: seats after `seat` clockwise, `seat` itself last (R9)."""
-        n = self.game.players
+        active = self.active
+        n = len(active)
         for step in range(1, n + 1):
             other = (seat + step) % n
-            if self.active[other]:
+            if active[other]:
                 return other
         return None
 
     def total(self, seat: int) -> int | None:
         """§7 value of the seat's hand + tableau; None is OVERFLOW (R17)."""
-        return self.game.value(self.hands[seat] + self.tableaux[seat])
+        game = self.game
+        return round_total(
+            self.fixed_sum[seat], self.flex_count[seat], game.target, game.flex_values
+        )
+
+    def recount(self) -> None:
+        """Recompute the running sums from the cards (after cards were placed by hand)."""
+        game = self.game
+        for seat in range(game.players):
+            cards = self.hands[seat] + self.tableaux[seat]
+            self.flex_count[seat] = sum(game.is_flex[c] for c in cards)
+            self.fixed_sum[seat] = sum(game.low_value[c] for c in cards if not game.is_flex[c])
 
     def _score_round(self) -> None:
         """R16-R24: reveal, value, award round wins, end the game or clean up and deal."""
         game = self.game
-        n = game.players
+        n = len(self.hands)
         ids = game.card_id
-        totals = [self.total(s) for s in range(n)]
+        target, flex_values = game.target, game.flex_values
+        fixed, flex = self.fixed_sum, self.flex_count
+        totals = [round_total(fixed[s], flex[s], target, flex_values) for s in range(n)]
         winners = round_winners(totals)  # R18, R19
+        wins = self.wins
         for s in winners:
-            self.wins[s] += 1  # R20
+            wins[s] += 1  # R20
+        log = self._log
         result = {
             "round": self.round,
-            "hands": [[ids[c] for c in self.hands[s]] for s in range(n)],
-            "tableaux": [[ids[c] for c in self.tableaux[s]] for s in range(n)],
-            "flex": [game.flex_values_of(self.hands[s] + self.tableaux[s]) for s in range(n)],
+            "hands": [log[i].data["cards"] for i in self.hand_event],  # ids, as dealt
+            "tableaux": [[ids[c] for c in t] for t in self.tableaux],
+            "flex": [
+                flex_choices(fixed[s], flex[s], target, flex_values) if flex[s] else []
+                for s in range(n)
+            ],
             "totals": ["OVERFLOW" if t is None else t for t in totals],
             "winners": winners,
-            "wins": list(self.wins),
+            "wins": list(wins),
         }
         self.results.append(result)
-        self._emit("revealed", **result)  # R16, R29
-        champions = [s for s in range(n) if self.wins[s] >= game.options.wins_to_win]
+        log.append(new_event(("revealed", result, None)))  # R16, R29
+        champions = [s for s in range(n) if wins[s] >= game.wins_to_win]
         if champions:  # R21
             self._actors = ()
             self._emit("game_over", winners=champions, wins=list(self.wins))
             return
+        discard = self.discard
         for s in range(n):  # R22: hands and tableaux go face up onto the discard pile
-            self.discard.extend(self.hands[s])
-            self.discard.extend(self.tableaux[s])
-            self.hands[s] = []
-        self.tableaux = [[] for _ in range(n)]
-        cap = game.options.max_rounds
+            discard += self.hands[s]
+            discard += self.tableaux[s]
+        cap = game.max_rounds
         if cap is not None and self.round >= cap:  # R34
+            self.hands = [[] for _ in range(n)]
+            self.tableaux = [[] for _ in range(n)]
             self.truncated = True
             self._actors = ()
             self._emit("truncated", rounds=self.round)
@@ -312,6 +353,8 @@ class DropOrStopState(State):
         new.tableaux = [list(t) for t in self.tableaux]
         new.active = list(self.active)
         new.wins = list(self.wins)
+        new.fixed_sum = list(self.fixed_sum)
+        new.flex_count = list(self.flex_count)
         new.card_generation = list(self.card_generation)
         new.hand_event = list(self.hand_event)
         new.results = list(self.results)
@@ -340,8 +383,21 @@ class DropOrStopState(State):
                     old = new._log[new.hand_event[s]]
                     data = {"seat": s, "cards": [ids[c] for c in new.hands[s]]}
                     new._log[new.hand_event[s]] = type(old)(old.kind, data, old.to)
+        new.recount()
         new.rng = random.Random(rng.getrandbits(64))
         return new
+
+
+def new_event(fields: tuple[str, Any, frozenset[int] | None]) -> Event:
+    """An Event without NamedTuple's Python-level constructor (events are made every move)."""
+    return tuple.__new__(Event, fields)
+
+
+def shuffle(cards: list[int], rng: random.Random) -> None:
+    """Shuffle in place by sorting on uniform keys: the same uniform permutation as
+    `rng.shuffle`, from one C call per card instead of a Python loop (R5, R13)."""
+    keys = {c: rng.random() for c in cards}
+    cards.sort(key=keys.__getitem__)
 
 
 def _shown(total: int | None) -> int | str:
@@ -365,10 +421,20 @@ class DropOrStop(Game):
         self.card_id = tuple(kinds[k].id for k in self.card_kind)
         self.is_flex = tuple(kinds[k].flex for k in self.card_kind)
         self.low_value = tuple(kinds[k].value for k in self.card_kind)
+        self.fixed_value = tuple(0 if kinds[k].flex else kinds[k].value for k in self.card_kind)
         self.kind_index = {k.id: i for i, k in enumerate(kinds)}
         # What every card id is worth, shown in views: {"D3": {"flex": false, "value": 3}}.
         self.card_table = {k.id: {"flex": k.flex, "value": k.value} for k in kinds}
         self.smallest_hand = self.deck.smallest_hand(options.hand_size)
+        # Hot-path copies of options and the private-event audiences.
+        self.target = options.target
+        self.hand_size = options.hand_size
+        self.allow_overflow_drop = options.allow_drop_when_overflowed
+        self.wins_to_win = options.wins_to_win
+        self.max_rounds = options.max_rounds
+        n = options.players
+        self.only = tuple(frozenset((seat,)) for seat in range(n))
+        self.deal_order = tuple(tuple((start + i) % n for i in range(n)) for start in range(n))
 
     @classmethod
     def from_options(cls, **given: Any) -> Self:
@@ -404,12 +470,6 @@ class DropOrStop(Game):
             else:
                 fixed += self.low_value[c]
         return round_total(fixed, flex, self.options.target, self.flex_values)
-
-    def flex_values_of(self, cards: list[int]) -> list[int]:
-        """The value given to each flex card among `cards` (R29)."""
-        fixed = sum(self.low_value[c] for c in cards if not self.is_flex[c])
-        flex = sum(self.is_flex[c] for c in cards)
-        return flex_choices(fixed, flex, self.options.target, self.flex_values)
 
     def multiset(self, cards: list[int]) -> dict[str, int]:
         return dict(sorted(Counter(self.card_id[c] for c in cards).items()))

@@ -51,7 +51,7 @@ def render(view: dict[str, Any]) -> RenderableType:
             f"target {view['target']}  (FLEX counts 1 or 5, whichever is best)"
         )
     )
-    return Panel(Group(*parts))
+    return Panel(Group(*parts), expand=False)
 
 
 def describe_actions(state: State, seat: int) -> list[str]:
