@@ -68,3 +68,17 @@ def test_D2_D14_D27_D29_random_games(
         state.final_totals()[game.side_of(s)] for s in range(game.players)
     )
     json.dumps(state.view(None))
+
+
+def test_engine_check_two_players_strict_easy_sleep_no_depth() -> None:
+    game = gamenight.load(
+        "drop-it",
+        players=2,
+        strict=True,
+        edge_mode="none",
+        sleep=True,
+        max_depth="zero",
+        x_bins=5,
+        angle_bins=2,
+    )
+    assert check(game, games=1, seed=2, probe_every=12, accept_samples=1) == 36

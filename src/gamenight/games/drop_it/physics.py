@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import pymunk
 
 from gamenight.games.drop_it.board import Board
-from gamenight.games.drop_it.components import Outline
+from gamenight.games.drop_it.components import MATERIALS, Outline
 from gamenight.games.drop_it.scoring import Placed, Pose, distance, near, place
 
 
@@ -31,10 +31,10 @@ class PhysicsConfig:
     iterations: int = 30
     collision_slop: float = 0.1
     damping: float = 0.9
-    piece_friction: float = 0.632
-    wall_friction: float = 0.474
-    piece_elasticity: float = 0.548
-    wall_elasticity: float = 0.456
+    piece_friction: float = MATERIALS["piece"]["friction"]
+    wall_friction: float = MATERIALS["wall"]["friction"]
+    piece_elasticity: float = MATERIALS["piece"]["elasticity"]
+    wall_elasticity: float = MATERIALS["wall"]["elasticity"]
     sleep: bool = False
     sleep_time: float = 0.5
     idle_speed: float = 5.0

@@ -31,6 +31,8 @@ from gamenight.games.drop_it.components import (
 )
 
 TAU = 2 * math.pi
+PHYSICS = physics.PhysicsConfig()  # §4 defaults, one place for options and physics
+TOLERANCES = scoring.Tolerances()  # N1 defaults
 
 
 @dataclass(frozen=True)
@@ -64,29 +66,47 @@ class DropItOptions:
     jitter_angle: float = setting(2.0, "sigma of the angle offset in degrees (D16)", min=0.0)
     jitter_vx: float = setting(20.0, "sigma of the horizontal release speed in mm/s (D16)", min=0.0)
     jitter_spin: float = setting(0.2, "sigma of the release spin in rad/s (D16)", min=0.0)
-    touch_tol: float = setting(0.5, "TOUCH_TOL in mm (N1, N4, N5)", min=0.0)
-    level_eps: float = setting(0.5, "LEVEL_EPS in mm (N1, N6)", min=0.0)
-    bonus_eps: float = setting(0.5, "BONUS_EPS in mm (N1, N7)", min=0.0)
-    height_eps: float = setting(0.5, "HEIGHT_EPS in mm (N1, N8)", min=0.0)
+    touch_tol: float = setting(TOLERANCES.touch, "TOUCH_TOL in mm (N1, N4, N5)", min=0.0)
+    level_eps: float = setting(TOLERANCES.level, "LEVEL_EPS in mm (N1, N6)", min=0.0)
+    bonus_eps: float = setting(TOLERANCES.bonus, "BONUS_EPS in mm (N1, N7)", min=0.0)
+    height_eps: float = setting(TOLERANCES.height, "HEIGHT_EPS in mm (N1, N8)", min=0.0)
     release_clearance: float = setting(1.0, "RELEASE_CLEARANCE in mm (D12)", min=0.0)
     x_clearance: float = setting(0.5, "X_CLEARANCE to the side walls in mm (D11)", min=0.0)
-    gravity: float = setting(9810.0, "GRAVITY in mm/s², downwards (§4)", min=0.0)
-    dt: float = setting(1 / 240, "DT, the fixed time step in s (§4)", min=1e-5, max=0.1)
-    iterations: int = setting(30, "ITERATIONS of the pymunk solver (§4)", min=1)
-    collision_slop: float = setting(0.1, "COLLISION_SLOP in mm (§4)", min=0.0)
-    damping: float = setting(0.9, "DAMPING, velocity kept per second (§4)", min=0.0, max=1.0)
-    piece_friction: float = setting(0.632, "per-shape friction of a piece (§4)", min=0.0)
-    wall_friction: float = setting(0.474, "per-shape friction of a wall (§4)", min=0.0)
-    piece_elasticity: float = setting(0.548, "per-shape elasticity of a piece (§4)", min=0.0)
-    wall_elasticity: float = setting(0.456, "per-shape elasticity of a wall (§4)", min=0.0)
-    sleep: bool = setting(False, "SLEEP: let resting pieces sleep in pymunk (§4, D14)")
-    sleep_time: float = setting(0.5, "sleep_time_threshold in s when SLEEP is on (§4)", min=0.0)
-    idle_speed: float = setting(5.0, "idle_speed_threshold in mm/s when SLEEP is on (§4)", min=0.0)
-    v_rest: float = setting(5.0, "V_REST in mm/s (D14)", min=0.0)
-    w_rest: float = setting(0.05, "W_REST in rad/s (D14)", min=0.0)
-    t_rest: float = setting(0.5, "T_REST in simulated s (D14)", min=0.0)
-    t_max: float = setting(20.0, "T_MAX, the settling timeout in simulated s (D14)", min=0.0)
-    zero_velocity_at_rest: bool = setting(True, "ZERO_VELOCITY_AT_REST (D14)")
+    gravity: float = setting(PHYSICS.gravity, "GRAVITY in mm/s², downwards (§4)", min=0.0)
+    dt: float = setting(PHYSICS.dt, "DT, the fixed time step in s (§4)", min=1e-5, max=0.1)
+    iterations: int = setting(PHYSICS.iterations, "ITERATIONS of the pymunk solver (§4)", min=1)
+    collision_slop: float = setting(PHYSICS.collision_slop, "COLLISION_SLOP in mm (§4)", min=0.0)
+    damping: float = setting(
+        PHYSICS.damping, "DAMPING, velocity kept per second (§4)", min=0.0, max=1.0
+    )
+    piece_friction: float = setting(
+        PHYSICS.piece_friction, "per-shape friction of a piece (§4)", min=0.0
+    )
+    wall_friction: float = setting(
+        PHYSICS.wall_friction, "per-shape friction of a wall (§4)", min=0.0
+    )
+    piece_elasticity: float = setting(
+        PHYSICS.piece_elasticity, "per-shape elasticity of a piece (§4)", min=0.0
+    )
+    wall_elasticity: float = setting(
+        PHYSICS.wall_elasticity, "per-shape elasticity of a wall (§4)", min=0.0
+    )
+    sleep: bool = setting(PHYSICS.sleep, "SLEEP: let resting pieces sleep in pymunk (§4, D14)")
+    sleep_time: float = setting(
+        PHYSICS.sleep_time, "sleep_time_threshold in s when SLEEP is on (§4)", min=0.0
+    )
+    idle_speed: float = setting(
+        PHYSICS.idle_speed, "idle_speed_threshold in mm/s when SLEEP is on (§4)", min=0.0
+    )
+    v_rest: float = setting(PHYSICS.v_rest, "V_REST in mm/s (D14)", min=0.0)
+    w_rest: float = setting(PHYSICS.w_rest, "W_REST in rad/s (D14)", min=0.0)
+    t_rest: float = setting(PHYSICS.t_rest, "T_REST in simulated s (D14)", min=0.0)
+    t_max: float = setting(
+        PHYSICS.t_max, "T_MAX, the settling timeout in simulated s (D14)", min=0.0
+    )
+    zero_velocity_at_rest: bool = setting(
+        PHYSICS.zero_velocity_at_rest, "ZERO_VELOCITY_AT_REST (D14)"
+    )
     x_bins: int = setting(13, "x positions per piece and angle in the action grid", min=2, max=241)
     angle_bins: int = setting(
         6, "angles per symmetry period in the action grid (circles: 1)", min=1, max=360
@@ -584,7 +604,10 @@ class DropIt(Game):
                     for i in range(o.x_bins):
                         drops.append(
                             Drop(
-                                f"{colour}-{kind}", lo + (hi - lo) * i / (o.x_bins - 1), angle, 0.0
+                                f"{colour}-{kind}",
+                                hi if i == o.x_bins - 1 else lo + (hi - lo) * i / (o.x_bins - 1),
+                                angle,
+                                0.0,
                             )
                         )
                 self.grid[f"{colour}-{kind}"] = drops
