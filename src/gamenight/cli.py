@@ -127,6 +127,18 @@ def list_bots(game: Annotated[str | None, typer.Argument()] = None) -> None:
     console.print(table)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[str | None, typer.Option(help="database URL (default: SQLite file under data/)")] = None,
+) -> None:
+    """Start the web app: lobby, live tables, bots, persistence."""
+    from gamenight.server.app import serve as run_server
+
+    run_server(host=host, port=port, db=db)
+
+
 def _seats(game: Game, seats: list[str], seed: int) -> list[Bot | None]:
     """None for a person; a seeded bot otherwise."""
     out: list[Bot | None] = []

@@ -30,13 +30,28 @@ def _module(game_name: str) -> ModuleType:
     return importlib.import_module(_MODULES[game_name])
 
 
+LEVELS = ("easy", "medium", "hard")
+
+
 def available(game_name: str) -> dict[str, type]:
-    """Every bot of a game: name -> class."""
-    return dict(_module(game_name).BOTS)
+    """Every bot of a game: name -> class. ISMCTS works on every game."""
+    from gamenight.bots.ismcts import ISMCTSBot
+
+    return {**_module(game_name).BOTS, "ismcts": ISMCTSBot}
 
 
 def default_bot(game_name: str) -> str:
     return str(_module(game_name).HEURISTIC)
+
+
+def levels(game_name: str) -> dict[str, str]:
+    """Difficulty name -> seat text (a concrete bot and budget) for a game."""
+    module = _module(game_name)
+    return dict(getattr(module, "LEVELS", None) or {
+        "easy": "bot:random",
+        "medium": f"bot:{module.HEURISTIC}",
+        "hard": "bot:ismcts?iterations=1000",
+    })
 
 
 def parameters(cls: type) -> dict[str, Any]:
@@ -90,7 +105,12 @@ def parse_seat(text: str) -> tuple[str, dict[str, str]]:
 
 
 def make_seat(text: str, game: Game, seed: int) -> Bot:
-    """A bot from its seat text, seeded; plain `bot` is the game's heuristic."""
+    """A bot from its seat text, seeded; plain `bot` is the game's heuristic and a
+    difficulty (`easy`, `bot:hard`) names the level's bot."""
+    text = text.strip()
+    level = text.removeprefix("bot:")
+    if level in LEVELS:
+        text = levels(game.name)[level]
     name, params = parse_seat(text)
     name = name or default_bot(game.name)
     if "seed" in parameters(available(game.name).get(name, object)) and "seed" not in params:

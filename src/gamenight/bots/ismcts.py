@@ -1,0 +1,159 @@
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley & Whitehouse
+2012) over the engine contract, for any game.
+
+Every iteration searches one determinization of the root (`state.determinize(seat, rng)`:
+what the seat cannot know is resampled), walks the one tree of the seat's information set
+with UCB1 using availability counts (a child's exploration term counts the iterations in
+which it was legal, not the parent's visits), expands one node, finishes the game with a
+rollout policy and backs up each mover's payoff. The tree holds decisions of every seat;
+the state itself is never deep-copied beyond the one determinization per iteration.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from gamenight.engine.core import Action, Game, State
+
+
+class _Node:
+    """An edge and the node below it: the action that led here, who took it, its stats."""
+
+    __slots__ = ("action", "avail", "children", "mover", "reward", "visits")
+
+    def __init__(self, action: Action | None, mover: int) -> None:
+        self.action = action
+        self.mover = mover
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+
+
+class ISMCTSBot:
+    """ISMCTS with an iteration budget (or a time budget in seconds), seeded.
+
+    rollout: "random" plays uniformly; "heuristic" plays the game's own heuristic bot.
+    c: the UCB exploration constant (payoffs are in [0, 1]).
+    max_rollout: decisions after which a rollout stops and counts as a draw (games like
+    Drop or Stop have no bound of their own, R34).
+    """
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        seed: int = 0,
+        iterations: int = 1000,
+        seconds: float = 0.0,
+        c: float = 0.7,
+        rollout: str = "random",
+        max_rollout: int = 400,
+    ) -> None:
+        if iterations < 1 and seconds <= 0:
+            raise ValueError("ismcts needs iterations >= 1 or seconds > 0")
+        if rollout not in ("random", "heuristic"):
+            raise ValueError(f"rollout must be 'random' or 'heuristic', got {rollout!r}")
+        self.game = game
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.rollout = rollout
+        self.max_rollout = max_rollout
+        self._heuristic: Any = None
+        self.last_iterations = 0
+
+    def _rollout_policy(self, game: Game) -> Any:
+        if self.rollout == "random":
+            return None
+        if self._heuristic is None:
+            from gamenight.bots import available, default_bot
+
+            cls = available(game.name)[default_bot(game.name)]
+            self._heuristic = cls(seed=self.rng.randrange(1 << 30))
+        return self._heuristic
+
+    def choose(self, state: State, seat: int) -> Action:
+        legal = state.actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        game = state.game
+        index = game.action_index
+        policy = self._rollout_policy(game)
+        rng = self.rng
+        root = _Node(None, seat)
+        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
+        done = 0
+        while True:
+            if deadline is not None:
+                if time.perf_counter() >= deadline and done > 0:
+                    break
+            elif done >= self.iterations:
+                break
+            self._iterate(state.determinize(seat, rng), root, index, policy, rng)
+            done += 1
+        self.last_iterations = done
+        legal_keys = {index(a) for a in legal}
+        best = max(
+            (child for key, child in root.children.items() if key in legal_keys),
+            key=lambda n: (n.visits, n.reward),
+        )
+        assert best.action is not None
+        return best.action
+
+    def _iterate(
+        self, d: State, root: _Node, index: Any, policy: Any, rng: random.Random
+    ) -> None:
+        node = root
+        path = []
+        c = self.c
+        # Selection and expansion.
+        while d._actors:
+            mover = d._actors[0]
+            legal = d.actions(mover)
+            children = node.children
+            untried = []
+            for action in legal:
+                child = children.get(index(action))
+                if child is None:
+                    untried.append(action)
+                else:
+                    child.avail += 1
+            if untried:
+                action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = _Node(action, mover)
+                child.avail = 1
+                children[index(action)] = child
+                d.act(mover, action)
+                path.append(child)
+                break
+            best = None
+            best_score = -1.0
+            for action in legal:
+                child = children[index(action)]
+                score = child.reward / child.visits + c * math.sqrt(
+                    math.log(child.avail) / child.visits
+                )
+                if score > best_score:
+                    best, best_score = child, score
+            assert best is not None and best.action is not None
+            d.act(mover, best.action)
+            path.append(best)
+            node = best
+        # Rollout.
+        steps = 0
+        while d._actors and steps < self.max_rollout:
+            mover = d._actors[0]
+            if policy is None:
+                options = d.actions(mover)
+                d.act(mover, options[rng.randrange(len(options))])
+            else:
+                d.act(mover, policy.choose(d, mover))
+            steps += 1
+        payoff = d.outcome().payoff if not d._actors else None
+        for child in path:
+            child.visits += 1
+            child.reward += payoff[child.mover] if payoff is not None else 0.5
