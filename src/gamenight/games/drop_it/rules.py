@@ -374,7 +374,11 @@ class DropItState(State):
             self.frames = {
                 "pieces": [p[0] for p in result.poses],
                 "steps": [f[0] for f in result.frames],
-                "poses": [[list(p) for p in f[1]] for f in result.frames],
+                # 0.01 mm and 1e-4 rad are plenty for animation and keep the view small.
+                "poses": [
+                    [[round(x, 2), round(y, 2), round(a, 4)] for x, y, a in f[1]]
+                    for f in result.frames
+                ],
             }
         found = scoring.assess(
             game.board,
