@@ -1,0 +1,7 @@
+"""Arne: a take-that card game with black cards out of turn (spec rules/arne.md)."""
+
+from gamenight.games.arne.game import Arne
+from gamenight.games.arne.options import Options
+from gamenight.games.arne.rules import ArneState
+
+__all__ = ["Arne", "ArneState", "Options"]

@@ -1,0 +1,162 @@
+"""Every named setting of spec section 11, as validated game options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gamenight.engine.core import BadInput
+from gamenight.engine.options import setting
+from gamenight.games.arne.components import (
+    DEFAULT_COLOUR_NAMES,
+    DEFAULT_COLOURS,
+    DEFAULT_STAR_COLOURS,
+    deck,
+)
+
+# A1, A49, A53: players per variant.
+PLAYER_RANGE = {"standard": (2, 6), "dummy": (2, 5), "team": (4, 12)}
+
+
+def _names(value: Any, what: str) -> tuple[str, ...]:
+    """A tuple of names from a tuple, a list or a comma-separated string."""
+    if isinstance(value, str):
+        value = [v.strip() for v in value.split(",") if v.strip()]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise BadInput(f"arne option '{what}' must be a list of names, got {value!r}")
+    return tuple(value)
+
+
+def _pairs(value: Any) -> tuple[tuple[str, str], ...]:
+    """colour_names from {"c5": "purple"}, "c5=purple,c6=orange" or [["c5", "purple"]]."""
+    if isinstance(value, str):
+        items = []
+        for part in value.split(","):
+            if part.strip():
+                if "=" not in part:
+                    raise BadInput(
+                        f"arne option 'colour_names': write id=name pairs, got {part!r}"
+                    )
+                key, name = part.split("=", 1)
+                items.append((key.strip(), name.strip()))
+        value = items
+    elif isinstance(value, dict):
+        value = list(value.items())
+    try:
+        pairs = tuple((str(k), str(v)) for k, v in value)
+    except (TypeError, ValueError) as err:
+        raise BadInput(f"arne option 'colour_names' must map colour ids to names: {err}") from err
+    return tuple(sorted(pairs))
+
+
+@dataclass(frozen=True)
+class Options:
+    """Spec section 11; clause ids in the help texts."""
+
+    players: int = setting(4, "number of players (A1; dummy 2-5, team 4-12 even)", min=2, max=12)
+    mode: str = setting("normal", "normal: highest wins; losing: lowest wins (A43, 7.2)",
+                        choices=("normal", "losing"))
+    variant: str = setting("standard", "standard, dummy (7.3) or team (7.4) game",
+                           choices=("standard", "dummy", "team"))
+    learning: bool = setting(False, "learning game: only the cards marked 1 (7.5, 2.6)")
+    hand_size: int = setting(8, "cards dealt to each player (A4)", min=1)
+    colours: tuple[str, ...] = setting(DEFAULT_COLOURS, "the six colour ids (2.1)")
+    colour_names: tuple[tuple[str, str], ...] = setting(
+        DEFAULT_COLOUR_NAMES, "display names of colour ids, e.g. 'c5=purple,c6=orange' (Q1)"
+    )
+    star_colours: tuple[str, ...] = setting(
+        DEFAULT_STAR_COLOURS, "the two colours whose cards carry the star (2.6, Q2)"
+    )
+    colour_assignment: str = setting(
+        "choose_in_seat_order", "players choose colours in seat order, or they are dealt (A3)",
+        choices=("choose_in_seat_order", "random"),
+    )
+    first_seat: int | str = setting(0, "first seat of the first game, or 'random' (A5, A55)")
+    reverse_mode: str = setting(
+        "flip_and_take", "REVERSE: turn direction and move next, or only turn (A14, Q4)",
+        choices=("flip_and_take", "flip"),
+    )
+    two_player_reverse_as_stop: bool = setting(
+        True, "with 2 players and reverse_mode=flip, REVERSE works like STOP (A14)"
+    )
+    pre_resolution_windows: bool = setting(True, "black cards may answer a declared card (A11)")
+    thief_may_take_thief: bool = setting(False, "a THIEF may take a THIEF off the pile (A29)")
+    demand_selection: str = setting(
+        "target_choice", "who picks the demanded cards (A24, A25, Q8)",
+        choices=("target_choice", "random"),
+    )
+    chameleon_same_colour_allowed: bool = setting(
+        False, "a chameleon may carry a card into a display of its own colour (A31, Q10)"
+    )
+    chameleon_in_final_round: str = setting(
+        "minus200_only", "chameleon pairs allowed in the final round (A41, Q11)",
+        choices=("minus200_only", "all", "none"),
+    )
+    dummy_deck_player_count: str = setting(
+        "players_plus_one", "deck of the dummy game: for players + 1 or for players (A49)",
+        choices=("players_plus_one", "players"),
+    )
+    dummy_thief_allowed: bool = setting(True, "a THIEF may take from the dummy display (A29)")
+    dummy_reverse_in_final_round: bool = setting(
+        False, "REVERSE may take the dummy in the final round (A52, Q16)"
+    )
+    team_open_hands: bool = setting(False, "team-mates see each other's hands (A47)")
+    tie_rule: str = setting("shared", "equal best scores share the win (A43)",
+                            choices=("shared",))
+    series_games: int = setting(1, "games in a series, first seat rotating (A55)", min=1, max=50)
+    series_target_score: int | None = setting(
+        None, "end the series after the game in which a total reaches this (A55)"
+    )
+
+    def __post_init__(self) -> None:
+        lo, hi = PLAYER_RANGE[self.variant]
+        if not lo <= self.players <= hi:
+            raise BadInput(
+                f"arne {self.variant} game needs {lo}-{hi} players, got {self.players}"
+            )
+        if self.variant == "team" and self.players % 2:
+            raise BadInput(f"arne team game needs an even number of players, got {self.players}")
+        colours = _names(self.colours, "colours")
+        stars = _names(self.star_colours, "star_colours")
+        object.__setattr__(self, "colours", colours)
+        object.__setattr__(self, "star_colours", stars)
+        object.__setattr__(self, "colour_names", _pairs(self.colour_names))
+        if len(colours) != 6 or len(set(colours)) != 6:
+            raise BadInput(f"arne option 'colours' needs 6 different colour ids, got {colours}")
+        if len(stars) != 2 or len(set(stars)) != 2 or not set(stars) <= set(colours):
+            raise BadInput(
+                f"arne option 'star_colours' needs 2 of the colours {colours}, got {stars}"
+            )
+        if self.first_seat != "random" and (
+            not isinstance(self.first_seat, int) or not 0 <= self.first_seat < self.players
+        ):
+            raise BadInput(
+                f"arne option 'first_seat' must be 'random' or a seat 0..{self.players - 1}, "
+                f"got {self.first_seat!r}"
+            )
+        if (self.variant == "dummy" and self.dummy_deck_player_count == "players"
+                and self.players in (2, 4)):
+            raise BadInput(
+                "arne dummy game with dummy_deck_player_count='players' has no colour left "
+                f"for the dummy with {self.players} players; use 'players_plus_one'"
+            )
+        cards = sum(deck(self.owners, self.learning, 2 if self.variant == "team" else 1).values())
+        if self.hand_size * self.players >= cards:
+            raise BadInput(
+                f"arne: {self.players} hands of {self.hand_size} cards leave no draw pile from "
+                f"{cards} cards (A4); hand_size must be at most {(cards - 1) // self.players}"
+            )
+        if self.series_target_score is not None and self.series_games < 2:
+            raise BadInput("arne option 'series_target_score' needs series_games of 2 or more")
+
+    @property
+    def owners(self) -> int:
+        """Who owns a colour (2.6): players, players + 1 with a dummy, or teams."""
+        if self.variant == "team":
+            return self.players // 2
+        if self.variant == "dummy" and self.dummy_deck_player_count == "players_plus_one":
+            return self.players + 1
+        return self.players
+
+    def colour_name(self, colour: str) -> str:
+        return dict(self.colour_names).get(colour, colour)
