@@ -41,16 +41,21 @@ def recomputed(state: DropItState) -> list[int]:
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10_000),
-    players=st.sampled_from([2, 3, 4]),
+    players=st.sampled_from([2, 3, 4, 5]),
     edge_mode=st.sampled_from(["color", "shape", "none"]),
     jokers=st.booleans(),
     jitter=st.booleans(),
 )
-def test_D2_D14_D27_D29_random_games(
+def test_D2_D14_D27_D29_V4_random_games(
     seed: int, players: int, edge_mode: str, jokers: bool, jitter: bool
 ) -> None:
     game = gamenight.load(
-        "drop-it", players=players, edge_mode=edge_mode, jokers=jokers, jitter=jitter
+        "drop-it",
+        players=players,
+        teams=players == 5,  # V4: 3 + 2 members
+        edge_mode=edge_mode,
+        jokers=jokers,
+        jitter=jitter,
     )
     state = game.start(seed)
     assert isinstance(state, DropItState)

@@ -212,6 +212,7 @@ def describe_event(event: Event) -> str | None:
                 if data["violations"]
                 else ""
             )
+            + ("" if data["settled"] else f" (still moving after {data['time']:g} s, D14)")
         )
     if event.kind == "scored":
         joker = " (joker spent)" if data["joker_used"] else ""
