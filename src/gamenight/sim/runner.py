@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -72,21 +72,40 @@ def run(
     on_progress: Callable[[int], None] | None = None,
 ) -> list[GameResult]:
     """Play games 0..games-1 of `job`; `on_progress(n)` after every n finished games."""
-    chunk = max(1, min(500, games // (workers * 8) or 1))
-    chunks = [(job, range(a, min(a + chunk, games))) for a in range(0, games, chunk)]
-    results: list[GameResult] = []
+    return run_many([(job, games)], workers=workers, on_progress=on_progress)[0]
+
+
+def run_many(
+    batches: Sequence[tuple[Job, int]],
+    *,
+    workers: int = 1,
+    on_progress: Callable[[int], None] | None = None,
+) -> list[list[GameResult]]:
+    """Play several jobs (games 0..n-1 of each) in one pool; results per job, in order."""
+    total = sum(n for _, n in batches)
+    chunk = max(1, min(500, total // (workers * 8) or 1))
+    chunks = [
+        (b, (job, range(a, min(a + chunk, games))))
+        for b, (job, games) in enumerate(batches)
+        for a in range(0, games, chunk)
+    ]
+    results: list[list[GameResult]] = [[] for _ in batches]
+    parts: Iterable[list[GameResult]]
     if workers <= 1:
-        for c in chunks:
-            results.extend(_play_chunk(c))
-            if on_progress:
-                on_progress(len(c[1]))
-        return results
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers) as pool:
-        for part in pool.imap(_play_chunk, chunks):
-            results.extend(part)
+        parts = (_play_chunk(c) for _, c in chunks)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("spawn").Pool(workers)
+        parts = pool.imap(_play_chunk, [c for _, c in chunks])
+    try:
+        for (b, _), part in zip(chunks, parts, strict=True):
+            results[b].extend(part)
             if on_progress:
                 on_progress(len(part))
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     return results
 
 
