@@ -7,6 +7,8 @@ import json
 import os
 import random
 import webbrowser
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Annotated, Any
@@ -131,7 +133,9 @@ def list_bots(game: Annotated[str | None, typer.Argument()] = None) -> None:
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
-    db: Annotated[str | None, typer.Option(help="database URL (default: SQLite file under data/)")] = None,
+    db: Annotated[
+        str | None, typer.Option(help="database URL (default: SQLite file under data/)")
+    ] = None,
 ) -> None:
     """Start the web app: lobby, live tables, bots, persistence."""
     from gamenight.server.app import serve as run_server
@@ -324,22 +328,7 @@ def simulate(
     except BadInput as err:
         raise _fail(str(err)) from err
     job = Job(game, tuple(sorted(the_game_options(the_game).items())), seats, seed)
-    with Progress(
-        TextColumn(f"[bold]{game}[/bold]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-    ) as progress:
-        task = progress.add_task("games", total=games_, rate="")
-
-        def advance(k: int) -> None:
-            progress.advance(task, k)
-            elapsed = progress.tasks[task].elapsed or 1e-9
-            progress.update(task, rate=f"{progress.tasks[task].completed / elapsed:,.0f} games/s")
-
+    with _progress(game, games_) as advance:
         results = run(job, games_, workers=workers, on_progress=advance)
     summary = Summary.of(results, n)
     table = Table(
@@ -358,6 +347,108 @@ def simulate(
     if out is not None:
         out.write_text(json.dumps([r.__dict__ for r in results]))
         console.print(f"results written to {out}")
+
+
+@app.command()
+def tournament(
+    game: str,
+    bots: Annotated[str, typer.Option(help="comma list of entrants, e.g. random,greedy,ismcts")],
+    games_: Annotated[int, typer.Option("--games", min=1, help="games per group of bots")] = 100,
+    players: Annotated[int | None, typer.Option(help="seats per game (default 2)")] = None,
+    seed: Annotated[int, typer.Option(help="master seed; every seed is derived from it")] = 0,
+    workers: Annotated[int, typer.Option(min=1, help="worker processes")] = os.cpu_count() or 1,
+    out: Annotated[Path | None, typer.Option(help="write the raw results as JSON")] = None,
+    plot: Annotated[Path | None, typer.Option(help="draw ratings with error bars (PNG)")] = None,
+    set_: SetOpt = None,
+) -> None:
+    """Round robin with rotated seats: openskill ratings, win rates with 95% intervals."""
+    from gamenight.sim.tournament import play_tournament, plot_ratings, schedule
+
+    entrants = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        options: dict[str, Any] = _parse_sets(set_)
+        the_game = _load(game, options, players or 2)
+        for entrant in entrants:
+            bot_registry.make_seat(_seat_spec(entrant), the_game, 0)
+    except BadInput as err:
+        raise _fail(str(err)) from err
+    options = the_game_options(the_game)
+    total = sum(n for _, _, n in schedule(game, options, entrants, the_game.players, games_, seed))
+    with _progress(game, total) as advance:
+        tour = play_tournament(
+            game,
+            options,
+            entrants,
+            the_game.players,
+            games_,
+            seed,
+            workers=workers,
+            on_progress=advance,
+        )
+    table = Table(
+        "bot",
+        "rating (mu +- sigma)",
+        "win rate",
+        "95% interval",
+        "mean score",
+        "mean payoff",
+        "games",
+        title=f"{game} tournament, {the_game.players} players",
+    )
+    for st in sorted(tour.standings.values(), key=lambda s: -s.ordinal):
+        rate, lo, hi = st.win_rate
+        table.add_row(
+            st.bot,
+            f"{st.mu:.1f} +- {st.sigma:.1f}",
+            f"{rate:.1%}",
+            f"{lo:.1%} - {hi:.1%}",
+            f"{st.score:.2f}",
+            f"{st.payoff:.3f}",
+            str(st.games),
+        )
+    console.print(table)
+    pairs = Table(
+        "bot",
+        "against",
+        "finishes ahead (ties half)",
+        "95% interval",
+        "games",
+        title="head to head",
+    )
+    for a in entrants:
+        for b in entrants:
+            if a != b and (a, b) in tour.head_to_head:
+                rate, lo, hi, n = tour.pair_rate(a, b)
+                pairs.add_row(a, b, f"{rate:.1%}", f"{lo:.1%} - {hi:.1%}", str(n))
+    console.print(pairs)
+    if out is not None:
+        out.write_text(json.dumps(tour.to_json()))
+        console.print(f"results written to {out}")
+    if plot is not None:
+        plot_ratings(tour, str(plot))
+        console.print(f"ratings plot written to {plot}")
+
+
+@contextmanager
+def _progress(game: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
+    """A Rich progress bar with games per second; yields the callback that advances it."""
+    with Progress(
+        TextColumn(f"[bold]{game}[/bold]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task("games", total=total, rate="")
+
+        def advance(k: int) -> None:
+            progress.advance(task, k)
+            elapsed = progress.tasks[task].elapsed or 1e-9
+            progress.update(task, rate=f"{progress.tasks[task].completed / elapsed:,.0f} games/s")
+
+        yield advance
 
 
 def _seat_spec(name: str) -> str:

@@ -145,6 +145,12 @@ class Summary:
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float, float]:
+    """(rate, low, high): the 95% Wilson score interval of a success rate."""
+    return wilson_fraction(successes, trials, z)
+
+
+def wilson_fraction(successes: float, trials: int, z: float = 1.96) -> tuple[float, float, float]:
+    """Wilson interval where a success may count a half (a shared result)."""
     if trials == 0:
         return (0.0, 0.0, 1.0)
     p = successes / trials

@@ -1,0 +1,193 @@
+"""Round-robin bot tournaments with rotated seats, openskill ratings and intervals.
+
+Every group of `players` bots (all combinations of the entrants) plays `games` games. The
+games of a group come in blocks of one deal seed played once per seat rotation, so every
+bot sits in every seat with the same cards: no bot gains from its seat. Seeds are derived
+from one master seed, so the same command gives the same result on any number of workers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from gamenight.engine.seeds import derive_seed
+from gamenight.sim.runner import GameResult, Job, run_many, wilson, wilson_fraction
+
+
+@dataclass(frozen=True)
+class Match:
+    """One game of the tournament: which entrant sat in which seat, and its result."""
+
+    group: int
+    seats: tuple[str, ...]
+    result: GameResult
+
+
+@dataclass
+class Standing:
+    bot: str
+    games: int = 0
+    wins: int = 0
+    score: float = 0.0
+    payoff: float = 0.0
+    mu: float = 0.0
+    sigma: float = 0.0
+
+    @property
+    def win_rate(self) -> tuple[float, float, float]:
+        return wilson(self.wins, self.games)
+
+    @property
+    def ordinal(self) -> float:
+        """A conservative rating: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass
+class Tournament:
+    game: str
+    bots: list[str]
+    players: int
+    matches: list[Match] = field(default_factory=list)
+    standings: dict[str, Standing] = field(default_factory=dict)
+    head_to_head: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+
+    def pair_rate(self, a: str, b: str) -> tuple[float, float, float, int]:
+        """How often `a` finished ahead of `b` in games where both sat (ties count half):
+        rate with a 95% Wilson interval and the number of games."""
+        halves, games = self.head_to_head.get((a, b), [0, 0])
+        rate, lo, hi = wilson_fraction(halves / 2, games)
+        return rate, lo, hi, games
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "bots": self.bots,
+            "players": self.players,
+            "standings": [s.__dict__ for s in self.standings.values()],
+            "head_to_head": [
+                {"bot": a, "against": b, "ahead_halves": v[0], "games": v[1]}
+                for (a, b), v in sorted(self.head_to_head.items())
+            ],
+            "games": [
+                {"group": m.group, "seats": list(m.seats), **m.result.__dict__}
+                for m in self.matches
+            ],
+        }
+
+
+def groups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """Every group of `players` entrants; with fewer entrants than seats, one group that
+    repeats them in turn."""
+    if len(bots) >= players:
+        return list(itertools.combinations(bots, players))
+    return [tuple(bots[i % len(bots)] for i in range(players))]
+
+
+def schedule(
+    game: str, options: dict[str, Any], bots: Sequence[str], players: int, games: int, seed: int
+) -> list[tuple[int, Job, int]]:
+    """(group, job, games) per seat rotation; a job's game i uses deal seed i of its group."""
+    blocks = max(1, math.ceil(games / players))
+    plan = []
+    opts = tuple(sorted(options.items()))
+    for g, group in enumerate(groups(bots, players)):
+        group_seed = derive_seed(seed, "group", g)
+        for r in range(players):
+            seats = tuple(group[(s + r) % players] for s in range(players))
+            plan.append((g, Job(game, opts, tuple(_spec(b) for b in seats), group_seed), blocks))
+    return plan
+
+
+def _spec(bot: str) -> str:
+    return bot if bot.startswith("bot") else f"bot:{bot}"
+
+
+def play_tournament(
+    game: str,
+    options: dict[str, Any],
+    bots: Sequence[str],
+    players: int,
+    games: int,
+    seed: int = 0,
+    *,
+    workers: int = 1,
+    on_progress: Callable[[int], None] | None = None,
+) -> Tournament:
+    plan = schedule(game, options, bots, players, games, seed)
+    results = run_many([(job, n) for _, job, n in plan], workers=workers, on_progress=on_progress)
+    tour = Tournament(game, list(bots), players)
+    for (g, job, _), batch in zip(plan, results, strict=True):
+        names = tuple(s.removeprefix("bot:") for s in job.seats)
+        for result in batch:
+            tour.matches.append(Match(g, names, result))
+    # Interleave rotations in deal order so ratings do not depend on the rotation order.
+    tour.matches.sort(key=lambda m: (m.group, m.result.index, m.seats))
+    _rate(tour)
+    return tour
+
+
+def _rate(tour: Tournament) -> None:
+    model = PlackettLuce()
+    ratings = {b: model.rating(name=b) for b in tour.bots}
+    standings = {b: Standing(b) for b in tour.bots}
+    for match in tour.matches:
+        r = match.result
+        seats = match.seats
+        for seat, bot in enumerate(seats):
+            st = standings[bot]
+            st.games += 1
+            st.wins += seat in r.winners
+            st.score += r.scores[seat]
+            st.payoff += r.payoff[seat]
+        for a, b in itertools.permutations(range(len(seats)), 2):
+            if seats[a] == seats[b]:
+                continue
+            cell = tour.head_to_head.setdefault((seats[a], seats[b]), [0, 0])
+            cell[1] += 1
+            cell[0] += 2 if r.payoff[a] > r.payoff[b] else (1 if r.payoff[a] == r.payoff[b] else 0)
+        if r.truncated or len(set(seats)) < len(seats):
+            continue
+        teams = [[ratings[bot]] for bot in seats]
+        ranks = [float(-p) for p in r.payoff]  # lower rank is better
+        updated = model.rate(teams, ranks=ranks)
+        for bot, team in zip(seats, updated, strict=True):
+            ratings[bot] = team[0]
+    for bot, st in standings.items():
+        n = max(1, st.games)
+        st.score /= n
+        st.payoff /= n
+        st.mu = ratings[bot].mu
+        st.sigma = ratings[bot].sigma
+    tour.standings = standings
+
+
+def plot_ratings(tour: Tournament, path: str) -> None:
+    """Ratings (mu) with error bars of 2 sigma, one bar per bot."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = sorted(tour.standings.values(), key=lambda s: -s.mu)
+    fig, ax = plt.subplots(figsize=(max(4, 1.4 * len(rows)), 3.5))
+    ax.errorbar(
+        range(len(rows)),
+        [s.mu for s in rows],
+        yerr=[2 * s.sigma for s in rows],
+        fmt="o",
+        capsize=6,
+    )
+    ax.set_xticks(range(len(rows)), [s.bot for s in rows])
+    ax.set_ylabel("openskill rating (mu +- 2 sigma)")
+    ax.set_title(f"{tour.game}: {len(tour.matches)} games, {tour.players} players")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
