@@ -1,0 +1,169 @@
+"""Arne bots: `random`, and `greedy`, a one-step heuristic.
+
+Both use only what their seat may see: `state.view(seat)` and `state.actions(seat)`.
+The greedy bot scores every legal action by how it changes the live score preview
+(spec 5.1) for itself against its best opponent, minus a price for spending a card, and
+plays the best one (passing when nothing is worth its card). So it lays its own points,
+crushes the leader's big cards, locks crushes on its own cards, keeps a thief for a
+chameleon stack and plays -200 on the leader; in the losing game every sign turns round.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from gamenight.engine.core import Action, State
+from gamenight.engine.driver import RandomBot
+from gamenight.games.arne import actions as A
+from gamenight.games.arne.components import FACE
+from gamenight.games.arne.scoring import Stack, display_score, player_scores
+
+# What spending a card costs the greedy bot (it keeps black cards for good moments).
+CARD_PRICE = {
+    "CRUSH": 120, "LOCK": 80, "MINUS200": 60, "CHAMELEON": 60, "THIEF": 150, "STOP": 40,
+    "REVERSE": 40,
+}
+WHITE_VALUE = {"TakeRandom": 60, "DemandBlack": 70, "DrawThree": 110, "PassHands": 0}
+# How much a card is worth keeping, for choosing what to hand over (A24/A25).
+KEEP = {"STOP": 1, "REVERSE": 2, "LOCK": 5, "MINUS200": 6, "CHAMELEON": 7, "CRUSH": 8,
+        "THIEF": 9}
+
+
+def _stacks(display: dict[str, Any]) -> list[Stack]:
+    return [
+        Stack(s["base"].split()[-1], s["x3"], s["crush"], s["lock"], s["chameleon"])
+        for s in display["stacks"]
+    ]
+
+
+class GreedyBot:
+    """One-step look-ahead on the public score preview (see the module docstring)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, seat: int) -> Action:
+        legal = state.actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        view = state.view(seat)
+        ctx = _Context(view, seat)
+        best: list[Action] = []
+        best_value = float("-inf")
+        for action in legal:
+            value = ctx.value(action)
+            if value > best_value + 1e-9:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(action)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+
+class _Context:
+    """The table as lists of stacks, and the value of an action for `me`."""
+
+    def __init__(self, view: dict[str, Any], me: int) -> None:
+        self.view = view
+        self.me = me
+        self.sign = 1 if view["mode"] == "normal" else -1
+        self.tables = [_stacks(d) for d in view["displays"]]
+        self.scores = [display_score(t) for t in self.tables]
+        self.seat_of = list(view["seat_of"])
+        self.n = len(self.seat_of)
+        self.team = view["variant"] == "team"
+        self.dummy = view["variant"] == "dummy"
+        self.base = self._eval(self.scores, self.seat_of, view["dummy_seat"])
+
+    def _eval(self, scores: list[int], seat_of: list[int], dummy_seat: int | None) -> float:
+        """My score against the best opponent's (sign turned in the losing game)."""
+        teams = None
+        if self.team:
+            teams = [s["team"] for s in self.view["seats"]]
+        per = player_scores(
+            scores, seat_of, team_of_seat=teams,
+            dummy_display=self.n if self.dummy else None,
+            dummy_controller=dummy_seat if self.dummy else None,
+        )
+        mine = per[self.me]
+        mates = set()
+        if teams is not None:
+            mates = {p for p in range(self.n) if teams[seat_of[p]] == teams[seat_of[self.me]]}
+        others = [per[p] for p in range(self.n) if p != self.me and p not in mates]
+        if not others:
+            return self.sign * mine
+        rival = max(others) if self.sign > 0 else min(others)
+        return self.sign * (mine - rival)
+
+    def _with(self, j: int, stacks: list[Stack]) -> float:
+        scores = list(self.scores)
+        scores[j] = display_score(stacks)
+        return self._eval(scores, self.seat_of, self.view["dummy_seat"]) - self.base
+
+    def value(self, a: Action) -> float:
+        t = self.tables
+        if isinstance(a, A.Pass):
+            return 0.0
+        if isinstance(a, A.ChooseColour | A.Give):
+            if isinstance(a, A.Give):
+                return -FACE.get(a.card, 0) - KEEP.get(a.card, 3) * 10
+            return 0.0
+        if isinstance(a, A.PlayPoint):
+            if a.display < 0:  # discarding: lose the least
+                return -FACE.get(a.card, 0) / 100 - (a.card == "X2")
+            return self._with(a.display, [*t[a.display], Stack(a.card)]) + 1
+        if isinstance(a, A.Triple):
+            st = t[a.display][a.stack]
+            return self._with(a.display, self._replace(a.display, a.stack, st._replace(x3=True)))
+        if isinstance(a, A.MinusTwoHundred):
+            gain = self._with(a.display, [*t[a.display], Stack("MINUS200")])
+            return gain - CARD_PRICE["MINUS200"]
+        if isinstance(a, A.Chameleon):
+            gain = self._with(a.display, [*t[a.display], Stack(a.card, chameleon=True)])
+            spent = FACE.get(a.card, 0) / 4  # the carried card could have been laid white
+            return gain - CARD_PRICE["CHAMELEON"] - spent
+        if isinstance(a, A.Crush):
+            st = t[a.display][a.stack]
+            new = self._replace(a.display, a.stack, st._replace(crush=True))
+            return self._with(a.display, new) - CARD_PRICE["CRUSH"]
+        if isinstance(a, A.Lock):
+            st = t[a.display][a.stack]
+            new = self._replace(a.display, a.stack, st._replace(lock=True))
+            return self._with(a.display, new) - CARD_PRICE["LOCK"]
+        if isinstance(a, A.ThiefStack):
+            return self._steal(a) - CARD_PRICE["THIEF"]
+        if isinstance(a, A.ThiefDiscard):
+            top = self.view["discard"][-1].split()[-1]
+            worth = FACE.get(top, 0) / 2 + CARD_PRICE.get(top, 0)
+            return worth - CARD_PRICE["THIEF"]
+        if isinstance(a, A.Stop | A.Reverse):
+            return -CARD_PRICE["STOP"]
+        if isinstance(a, A.SwapPlaces):
+            seat_of = list(self.seat_of)
+            q = a.target
+            seat_of[self.me], seat_of[q] = seat_of[q], seat_of[self.me]
+            return self._eval(self.scores, seat_of, self.view["dummy_seat"]) - self.base
+        if isinstance(a, A.DemandPoints):
+            target = self.view["seats"][self.seat_of[a.target]]
+            gain = self._with(a.display, [*t[a.display], Stack("P100"), Stack("P100")])
+            return gain * min(1.0, target["hand_size"] / 6) + 20
+        return float(WHITE_VALUE.get(type(a).__name__, 0))
+
+    def _replace(self, j: int, s: int, st: Stack) -> list[Stack]:
+        stacks = list(self.tables[j])
+        stacks[s] = st
+        return stacks
+
+    def _steal(self, a: A.ThiefStack) -> float:
+        me_seat = self.seat_of[self.me]
+        src = list(self.tables[a.display])
+        st = src.pop(a.stack)
+        dst = [*self.tables[me_seat], st]
+        scores = list(self.scores)
+        scores[a.display] = display_score(src)
+        scores[me_seat] = display_score(dst)
+        return self._eval(scores, self.seat_of, self.view["dummy_seat"]) - self.base
+
+
+BOTS: dict[str, type[Any]] = {"random": RandomBot, "greedy": GreedyBot}
+HEURISTIC = "greedy"

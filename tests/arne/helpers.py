@@ -1,0 +1,126 @@
+"""Arranging Arne tables for rule tests.
+
+`table(...)` starts a game, lets the players choose colours in seat order, then rearranges
+the cards: given hands, displays, discard pile and draw pile (top last); every other card is
+put in the box's draw pile under the given ones unless `deck_size` trims it. The state is
+then at the start of the MAIN window of `turn_seat` (its draw already made).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gamenight
+from gamenight.engine.core import Action
+from gamenight.games.arne import actions as A
+from gamenight.games.arne.rules import EMPTY, ArneState
+
+COLOURS_3 = ("red", "green", "blue")
+
+
+def table(
+    players: int = 3,
+    colours: tuple[str, ...] | None = None,
+    hands: dict[int, list[str]] | None = None,
+    displays: dict[int, list[str]] | None = None,
+    discard: list[str] | None = None,
+    deck: list[str] | None = None,
+    deck_size: int | None = None,
+    turn_seat: int = 0,
+    seed: int = 0,
+    **options: Any,
+) -> ArneState:
+    game = gamenight.load("arne", players=players, first_seat=turn_seat, **options)
+    state: ArneState = game.start(seed)
+    if colours is None:
+        colours = tuple(game.deck_colours[: (game.teams if game.team else players)])
+    i = 0
+    while state.phase == 0:
+        state.act(state.actors[0], A.ChooseColour(colours[i]))
+        i += 1
+    arrange(state, hands or {}, displays or {}, discard or [], deck or [], deck_size)
+    return state
+
+
+def _stack(state: ArneState, spec: str, take: Any) -> tuple[int, int, int, int, int]:
+    """'red P500+X3+CRUSH+LOCK+CHAMELEON' as a stack of card ids."""
+    base, *extra = spec.split("+")
+    parts = {e: take(e) for e in extra}
+    return (
+        take(base),
+        parts.get("CHAMELEON", -1),
+        parts.get("X3", -1),
+        parts.get("CRUSH", -1),
+        parts.get("LOCK", -1),
+    )
+
+
+def arrange(
+    state: ArneState,
+    hands: dict[int, list[str]],
+    displays: dict[int, list[str]],
+    discard: list[str],
+    deck: list[str],
+    deck_size: int | None,
+) -> None:
+    g = state.game
+    free = sorted(state.all_cards())
+    kind = g.card_kind
+    names = g.name_kind
+
+    def take(name: str) -> int:
+        k = names[name]
+        for i, c in enumerate(free):
+            if kind[c] == k:
+                return free.pop(i)
+        raise AssertionError(f"no card {name} left in this deck")
+
+    state.hands = [sorted(take(x) for x in hands.get(p, [])) for p in range(g.n)]
+    state.displays = [
+        [_stack(state, s, take) for s in displays.get(j, [])] for j in range(g.n_displays)
+    ]
+    state.discard = [take(x) for x in discard]
+    top = [take(x) for x in deck]
+    rest = list(free)
+    if deck_size is not None:
+        keep = max(0, deck_size - len(top))
+        # cards not needed are put face up under the discard pile, so none is lost
+        state.discard = rest[: len(rest) - keep] + state.discard
+        rest = rest[len(rest) - keep:]
+    state.deck = rest + top
+    state.known = [[EMPTY] * g.n for _ in range(g.n)]
+    state.in_play = -1
+    state.decl = None
+
+
+def act(state: ArneState, action: Action, seat: int | None = None) -> None:
+    """The action by the player who owes it (or `seat`)."""
+    state.act(state.actors[0] if seat is None else seat, action)
+
+
+def pass_round(state: ArneState, times: int | None = None) -> None:
+    """Everybody passes until the current window closes (or `times` passes)."""
+    phase, kind, game_no = state.phase, state.wkind, state.game_no
+    count = 0
+    while state.phase == phase and state.wkind == kind and state.actors:
+        before = len(state.history)
+        state.act(state.actors[0], A.PASS)
+        count += 1
+        assert len(state.history) == before + 1
+        if times is not None and count >= times:
+            return
+        if state.quiet == 0 or state.game_no != game_no:
+            return
+
+
+def names(state: ArneState, cards: list[int]) -> list[str]:
+    g = state.game
+    return [g.k_name[g.card_kind[c]] for c in cards]
+
+
+def hand(state: ArneState, p: int) -> list[str]:
+    return names(state, state.hands[p])
+
+
+def stack_names(state: ArneState, j: int) -> list[str]:
+    return [s["base"] for s in state.view(None)["displays"][j]["stacks"]]

@@ -1,0 +1,55 @@
+"""Spec section 5: the formula and the worked examples of 5.2 (A45, A46)."""
+
+from gamenight.games.arne.scoring import Stack, display_score, player_scores
+
+
+def S(base, **kw):  # noqa: N802
+    return Stack(base, **kw)
+
+
+def test_A45_example_1_red_display_4500():
+    stacks = [S("P1000"), S("P500", x3=True), S("P100", crush=True),
+              S("P50", crush=True, lock=True), S("X2"), S("MINUS200", x3=True),
+              S("MINUS200", chameleon=True, lock=True)]
+    assert display_score(stacks) == 4500
+
+
+def test_A45_example_2_x2_x3_crush_lock():
+    base = [S("P200"), S("P100")]
+    assert display_score([*base, S("X2", x3=True)]) == 1800
+    assert display_score([*base, S("X2", x3=True, crush=True)]) == 300
+    assert display_score([*base, S("X2", x3=True, crush=True, lock=True)]) == 1800
+
+
+def test_A45_example_3_two_x2_multiply():
+    assert display_score([S("P1000"), S("X2"), S("X2", chameleon=True)]) == 4000
+
+
+def test_A45_example_4_negative_score():
+    assert display_score([S("X2"), S("MINUS200")]) == -200
+
+
+def test_A45_minus200_never_doubled_and_locked_is_void():
+    assert display_score([S("P100"), S("X2"), S("MINUS200")]) == 0
+    assert display_score([S("MINUS200", x3=True)]) == -600
+    assert display_score([S("MINUS200", lock=True)]) == 0
+
+
+def test_A45_example_5_chameleon_and_thief_sequence():
+    yellow = [S("P1000", chameleon=True)]
+    assert display_score(yellow) == 1000
+    blue = [S("P1000")]  # stolen, chameleon removed
+    assert display_score(blue) == 1000
+    assert display_score([S("P1000", crush=True)]) == 0
+    assert display_score([S("P1000", crush=True, lock=True)]) == 1000
+
+
+def test_A52_example_6_dummy_adds_to_controller():
+    scores = player_scores([1500, 0, 0, 700], [0, 1, 2], dummy_display=3, dummy_controller=0)
+    assert scores[0] == 2200
+
+
+def test_A46_A54_scores_by_seat_and_team():
+    assert player_scores([10, 20, 30], [2, 0, 1]) == [30, 10, 20]
+    assert player_scores([10, 20, 30, 40], [0, 1, 2, 3], team_of_seat=[0, 1, 0, 1]) == [
+        40, 60, 40, 60]
