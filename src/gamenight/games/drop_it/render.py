@@ -163,10 +163,10 @@ def _cell(cell: Any, edge_mode: str, touched: set[str], X: Any, Y: Any, scale: f
 def _caption(view: dict[str, Any], board: Board, X: Any, Y: Any, scale: float) -> list[str]:
     """Scores and the last drop's result, under the board."""
     lines = []
-    scores = "   ".join(
+    scores = " | ".join(
         f"side {s['side']} ({'+'.join(s['colours'])}): {s['total']}"
         + (f" [{' '.join(s['tokens'])}]" if s["tokens"] else "")
-        + (f" jokers {s['jokers']}" if view.get("jokers_variant") else "")
+        + (f", jokers {s['jokers']}" if view.get("jokers_variant") else "")
         for s in view["sides"]
     )
     lines.append(f"turn {view['turn']}/{view['turns']}   {scores}")
