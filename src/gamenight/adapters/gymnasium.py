@@ -1,0 +1,182 @@
+"""Gymnasium single-agent environments: one learning seat, the other seats played by bots.
+
+    from gamenight.adapters.gymnasium import make
+    env = make("drop-or-stop", opponents=["bot:threshold", "bot:random"])
+    obs, info = env.reset(seed=3)
+    obs, reward, terminated, truncated, info = env.step(action)
+
+- `opponents` are seat texts as on the command line (`bot`, `bot:NAME`, `bot:NAME?p=v`),
+  one per other seat, or one for all of them; `seat` is the learner's seat (default 0).
+  Without `players` in the options the game has `len(opponents) + 1` seats.
+  Bots are built with `gamenight.bots.make_seat` and seeded from the episode's seed.
+- The observation is `{"observation": game.encode(view), "action_mask": 0/1 per action}`,
+  made from the learner's view only; `action_masks()` gives the mask as booleans (for
+  maskable learners). Actions are the game's fixed integer action space.
+- The reward is 0 until the end, then the learner's payoff in [0, 1] (1 first, 0 last, ties
+  share). An illegal action changes nothing, costs `illegal_reward` (default -1) and is
+  reported in `info["illegal"]`. The episode is truncated when the game hits an engine cap
+  (Drop or Stop: `max_rounds`, 100 by default in adapters) or after `max_steps` steps.
+- `render_mode="ansi"` gives the spectator's table as text; Drop It also has "rgb_array".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from gamenight.adapters._common import ansi, bounded_game
+from gamenight.bots import make_seat
+from gamenight.engine.core import BadInput, Game, IllegalAction, State
+from gamenight.engine.driver import Bot
+from gamenight.engine.seeds import derive_seed
+
+
+def make(
+    game: str | Game,
+    opponents: Sequence[str] = ("bot",),
+    *,
+    seat: int = 0,
+    render_mode: str | None = None,
+    illegal_reward: float = -1.0,
+    max_steps: int | None = None,
+    **options: Any,
+) -> GamenightEnv:
+    """The single-agent environment of `game` against `opponents` (seat texts)."""
+    if isinstance(game, str) and "players" not in options and len(opponents) > 1:
+        options["players"] = len(opponents) + 1
+    return GamenightEnv(
+        game,
+        opponents,
+        seat=seat,
+        render_mode=render_mode,
+        illegal_reward=illegal_reward,
+        max_steps=max_steps,
+        **options,
+    )
+
+
+class GamenightEnv(gym.Env[dict[str, np.ndarray], np.int64]):
+    """One seat of a gamenight game; bots play the others (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        game: str | Game,
+        opponents: Sequence[str] = ("bot",),
+        *,
+        seat: int = 0,
+        render_mode: str | None = None,
+        illegal_reward: float = -1.0,
+        max_steps: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.game = bounded_game(game, **options)
+        n = self.game.players
+        if not 0 <= seat < n:
+            raise BadInput(f"seat must be 0..{n - 1}, got {seat}")
+        others = n - 1
+        if len(opponents) not in (1, others):
+            raise BadInput(
+                f"{self.game.name} has {n} seats: give {others} opponents (or one for all), "
+                f"got {len(opponents)}"
+            )
+        texts = list(opponents) * others if len(opponents) == 1 else list(opponents)
+        self.seat = seat
+        self.opponent_texts = texts
+        for text in texts:  # refuse bad bot names now
+            make_seat(text, self.game, 0)
+        modes = ["ansi", "rgb_array"] if self.game.name == "drop-it" else ["ansi"]
+        self.metadata = {"render_modes": modes, "render_fps": 1}
+        if render_mode is not None and render_mode not in modes:
+            raise BadInput(f"render_mode must be one of {modes} or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.illegal_reward = float(illegal_reward)
+        self.max_steps = max_steps if max_steps is not None else self.game.max_decisions
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (self.game.encoding_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.game.num_actions,), np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.state: State | None = None
+        self.bots: dict[int, Bot] = {}
+        self.steps = 0
+
+    # -- the episode -------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**62))
+        self.state = self.game.start(game_seed)
+        others = [s for s in range(self.game.players) if s != self.seat]
+        self.bots = {
+            s: make_seat(text, self.game, derive_seed(game_seed, "seat", s))
+            for s, text in zip(others, self.opponent_texts, strict=True)
+        }
+        self.steps = 0
+        self._play_others()
+        return self._obs(), {"game_seed": game_seed}
+
+    def _play_others(self) -> None:
+        state = self.state
+        assert state is not None
+        while state._actors and state._actors[0] != self.seat:
+            seat = state._actors[0]
+            state.act(seat, self.bots[seat].choose(state, seat))
+
+    def action_masks(self) -> np.ndarray:
+        """True for each action index the learner may take now."""
+        assert self.state is not None, "call reset() first"
+        mask = np.zeros(self.game.num_actions, dtype=bool)
+        index = self.game.action_index
+        for action in self.state.actions(self.seat):
+            mask[index(action)] = True
+        return mask
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        assert self.state is not None
+        return {
+            "observation": self.game.encode(self.state.view(self.seat)),
+            "action_mask": self.action_masks().astype(np.int8),
+        }
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        state = self.state
+        assert state is not None, "call reset() first"
+        if state.over:
+            raise BadInput("the episode is over: call reset()")
+        self.steps += 1
+        info: dict[str, Any] = {}
+        reward = 0.0
+        try:
+            state.act(self.seat, self.game.action_at(int(action)))
+        except (IllegalAction, BadInput) as err:
+            info = {"illegal": True, "reason": str(err)}
+            reward = self.illegal_reward
+        else:
+            self._play_others()
+        terminated = truncated = False
+        if state.over:
+            out = state.outcome()
+            reward += float(out.payoff[self.seat])
+            truncated = out.truncated
+            terminated = not out.truncated
+        elif self.max_steps is not None and self.steps >= self.max_steps:
+            truncated = True
+        return self._obs(), reward, terminated, truncated, info
+
+    def render(self) -> Any:
+        if self.render_mode is None or self.state is None:
+            return None
+        if self.render_mode == "rgb_array":
+            from gamenight.adapters.pettingzoo import rgb
+
+            return rgb(self.state)
+        return ansi(self.state)
