@@ -59,10 +59,8 @@ def make(
     )
 
 
-class GamenightEnv(gym.Env[dict[str, np.ndarray], np.int64]):
+class GamenightEnv(gym.Env[Any, Any]):
     """One seat of a gamenight game; bots play the others (see the module docstring)."""
-
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,

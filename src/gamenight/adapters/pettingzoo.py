@@ -60,12 +60,6 @@ def rgb(state: State) -> np.ndarray:
 class GamenightAEC(AECEnv[str, dict[str, np.ndarray], int]):
     """One gamenight game as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata: dict[str, Any] = {
-        "render_modes": ["ansi"],
-        "name": "gamenight",
-        "is_parallelizable": False,
-    }
-
     def __init__(self, game: str | Game, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
         self.game = bounded_game(game, **options)
