@@ -1,0 +1,263 @@
+"""Storage: tables, seats and the action log, with SQLAlchemy 2 Core and Alembic.
+
+A table is stored as its game, options and seed plus the ordered log of accepted actions;
+the state is never stored, it is replayed (`game.replay(seed, history)`), so a restart
+restores every running table exactly. One accepted action is one transaction: the action
+row and the table's new version (and status, when the game ends) are written together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),  # open, running, finished, abandoned
+    Column("settings", JSON, nullable=False),  # table settings: reaction timer, ...
+    Column("owner_hash", String(64), nullable=False),
+    Column("version", Integer, nullable=False, default=0),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("rematch_of", String(32), nullable=True),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # open, person, bot
+    Column("name", String(64), nullable=True),
+    Column("bot", String(200), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("auto_pass", Boolean, nullable=False, default=False),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # the action's JSON form
+    Column("at", Float, nullable=False),
+)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def data_dir() -> Path:
+    """`GAMENIGHT_DATA`, or ./data; created on first use."""
+    path = Path(os.environ.get("GAMENIGHT_DATA") or "data")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def default_url() -> str:
+    return f"sqlite:///{(data_dir() / 'gamenight.sqlite3').resolve()}"
+
+
+def connect(url: str | None) -> Engine:
+    """An engine for `url` (default: the SQLite file in the data directory), migrated."""
+    url = url or default_url()
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    migrate(engine)
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Run the Alembic migrations in this package up to head."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+    auto_pass: bool = False
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    settings: dict[str, Any]
+    owner_hash: str
+    version: int
+    created: float
+    updated: float
+    rematch_of: str | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+class Store:
+    """Every read and write of the app. Methods are blocking; the app calls them from one
+    worker thread so the event loop never waits on the database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create_table(self, row: TableRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(tables).values(
+                    id=row.id,
+                    game=row.game,
+                    options=row.options,
+                    seed=row.seed,
+                    status=row.status,
+                    settings=row.settings,
+                    owner_hash=row.owner_hash,
+                    version=0,
+                    created=row.created,
+                    updated=row.updated,
+                    rematch_of=row.rematch_of,
+                )
+            )
+            for s in row.seats:
+                conn.execute(
+                    insert(seats).values(
+                        table_id=row.id,
+                        seat=s.seat,
+                        kind=s.kind,
+                        name=s.name,
+                        bot=s.bot,
+                        token_hash=s.token_hash,
+                        auto_pass=s.auto_pass,
+                    )
+                )
+
+    def update_seat(self, table_id: str, s: SeatRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats)
+                .where(seats.c.table_id == table_id, seats.c.seat == s.seat)
+                .values(kind=s.kind, name=s.name, token_hash=s.token_hash, auto_pass=s.auto_pass)
+            )
+            conn.execute(update(tables).where(tables.c.id == table_id).values(updated=time.time()))
+
+    def set_status(self, table_id: str, status: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id)
+                .values(status=status, updated=time.time())
+            )
+
+    def append_action(
+        self, table_id: str, n: int, seat: int, action: dict[str, Any], status: str
+    ) -> None:
+        """One transaction: the action row, the table's version and status."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(actions).values(
+                    table_id=table_id, n=n, seat=seat, action=json.dumps(action), at=now
+                )
+            )
+            result = conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.version == n)
+                .values(version=n + 1, status=status, updated=now)
+            )
+            if result.rowcount != 1:
+                raise RuntimeError(f"table {table_id}: stored version is not {n}")
+
+    def _table(self, conn: Connection, r: Any) -> TableRow:
+        row = TableRow(
+            id=r.id,
+            game=r.game,
+            options=dict(r.options),
+            seed=int(r.seed),
+            status=r.status,
+            settings=dict(r.settings),
+            owner_hash=r.owner_hash,
+            version=r.version,
+            created=r.created,
+            updated=r.updated,
+            rematch_of=r.rematch_of,
+        )
+        for s in conn.execute(select(seats).where(seats.c.table_id == r.id).order_by(seats.c.seat)):
+            row.seats.append(SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash, s.auto_pass))
+        return row
+
+    def table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(tables).where(tables.c.id == table_id)).first()
+            return None if r is None else self._table(conn, r)
+
+    def tables_with_status(self, *status: str) -> list[TableRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables).where(tables.c.status.in_(status)).order_by(tables.c.created)
+            ).all()
+            return [self._table(conn, r) for r in rows]
+
+    def history(self, table_id: str) -> list[tuple[int, dict[str, Any]]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(actions.c.seat, actions.c.action)
+                .where(actions.c.table_id == table_id)
+                .order_by(actions.c.n)
+            ).all()
+            return [(r.seat, json.loads(r.action)) for r in rows]

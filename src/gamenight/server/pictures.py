@@ -1,0 +1,51 @@
+"""Pictures for the pages: the Drop It board drawn once by the game's own renderer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def drop_it_board(options: dict[str, Any]) -> dict[str, Any]:
+    """The board without pieces (SVG, caption cropped off), the numbers needed to draw pieces
+    over it (scale, margins, the y axis) and each kind's outline about its centroid."""
+    from gamenight.engine.registry import load
+    from gamenight.games.drop_it import render
+    from gamenight.games.drop_it.components import outlines
+
+    game: Any = load("drop-it", **options)
+    state = game.start(0)
+    view = {**state.view(None), "pieces": [], "last": None}
+    board = game.board
+    scale = 2.5
+    top_space = 40.0
+    picture = render.svg(view, board, scale)
+    width = (board.width + 2 * render.MARGIN) * scale
+    height = (board.height + top_space + 16.0) * scale  # down to below the floor cells
+    head, _, rest = picture.partition(">")
+    head = head.split(" width=")[0]
+    picture = (
+        f'{head} viewBox="0 0 {width:.1f} {height:.1f}" preserveAspectRatio="xMidYMid meet">' + rest
+    )
+    return {
+        "svg": picture,
+        "width": width,
+        "height": height,
+        "scale": scale,
+        "margin": render.MARGIN,
+        "top_space": top_space,
+        "board": {
+            "id": board.id,
+            "width": board.width,
+            "height": board.height,
+            "levels": board.levels,
+            "bonus": [
+                {"center": list(c.center), "radius": c.radius, "points": c.points}
+                for c in board.bonus
+            ],
+        },
+        "fill": render.FILL,
+        "outlines": {
+            kind: {"radius": o.radius, "vertices": [list(v) for v in o.vertices]}
+            for kind, o in outlines(board).items()
+        },
+    }

@@ -1,0 +1,556 @@
+"""Live tables: the server-side state of every table, who sits where, and the one place
+where actions are accepted, stored and broadcast.
+
+Every change to a table happens under its lock, in this order: check the version and the
+action, apply it to a copy (heavy games and bots in the worker pool), write it to the
+database, swap the copy in, broadcast each seat its own view. A refused action changes
+nothing. After every change `_plan` decides what happens next without a person: a bot
+move, a pass the server makes for a person (no legal black action, "always pass", a pass
+in advance), the reaction timer, or the end of the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamenight.engine.core import BadInput, Game, IllegalAction, State
+from gamenight.engine.registry import load
+from gamenight.server import workers
+from gamenight.server.db import SeatRow, Store, TableRow, token_hash
+
+log = logging.getLogger("gamenight.server")
+
+HEAVY_GAMES = {"drop-it"}  # games whose `act` runs physics: applied in the worker pool
+MAX_ACTIONS_SENT = 400  # the legal-action list is sent when it is at most this long
+EVENTS_ON_CONNECT = 60
+
+
+class Refused(Exception):
+    """An action or request that was not accepted; `reason` says why. Nothing changed."""
+
+    def __init__(self, reason: str, status: int = 409) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+
+
+@dataclass(eq=False)
+class Conn:
+    """One WebSocket: the seat it acts for (None: spectator) and a send function."""
+
+    seat: int | None
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    events_sent: int = 0
+
+
+@dataclass(eq=False)
+class LiveTable:
+    row: TableRow
+    game: Game
+    state: State | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Conn] = field(default_factory=set)
+    pass_ahead: set[int] = field(default_factory=set)
+    deadline: float | None = None  # reaction timer of the seat asked now (epoch seconds)
+    deadline_seat: int | None = None
+    timer: asyncio.Task[None] | None = None
+    bot_task: asyncio.Task[None] | None = None
+    idle_since: float = field(default_factory=time.time)
+
+    @property
+    def version(self) -> int:
+        return 0 if self.state is None else len(self.state.history)
+
+    def seat_row(self, seat: int) -> SeatRow:
+        return self.row.seats[seat]
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)
+
+
+def _window_open(state: State, seat: int) -> bool:
+    """A reaction window the seat is asked in (games with a `window` in their view)."""
+    view = state.view(seat)
+    return bool(view.get("window"))
+
+
+def _window_id(state: State) -> Any:
+    """Which reaction window is open (None: none), from public facts only."""
+    if state.over:
+        return None
+    view = state.view(None)
+    window = view.get("window")
+    if not window:
+        return None
+    return (window.get("kind"), view.get("turn_seat"), view.get("game_no"))
+
+
+def _has_pass(state: State, seat: int) -> bool:
+    return any(a.kind == "pass" for a in state.actions(seat))
+
+
+class Hub:
+    """Every live table of one server, the store and the worker pools."""
+
+    def __init__(
+        self,
+        store: Store,
+        pool: Executor,
+        db_pool: Executor,
+        *,
+        idle_timeout: float = 1800.0,
+    ) -> None:
+        self.store = store
+        self.pool = pool
+        self.db_pool = db_pool
+        self.idle_timeout = idle_timeout
+        self.live: dict[str, LiveTable] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self.sweeper: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- storage, off the event loop ---------------------------------------------------
+    async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
+
+    # -- loading and restoring ------------------------------------------------------------
+    async def restore(self) -> int:
+        """Replay every running table from the database (after a restart)."""
+        rows = await self.db(self.store.tables_with_status, "running")
+        for row in rows:
+            try:
+                await self.get(row.id)
+            except Exception:  # one broken table must not stop the server
+                log.exception("could not restore table %s", row.id)
+        return len(rows)
+
+    async def get(self, table_id: str) -> LiveTable:
+        table = self.live.get(table_id)
+        if table is not None:
+            return table
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            table = self.live.get(table_id)
+            if table is not None:
+                return table
+            row = await self.db(self.store.table, table_id)
+            if row is None:
+                raise Refused(f"no table {table_id!r}", 404)
+            game = load(row.game, **row.options)
+            table = LiveTable(row, game)
+            if row.status in ("running", "finished", "abandoned") and row.version >= 0:
+                history = await self.db(self.store.history, table_id)
+                if history or row.status != "abandoned":
+                    steps = [(seat, game.action_from_json(a)) for seat, a in history]
+                    if row.game in HEAVY_GAMES:
+                        loop = asyncio.get_running_loop()
+                        table.state = await loop.run_in_executor(
+                            self.pool, game.replay, row.seed, steps
+                        )
+                    else:
+                        table.state = game.replay(row.seed, steps)
+            self.live[table_id] = table
+            if row.status == "running":
+                await self._plan(table)
+            return table
+
+    # -- the lobby ----------------------------------------------------------------------
+    async def create(
+        self,
+        game_name: str,
+        options: dict[str, Any],
+        seat_specs: list[str],
+        settings: dict[str, Any],
+        *,
+        seed: int | None = None,
+        rematch_of: str | None = None,
+    ) -> tuple[LiveTable, str]:
+        """A new open table; returns it and the owner's secret token."""
+        game = load(game_name, **options)  # BadInput names a bad option
+        if len(seat_specs) != game.players:
+            raise BadInput(
+                f"{game_name} with these options has {game.players} seats; "
+                f"{len(seat_specs)} seat settings were given"
+            )
+        from gamenight.bots import LEVELS
+
+        seats = []
+        for i, spec in enumerate(seat_specs):
+            spec = str(spec).strip()
+            if spec in ("open", "", "person"):
+                seats.append(SeatRow(i, "open"))
+                continue
+            text = spec if spec.startswith("bot") else f"bot:{spec}"
+            level = text.removeprefix("bot:")
+            if level not in LEVELS and text != "bot":
+                from gamenight.bots import make_seat
+
+                make_seat(text, game, 0)  # BadInput names a bad bot
+            seats.append(SeatRow(i, "bot", name=f"bot ({level})", bot=text))
+        owner = secrets.token_urlsafe(24)
+        now = time.time()
+        row = TableRow(
+            id=secrets.token_urlsafe(6).replace("-", "x").replace("_", "y"),
+            game=game_name,
+            options=dict(options),
+            seed=seed if seed is not None else random.SystemRandom().randrange(2**53),
+            status="open",
+            settings=settings,
+            owner_hash=token_hash(owner),
+            version=0,
+            created=now,
+            updated=now,
+            rematch_of=rematch_of,
+            seats=seats,
+        )
+        await self.db(self.store.create_table, row)
+        table = LiveTable(row, game)
+        self.live[row.id] = table
+        return table, owner
+
+    async def join(self, table: LiveTable, seat: int, name: str, token: str | None) -> str:
+        """Sit a person at an open seat; returns the seat's secret token."""
+        name = " ".join(name.split())[:40]
+        if not name:
+            raise Refused("a display name is needed to take a seat", 400)
+        async with table.lock:
+            if not 0 <= seat < len(table.row.seats):
+                raise Refused(f"seat {seat} does not exist; seats 0..{len(table.row.seats) - 1}")
+            if table.row.status != "open":
+                raise Refused(f"the table is {table.row.status}; seats can be taken only before")
+            s = table.seat_row(seat)
+            if s.kind != "open":
+                raise Refused(f"seat {seat} is taken ({s.name})")
+            if token and any(x.token_hash == token_hash(token) for x in table.row.seats):
+                raise Refused("you already have a seat at this table")
+            token = secrets.token_urlsafe(24)
+            new = SeatRow(seat, "person", name, None, token_hash(token), False)
+            await self.db(self.store.update_seat, table.row.id, new)
+            table.row.seats[seat] = new
+        await self.broadcast(table)
+        return token
+
+    async def start(self, table: LiveTable) -> None:
+        async with table.lock:
+            if table.row.status != "open":
+                raise Refused(f"the table is already {table.row.status}")
+            empty = [s.seat for s in table.row.seats if s.kind == "open"]
+            if empty:
+                raise Refused(f"seat(s) {empty} are still open: fill them with people or bots")
+            table.state = table.game.start(table.row.seed)
+            await self.db(self.store.set_status, table.row.id, "running")
+            table.row.status = "running"
+        await self.broadcast(table)
+        await self._plan(table)
+
+    def seat_of(self, table: LiveTable, token: str | None) -> int | None:
+        """The seat whose secret `token` is, or None."""
+        if not token:
+            return None
+        h = token_hash(token)
+        for s in table.row.seats:
+            if (
+                s.kind == "person"
+                and s.token_hash is not None
+                and secrets.compare_digest(s.token_hash, h)
+            ):
+                return s.seat
+        return None
+
+    async def set_auto_pass(self, table: LiveTable, seat: int, on: bool) -> None:
+        async with table.lock:
+            s = table.seat_row(seat)
+            new = SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash, bool(on))
+            await self.db(self.store.update_seat, table.row.id, new)
+            table.row.seats[seat] = new
+        await self._plan(table)
+
+    async def set_pass_ahead(self, table: LiveTable, seat: int, on: bool) -> None:
+        """A pass in advance for the current window; cancelled by any new black card."""
+        state = table.state
+        if state is None or state.over:
+            raise Refused("the game is not running")
+        if on and not _window_open(state, seat):
+            raise Refused("no reaction window is open; a pass in advance is for a window")
+        if on:
+            table.pass_ahead.add(seat)
+        else:
+            table.pass_ahead.discard(seat)
+        await self._plan(table)
+
+    # -- actions ------------------------------------------------------------------------
+    async def act(self, table: LiveTable, seat: int, version: Any, obj: Any) -> None:
+        """Accept `seat`'s action made against `version`, or raise Refused (nothing changes)."""
+        async with table.lock:
+            await self._act_locked(table, seat, version, obj)
+        await self._after(table)
+
+    async def _act_locked(self, table: LiveTable, seat: int, version: Any, obj: Any) -> None:
+        state = table.state
+        if state is None:
+            raise Refused("the game has not started yet")
+        if state.over:
+            raise Refused("the game is over")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise Refused("an action needs the integer 'version' of the state it was made on")
+        if version != len(state.history):
+            raise Refused(
+                f"stale action: made on version {version}, the table is at version "
+                f"{len(state.history)}; look at the new state and try again"
+            )
+        try:
+            action = table.game.action_from_json(obj)
+        except BadInput as err:
+            raise Refused(str(err)) from err
+        if seat not in state.actors:
+            raise Refused(f"it is not your decision now (seat {seat}); waiting for another seat")
+        if table.game.name in HEAVY_GAMES:
+            reason = state._refusal(seat, action)
+            if reason is not None:
+                raise Refused(reason)
+            loop = asyncio.get_running_loop()
+            try:
+                new = await loop.run_in_executor(self.pool, workers.apply, state, seat, action)
+            except IllegalAction as err:
+                raise Refused(err.reason) from err
+        else:
+            new = state.copy()
+            try:
+                new.act(seat, action)
+            except IllegalAction as err:
+                raise Refused(err.reason) from err
+        n = len(state.history)
+        status = "finished" if new.over else "running"
+        try:
+            await self.db(self.store.append_action, table.row.id, n, seat, action.to_json(), status)
+        except Exception as err:
+            log.exception("storing an action of table %s failed", table.row.id)
+            raise Refused("the action could not be stored; nothing changed, try again") from err
+        table.state = new
+        table.row.status = status
+        table.row.version = n + 1
+        if action.kind != "pass" or _window_id(new) != _window_id(state):
+            # any new black card (or the window closing) cancels every pass in advance
+            table.pass_ahead.clear()
+        table.deadline = None
+        table.deadline_seat = None
+
+    async def _after(self, table: LiveTable) -> None:
+        await self._plan(table, broadcast=True)
+
+    # -- what happens without a person ----------------------------------------------------
+    async def _plan(self, table: LiveTable, broadcast: bool = False) -> None:
+        """Schedule the next server-side move (bot, automatic pass, timer)."""
+        state = table.state
+        if table.timer is not None and table.timer is not asyncio.current_task():
+            table.timer.cancel()
+            table.timer = None
+        if state is None or state.over or table.row.status != "running":
+            table.deadline = table.deadline_seat = None
+            if broadcast:
+                await self.broadcast(table)
+            return
+        seat = state.actors[0]
+        version = len(state.history)
+        row = table.seat_row(seat)
+        auto = False
+        if row.kind == "person" and _has_pass(state, seat) and _window_open(state, seat):
+            # The timer is set for every person asked in a window, before knowing whether
+            # the server passes for them, so what others receive is the same (A17).
+            seconds = float(table.row.settings.get("reaction_seconds") or 0)
+            if table.deadline_seat != seat:
+                table.deadline = time.time() + seconds if seconds > 0 else None
+                table.deadline_seat = seat
+            only_pass = all(a.kind == "pass" for a in state.actions(seat))
+            auto = only_pass or row.auto_pass or seat in table.pass_ahead
+            if not auto and table.deadline is not None:
+                table.timer = asyncio.create_task(self._timeout(table, seat, version))
+        elif row.kind == "person":
+            table.deadline = table.deadline_seat = None
+            seconds = float(table.row.settings.get("turn_seconds") or 0)
+            if seconds > 0:
+                table.deadline = time.time() + seconds
+                table.deadline_seat = seat
+                table.timer = asyncio.create_task(self._timeout(table, seat, version))
+        else:
+            table.deadline = table.deadline_seat = None
+        if broadcast:
+            await self.broadcast(table)
+        if row.kind == "bot" and (table.bot_task is None or table.bot_task.done()):
+            table.bot_task = asyncio.create_task(self._bot(table, seat, version))
+        elif auto:
+            task = asyncio.create_task(self._server_pass(table, seat, version))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _server_pass(self, table: LiveTable, seat: int, version: int) -> None:
+        with contextlib.suppress(Refused):
+            await self.act(table, seat, version, {"type": "pass"})
+
+    async def _timeout(self, table: LiveTable, seat: int, version: int) -> None:
+        """The reaction timer ran out: pass for the seat (or its first legal move)."""
+        deadline = table.deadline or time.time()
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        state = table.state
+        if state is None or len(state.history) != version or state.over:
+            return
+        table.timer = None
+        legal = state.actions(seat)
+        choice = next((a for a in legal if a.kind == "pass"), None)
+        if choice is None:
+            return  # outside a window a person's turn is not taken away
+        with contextlib.suppress(Refused):
+            await self.act(table, seat, version, choice.to_json())
+
+    async def _bot(self, table: LiveTable, seat: int, version: int) -> None:
+        await asyncio.sleep(float(table.row.settings.get("bot_delay") or 0))
+        state = table.state
+        if state is None or state.over or len(state.history) != version:
+            return
+        text = table.seat_row(seat).bot or "bot"
+        seed = (table.row.seed * 1_000_003 + version * 101 + seat) % 2**62
+        loop = asyncio.get_running_loop()
+        try:
+            obj = await loop.run_in_executor(self.pool, workers.bot_choose, state, seat, text, seed)
+            table.bot_task = None
+            await self.act(table, seat, version, obj)
+        except Refused as err:
+            log.warning("bot at table %s seat %s was refused: %s", table.row.id, seat, err)
+        except Exception:
+            log.exception("bot at table %s seat %s failed", table.row.id, seat)
+        finally:
+            if table.bot_task is asyncio.current_task():
+                table.bot_task = None
+        cur = table.state
+        if cur is not None and not cur.over and len(cur.history) == version:
+            await asyncio.sleep(0.5)  # the bot failed: retry later rather than stall
+            await self._plan(table)
+
+    # -- messages -----------------------------------------------------------------------
+    def public_table(self, table: LiveTable) -> dict[str, Any]:
+        row = table.row
+        return {
+            "id": row.id,
+            "game": row.game,
+            "options": row.options,
+            "status": row.status,
+            "settings": row.settings,
+            "players": table.game.players,
+            "rematch_of": row.rematch_of,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "connected": s.kind == "bot" or table.connected(s.seat),
+                }
+                for s in row.seats
+            ],
+        }
+
+    def message(self, table: LiveTable, conn: Conn, views: dict[int | None, Any]) -> dict[str, Any]:
+        state = table.state
+        seat = conn.seat
+        msg: dict[str, Any] = {
+            "type": "state",
+            "version": table.version,
+            "seat": seat,
+            "table": self.public_table(table),
+            "deadline": table.deadline,
+            "deadline_seat": table.deadline_seat,
+            "now": time.time(),
+        }
+        if state is None:
+            return msg
+        if seat not in views:
+            views[seat] = state.view(seat)
+        msg["view"] = views[seat]
+        events = state.events(seat)
+        start = conn.events_sent or max(0, len(events) - EVENTS_ON_CONNECT)
+        msg["events"] = [e.to_json() for e in events[start:]]
+        msg["events_from"] = start
+        conn.events_sent = len(events)
+        if seat is not None:
+            legal = state.actions(seat) if seat in state.actors else []
+            msg["actions"] = (
+                [a.to_json() for a in legal] if len(legal) <= MAX_ACTIONS_SENT else None
+            )
+            msg["asked"] = seat in state.actors and seat == state.actors[0]
+            row = table.seat_row(seat)
+            msg["you"] = {"auto_pass": row.auto_pass, "pass_ahead": seat in table.pass_ahead}
+        if state.over:
+            msg["outcome"] = state.outcome().to_json()
+        return msg
+
+    async def send_to(self, table: LiveTable, conn: Conn) -> None:
+        await self._send(conn, self.message(table, conn, {}))
+
+    async def broadcast(self, table: LiveTable) -> None:
+        views: dict[int | None, Any] = {}
+        msgs = [(c, self.message(table, c, views)) for c in list(table.conns)]
+        await asyncio.gather(*(self._send(c, m) for c, m in msgs))
+
+    async def _send(self, conn: Conn, msg: dict[str, Any]) -> None:
+        with contextlib.suppress(Exception):
+            await conn.send(msg)
+
+    async def notify(self, table: LiveTable, msg: dict[str, Any]) -> None:
+        await asyncio.gather(*(self._send(c, msg) for c in list(table.conns)))
+
+    # -- connections and time-outs --------------------------------------------------------
+    async def attach(self, table: LiveTable, conn: Conn) -> None:
+        table.conns.add(conn)
+        table.idle_since = time.time()
+        await self.broadcast(table)
+
+    async def detach(self, table: LiveTable, conn: Conn) -> None:
+        table.conns.discard(conn)
+        if not any(c.seat is not None for c in table.conns):
+            table.idle_since = time.time()
+        await self.broadcast(table)
+
+    async def sweep(self) -> list[str]:
+        """Abandon tables nobody has been at for `idle_timeout` seconds; forget old ones."""
+        now = time.time()
+        gone = []
+        for table in list(self.live.values()):
+            people = any(c.seat is not None for c in table.conns)
+            status = table.row.status
+            idle = now - max(table.idle_since, table.row.updated) > self.idle_timeout
+            if status in ("open", "running") and not people and idle:
+                async with table.lock:
+                    await self.db(self.store.set_status, table.row.id, "abandoned")
+                    table.row.status = "abandoned"
+                if table.timer:
+                    table.timer.cancel()
+                await self.notify(table, {"type": "closed", "reason": "the table timed out"})
+                await self.broadcast(table)
+                gone.append(table.row.id)
+            if table.row.status in ("finished", "abandoned") and not table.conns:
+                self.live.pop(table.row.id, None)
+        return gone
+
+    async def run_sweeper(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("sweeping tables failed")
+
+    async def close(self) -> None:
+        for table in self.live.values():
+            for task in (table.timer, table.bot_task):
+                if task is not None:
+                    task.cancel()
+        if self.sweeper is not None:
+            self.sweeper.cancel()
