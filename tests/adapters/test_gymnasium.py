@@ -1,0 +1,57 @@
+"""Gymnasium's env checker on every game against named bots."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from gamenight.adapters.gymnasium import make
+from gamenight.engine import BadInput
+
+CASES = [
+    ("drop-or-stop", ["bot:threshold", "bot:random"], {}),
+    ("arne", ["bot:random"], {"players": 3}),
+    ("drop-it", ["bot:random"], {}),
+]
+
+
+@pytest.mark.parametrize(("name", "opponents", "options"), CASES)
+def test_check_env_passes(name, opponents, options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unbounded encodings are reported as warnings
+        check_env(make(name, opponents=opponents, render_mode="ansi", **options))
+
+
+def test_episode_against_bots_ends_with_the_learners_payoff():
+    env = make("drop-or-stop", opponents=["bot:threshold", "bot:random"], seat=1)
+    assert env.game.players == 3
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    done = False
+    reward = 0.0
+    while not done:
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, reward, terminated, truncated, _ = env.step(action)
+        done = terminated or truncated
+    assert reward == env.state.outcome().payoff[1]
+
+
+def test_illegal_action_is_penalised_and_changes_nothing():
+    env = make("arne", opponents=["bot:random"], players=3)
+    obs, _ = env.reset(seed=2)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = len(env.state.history)
+    obs2, reward, terminated, _truncated, info = env.step(illegal)
+    assert info["illegal"] and reward == -1.0 and not terminated
+    assert len(env.state.history) == before
+    assert np.array_equal(obs2["observation"], obs["observation"])
+
+
+def test_bad_opponents_are_refused():
+    with pytest.raises(BadInput):
+        make("drop-or-stop", opponents=["bot:nobody", "bot"])
+    with pytest.raises(BadInput):
+        make("drop-or-stop", opponents=["bot", "bot", "bot"], players=3)
