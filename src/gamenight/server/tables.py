@@ -195,7 +195,7 @@ class Hub:
                 from gamenight.bots import make_seat
 
                 make_seat(text, game, 0)  # BadInput names a bad bot
-            seats.append(SeatRow(i, "bot", name=f"bot ({level})", bot=text))
+            seats.append(SeatRow(i, "bot", name=f"Bot {i + 1} ({level})", bot=text))
         owner = secrets.token_urlsafe(24)
         now = time.time()
         row = TableRow(

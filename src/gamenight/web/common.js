@@ -1,0 +1,73 @@
+// Shared helpers of every page: JSON requests, escaping, a reconnecting WebSocket.
+
+export function esc(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => ({
+    "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
+  })[c]);
+}
+
+export async function api(path, body) {
+  const opts = body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  const res = await fetch(path, { credentials: "same-origin", ...opts });
+  let data = null;
+  try { data = await res.json(); } catch (_) { data = null; }
+  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+export function $(sel, root = document) { return root.querySelector(sel); }
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export function toast(text, kind = "info") {
+  let box = $("#toasts");
+  if (!box) { box = el("div", { id: "toasts", "aria-live": "polite" }); document.body.append(box); }
+  const t = el("div", { class: `toast ${kind}` }, text);
+  box.append(t);
+  setTimeout(() => t.remove(), kind === "error" ? 6000 : 3500);
+}
+
+// A WebSocket to a table that reconnects on its own (a restarted server, a closed laptop).
+export function connect(tableId, onMessage, onStatus) {
+  let ws = null;
+  let closed = false;
+  let delay = 300;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  function open() {
+    ws = new WebSocket(`${proto}://${location.host}/ws/tables/${tableId}`);
+    ws.onopen = () => { delay = 300; onStatus && onStatus("online"); };
+    ws.onmessage = (ev) => { try { onMessage(JSON.parse(ev.data)); } catch (e) { console.error(e); } };
+    ws.onclose = () => {
+      onStatus && onStatus("offline");
+      if (!closed) setTimeout(open, delay);
+      delay = Math.min(delay * 1.6, 3000);
+    };
+  }
+  open();
+  return {
+    send(msg) {
+      if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(msg)); return true; }
+      toast("not connected; reconnecting…", "error");
+      return false;
+    },
+    close() { closed = true; ws && ws.close(); },
+  };
+}
+
+export const GAME_TITLES = { "drop-or-stop": "Drop or Stop", "arne": "Arne", "drop-it": "Drop It" };

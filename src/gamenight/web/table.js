@@ -1,0 +1,169 @@
+import { api, connect, el, esc, $, toast, GAME_TITLES } from "/static/common.js";
+
+const tableId = location.pathname.split("/")[2];
+let info = null;        // the table from /api/tables/ID (you, owner)
+let module = null;      // the game's page module
+let last = null;        // the last state message
+let conn = null;
+let resultsShown = false;
+let logCount = 0;
+
+$("#invite-url").textContent = `${location.origin}/tables/${tableId}`;
+$("#invite").addEventListener("click", async () => {
+  try { await navigator.clipboard.writeText(`${location.origin}/tables/${tableId}`); toast("invite link copied"); }
+  catch (_) { toast(`${location.origin}/tables/${tableId}`); }
+});
+$("#join-name").value = localStorage.getItem("gamenight.name") || "";
+$("#results-close").addEventListener("click", () => { $("#results").hidden = true; });
+$("#replay-link").href = `/tables/${tableId}/replay`;
+$("#rematch").addEventListener("click", async () => {
+  try { const t = await api(`/api/tables/${tableId}/rematch`, {}); location.href = `/tables/${t.id}`; }
+  catch (e) { toast(e.message, "error"); }
+});
+$("#start").addEventListener("click", async () => {
+  try { await api(`/api/tables/${tableId}/start`, {}); }
+  catch (e) { $("#lobby-msg").textContent = e.message; }
+});
+
+function names() { return (last?.table || info).seats.map((s) => s.name || `seat ${s.seat + 1}`); }
+
+const ctx = {
+  tableId,
+  get you() { return last ? last.seat : info?.you; },
+  get names() { return names(); },
+  act(action) {
+    if (!last) return;
+    conn.send({ type: "act", version: last.version, action });
+  },
+  send(msg) { conn.send(msg); },
+};
+
+async function join(seat) {
+  const name = $("#join-name").value.trim();
+  if (!name) { $("#lobby-msg").textContent = "enter your name first"; $("#join-name").focus(); return; }
+  localStorage.setItem("gamenight.name", name);
+  try {
+    info = await api(`/api/tables/${tableId}/join`, { seat, name });
+    conn.close();
+    conn = connect(tableId, onMessage, onStatus);  // the new cookie makes this socket the seat's
+  } catch (e) { $("#lobby-msg").textContent = e.message; }
+}
+
+function drawLobby(table) {
+  const box = $("#lobby-seats");
+  box.innerHTML = "";
+  for (const s of table.seats) {
+    const mine = info && info.you === s.seat;
+    const body = s.kind === "open"
+      ? (info && info.you === null ? el("button", { type: "button", class: "primary", onclick: () => join(s.seat), "data-join": s.seat }, "Sit here") : el("span", { class: "muted" }, "open"))
+      : el("span", {}, s.name, mine ? " (you)" : "");
+    box.append(el("div", { class: `seat ${mine ? "me" : ""}` }, el("div", { class: "muted" }, `Seat ${s.seat + 1}`), body));
+  }
+  const full = table.seats.every((s) => s.kind !== "open");
+  $("#start").hidden = !(info && info.owner);
+  $("#start").disabled = !full;
+  $("#lobby-msg").textContent = full ? (info?.owner ? "" : "waiting for the creator to start") : "waiting for every seat to be filled";
+}
+
+function drawPlayers(msg) {
+  const box = $("#players");
+  box.innerHTML = "";
+  const view = msg.view;
+  const toAct = view && !view.over ? (view.to_act ?? (view.actors || [])[0]) : null;
+  box.append(el("h3", {}, "Players"));
+  for (const s of msg.table.seats) {
+    box.append(el("div", { class: `seat ${s.seat === msg.seat ? "me" : ""} ${s.seat === toAct ? "turn" : ""}` },
+      el("span", { class: `status-dot ${s.connected ? "online" : "offline"}` }), " ",
+      el("strong", {}, s.name || `seat ${s.seat + 1}`), s.seat === msg.seat ? " (you)" : "",
+      s.seat === toAct ? el("span", { class: "pill warn" }, " to act") : ""));
+  }
+}
+
+let timerHandle = null;
+function drawTimer(msg) {
+  const box = $("#timerbox");
+  clearInterval(timerHandle);
+  if (!msg.deadline) { box.hidden = true; return; }
+  box.hidden = false;
+  const skew = Date.now() / 1000 - msg.now;
+  const total = Math.max(1, msg.deadline - msg.now);
+  const who = msg.deadline_seat === msg.seat ? "you" : names()[msg.deadline_seat];
+  const tick = () => {
+    const left = Math.max(0, msg.deadline - (Date.now() / 1000 - skew));
+    $("#timer-text").textContent = `${who}: ${left.toFixed(0)} s left to answer`;
+    $("#timer-bar").style.width = `${(100 * left) / total}%`;
+  };
+  tick();
+  timerHandle = setInterval(tick, 250);
+}
+
+function drawLog(msg) {
+  if (!msg.events) return;
+  const box = $("#log");
+  if (msg.events_from < logCount) { box.innerHTML = ""; logCount = msg.events_from; }
+  for (const e of msg.events) {
+    const text = module && module.describeEvent ? module.describeEvent(e, names()) : null;
+    if (text) box.prepend(el("div", {}, text));
+  }
+  logCount += msg.events.length;
+}
+
+function drawResults(msg) {
+  if (!msg.outcome || resultsShown) return;
+  resultsShown = true;
+  const o = msg.outcome;
+  const nm = names();
+  const order = nm.map((n, i) => i).sort((a, b) => o.ranks[a] - o.ranks[b]);
+  const rows = order.map((i) => el("tr", {}, el("td", {}, `${o.ranks[i]}.`), el("td", {}, nm[i], i === msg.seat ? " (you)" : ""),
+    el("td", {}, String(o.scores[i])), el("td", {}, o.winners.includes(i) ? "★ winner" : "")));
+  const body = $("#results-body");
+  body.innerHTML = "";
+  const winners = o.winners.map((i) => nm[i]).join(" and ");
+  body.append(el("p", { id: "winner-line" }, o.truncated ? "The game was cut off without a winner." : `${winners} ${o.winners.length > 1 ? "win" : "wins"}!`));
+  body.append(el("table", { class: "list" }, el("tr", {}, el("th", {}, "rank"), el("th", {}, "player"), el("th", {}, "score"), el("th", {}, "")), rows));
+  if (module && module.resultDetails) body.append(module.resultDetails(msg, nm));
+  $("#rematch").hidden = msg.seat === null && !(info && info.owner);
+  $("#results").hidden = false;
+}
+
+function onStatus(s) { $("#conn").className = `status-dot ${s}`; }
+
+function onMessage(msg) {
+  if (msg.type === "refused") { toast(msg.reason, "error"); if (module && module.onRefused) module.onRefused(msg); return; }
+  if (msg.type === "error") { toast(msg.reason, "error"); return; }
+  if (msg.type === "rematch") {
+    toast("a rematch table is ready");
+    const bar = el("div", { class: "panel" }, "A rematch was set up: ", el("a", { href: `/tables/${msg.table}`, id: "rematch-link" }, "go to the new table"));
+    $("main").prepend(bar);
+    return;
+  }
+  if (msg.type === "closed") { toast(msg.reason, "error"); return; }
+  if (msg.type !== "state") return;
+  last = msg;
+  if (info && msg.seat !== info.you) info.you = msg.seat;
+  $("#status").textContent = msg.table.status;
+  $("#status").className = `pill ${msg.table.status === "running" ? "warn" : msg.table.status === "open" ? "ok" : ""}`;
+  document.body.dataset.status = msg.table.status;
+  document.body.dataset.version = msg.version;
+  $("#lobby").hidden = msg.table.status !== "open";
+  if (msg.table.status === "open") drawLobby(msg.table);
+  drawPlayers(msg);
+  drawTimer(msg);
+  if (msg.view && module) module.render($("#game"), msg, ctx);
+  drawLog(msg);
+  drawResults(msg);
+}
+
+async function main() {
+  try { info = await api(`/api/tables/${tableId}`); }
+  catch (e) { $("#game").textContent = e.message; return; }
+  $("#title").textContent = GAME_TITLES[info.game] || info.game;
+  document.title = `gamenight — ${GAME_TITLES[info.game] || info.game}`;
+  module = await import(`/static/games/${info.game}.js`);
+  $("#howto-body").innerHTML = module.howto || "";
+  if (window.matchMedia("(max-width: 820px)").matches) $("#howto").open = false;
+  if (module.init) await module.init($("#game"), info, ctx);
+  conn = connect(tableId, onMessage, onStatus);
+}
+
+main();
