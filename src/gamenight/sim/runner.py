@@ -18,6 +18,7 @@ from gamenight.engine.core import Game
 from gamenight.engine.driver import play
 from gamenight.engine.registry import load
 from gamenight.engine.seeds import derive_seed
+from gamenight.sim.backends import check_backend, ray_map
 
 
 @dataclass(frozen=True)
@@ -70,9 +71,16 @@ def run(
     *,
     workers: int = 1,
     on_progress: Callable[[int], None] | None = None,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> list[GameResult]:
-    """Play games 0..games-1 of `job`; `on_progress(n)` after every n finished games."""
-    return run_many([(job, games)], workers=workers, on_progress=on_progress)[0]
+    """Play games 0..games-1 of `job`; `on_progress(n)` after every n finished games.
+
+    backend: "processes" (local worker processes) or "ray" (a local Ray runtime, or the
+    cluster at `address`); the results are the same for any backend and worker count."""
+    return run_many(
+        [(job, games)], workers=workers, on_progress=on_progress, backend=backend, address=address
+    )[0]
 
 
 def run_many(
@@ -80,8 +88,11 @@ def run_many(
     *,
     workers: int = 1,
     on_progress: Callable[[int], None] | None = None,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> list[list[GameResult]]:
     """Play several jobs (games 0..n-1 of each) in one pool; results per job, in order."""
+    check_backend(backend)
     total = sum(n for _, n in batches)
     chunk = max(1, min(500, total // (workers * 8) or 1))
     chunks = [
@@ -90,6 +101,16 @@ def run_many(
         for a in range(0, games, chunk)
     ]
     results: list[list[GameResult]] = [[] for _ in batches]
+    if backend == "ray":
+        slots: list[list[GameResult]] = [[] for _ in chunks]
+        tasks = [c for _, c in chunks]
+        for i, part in ray_map(_play_chunk, tasks, workers=workers, address=address):
+            slots[i] = part
+            if on_progress:
+                on_progress(len(part))
+        for (b, _), part in zip(chunks, slots, strict=True):
+            results[b].extend(part)
+        return results
     parts: Iterable[list[GameResult]]
     if workers <= 1:
         parts = (_play_chunk(c) for _, c in chunks)

@@ -1,0 +1,73 @@
+"""Where simulation chunks run: local worker processes (in `runner`) or Ray.
+
+The runner cuts a run into chunks of game indices; every game's seeds are derived from the
+master seed and its index, so a chunk gives the same results wherever it runs and the
+runner puts the chunks back in index order. The backend only decides where they run.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from gamenight.engine.core import BadInput
+
+BACKENDS = ("processes", "ray")
+
+
+def check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+
+
+def ray_map(
+    fn: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    *,
+    workers: int = 1,
+    address: str | None = None,
+) -> Iterator[tuple[int, Any]]:
+    """Run `fn(task)` for every task on Ray; yield `(position, result)` as they finish.
+
+    Without `address` a local Ray runtime with `workers` CPUs is started (and stopped at the
+    end); with one (`auto`, `ray://host:10001`, `host:6379`) the existing cluster is joined.
+    If Ray is already running in this process it is used as it is. At most `2 * workers`
+    tasks are in flight, so `workers` bounds the parallelism on a cluster too.
+    """
+    import ray
+
+    started = False
+    if not ray.is_initialized():
+        if address:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+        else:
+            ray.init(
+                num_cpus=max(1, workers),
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+            )
+        started = True
+    try:
+        remote = ray.remote(num_cpus=1)(fn)
+        pending: dict[Any, int] = {}
+        queue = iter(enumerate(tasks))
+        limit = max(1, 2 * workers)
+
+        def submit() -> None:
+            for position, task in queue:
+                pending[remote.remote(task)] = position
+                if len(pending) >= limit:
+                    return
+
+        submit()
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                position = pending.pop(ref)
+                yield position, ray.get(ref)
+            submit()
+    finally:
+        if started:
+            ray.shutdown()
