@@ -39,11 +39,12 @@ def drop_it_board(options: dict[str, Any]) -> dict[str, Any]:
             "height": board.height,
             "levels": board.levels,
             "bonus": [
-                {"center": list(c.center), "radius": c.radius, "points": c.points}
+                {"id": c.id, "center": list(c.center), "radius": c.radius, "points": c.points}
                 for c in board.bonus
             ],
         },
         "fill": render.FILL,
+        "dt": game.options.dt,
         "outlines": {
             kind: {"radius": o.radius, "vertices": [list(v) for v in o.vertices]}
             for kind, o in outlines(board).items()
