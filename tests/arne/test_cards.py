@@ -1,8 +1,8 @@
 """White cards (A20-A28) and black cards (A29-A36)."""
 
 import pytest
-from gamenight.games.arne import actions as A
 
+from gamenight.games.arne import actions as A
 from tests.arne.helpers import act, hand, pass_round, stack_names, table
 
 
@@ -275,7 +275,8 @@ def test_A32_crush_once_per_stack_never_on_minus200():
 
 def test_A33_lock_only_on_crush_or_minus200_once():
     state = table(hands={1: ["LOCK"]},
-                  displays={0: ["red P500+CRUSH", "red MINUS200", "red P100", "red P50+CRUSH+LOCK"]})
+                  displays={0: ["red P500+CRUSH", "red MINUS200", "red P100",
+                                "red P50+CRUSH+LOCK"]})
     act(state, A.PASS)
     locks = [a for a in state.actions(1) if isinstance(a, A.Lock)]
     assert locks == [A.Lock(0, 0), A.Lock(0, 1)]

@@ -1,7 +1,8 @@
 """Spec section 2: the cards as data, with the sanity totals of 2.5 and 11."""
 
-import gamenight
 import pytest
+
+import gamenight
 from gamenight.games.arne.components import (
     BOX_TOTAL,
     GROUP_TOTALS,

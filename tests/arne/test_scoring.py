@@ -3,7 +3,7 @@
 from gamenight.games.arne.scoring import Stack, display_score, player_scores
 
 
-def S(base, **kw):  # noqa: N802
+def S(base, **kw):
     return Stack(base, **kw)
 
 

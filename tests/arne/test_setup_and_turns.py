@@ -1,10 +1,10 @@
 """Setup (A1-A5, A56) and the turn structure (A6-A14, A57)."""
 
-import gamenight
 import pytest
+
+import gamenight
 from gamenight.engine.core import BadInput, IllegalAction
 from gamenight.games.arne import actions as A
-
 from tests.arne.helpers import act, hand, pass_round, stack_names, table
 
 

@@ -1,7 +1,6 @@
 """Reaction windows (A15-A19), STOP/REVERSE in detail (A37-A40)."""
 
 from gamenight.games.arne import actions as A
-
 from tests.arne.helpers import act, pass_round, table
 
 

@@ -1,0 +1,99 @@
+"""The engine contract (engine.check) for several option sets, and hypothesis invariants:
+cards are never created or lost, replay is exact, nothing hidden leaks into a view."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gamenight
+from gamenight.engine import check, snapshot
+
+# (options, games, probe_every): the checker's cost grows with the square of a game's
+# length, so long games are probed at every k-th decision only.
+OPTION_SETS = [
+    ({"players": 2}, 2, 2),
+    ({"players": 3}, 1, 12),
+    ({"players": 4}, 1, 25),
+    ({"players": 6, "learning": True}, 1, 25),
+    ({"players": 4, "mode": "losing", "learning": True}, 1, 6),
+    ({"players": 3, "learning": True}, 1, 4),
+    ({"players": 3, "variant": "dummy", "learning": True}, 1, 6),
+    ({"players": 2, "variant": "dummy", "reverse_mode": "flip"}, 1, 12),
+    ({"players": 4, "variant": "team", "learning": True}, 1, 8),
+    ({"players": 4, "variant": "team", "team_open_hands": True}, 1, 25),
+    ({"players": 3, "thief_may_take_thief": True, "demand_selection": "random",
+      "pre_resolution_windows": False, "colour_assignment": "random", "learning": True}, 1, 6),
+    ({"players": 2, "series_games": 2, "hand_size": 5, "learning": True}, 1, 3),
+]
+
+
+@pytest.mark.parametrize(("options", "games", "probe"), OPTION_SETS)
+def test_engine_check(options, games, probe):
+    assert check(gamenight.load("arne", **options), games=games, probe_every=probe) > 0
+
+
+def last(states):
+    state = None
+    for state in states:  # noqa: B007 - we want the final state
+        pass
+    assert state is not None
+    return state
+
+
+def random_game(options, seed, steps=None):
+    game = gamenight.load("arne", **options)
+    state = game.start(seed)
+    rng = random.Random(seed)
+    n = 0
+    while not state.over and (steps is None or n < steps):
+        seat = state.actors[0]
+        state.act(seat, rng.choice(state.actions(seat)))
+        n += 1
+        yield state
+
+
+OPTIONS = st.sampled_from([
+    {"players": 2}, {"players": 3}, {"players": 5, "learning": True},
+    {"players": 3, "variant": "dummy"}, {"players": 4, "variant": "team", "learning": True},
+    {"players": 4, "mode": "losing"},
+])
+
+
+@settings(max_examples=12, deadline=None)
+@given(OPTIONS, st.integers(0, 10_000))
+def test_cards_are_never_created_or_lost(options, seed):
+    everything = None
+    for state in random_game(options, seed):
+        cards = sorted(state.all_cards())
+        if everything is None:
+            everything = list(range(state.game.num_cards))
+        assert cards == everything
+
+
+@settings(max_examples=10, deadline=None)
+@given(OPTIONS, st.integers(0, 10_000))
+def test_A48_replay_is_exact(options, seed):
+    state = last(random_game(options, seed))
+    again = state.game.replay(seed, state.history)
+    assert snapshot(again) == snapshot(state)
+
+
+@settings(max_examples=10, deadline=None)
+@given(OPTIONS, st.integers(0, 10_000), st.integers(5, 200))
+def test_A58_no_view_or_event_carries_another_hand(options, seed, steps):
+    state = last(random_game(options, seed, steps))
+    game = state.game
+    for seat in range(game.players):
+        for e in state.events(seat):
+            assert e.to is None or seat in e.to
+        view = state.view(seat)
+        # Replace every other player's hidden cards: what seat sees must not change.
+        d = state.determinize(seat, random.Random(seed))
+        assert d.view(seat) == view
+        assert d.info_key(seat) == state.info_key(seat)
+        assert sorted(d.all_cards()) == list(range(game.num_cards))
+        for p in range(game.players):
+            if p != seat and not view.get("team_hands"):
+                assert len(d.hands[p]) == len(state.hands[p])
