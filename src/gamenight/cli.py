@@ -74,6 +74,27 @@ SetOpt = Annotated[
 ]
 
 
+Backend = Annotated[
+    str,
+    typer.Option(
+        help="processes (local worker processes) or ray (a local Ray runtime, or the cluster "
+        "at --address); results are the same for one seed whatever the backend and workers"
+    ),
+]
+Address = Annotated[
+    str | None,
+    typer.Option(help="join this Ray cluster (e.g. auto or ray://host:10001); needs --backend ray"),
+]
+
+
+def _check_backend(backend: str, address: str | None) -> None:
+    from gamenight.sim.backends import check_backend
+
+    check_backend(backend)
+    if address and backend != "ray":
+        raise BadInput("--address joins a Ray cluster: use it with --backend ray")
+
+
 @app.command("games")
 def list_games() -> None:
     """List the games."""
@@ -313,9 +334,12 @@ def simulate(
     workers: Annotated[int, typer.Option(min=1, help="worker processes")] = os.cpu_count() or 1,
     out: Annotated[Path | None, typer.Option(help="write the per-game results as JSON")] = None,
     set_: SetOpt = None,
+    backend: Backend = "processes",
+    address: Address = None,
 ) -> None:
     """Play many bot games and print win rates per seat and game lengths."""
     try:
+        _check_backend(backend, address)
         options: dict[str, Any] = _parse_sets(set_)
         bot_list = [b.strip() for b in (bots or "").split(",") if b.strip()]
         count = players or len(bot_list) or None
@@ -329,7 +353,14 @@ def simulate(
         raise _fail(str(err)) from err
     job = Job(game, tuple(sorted(the_game_options(the_game).items())), seats, seed)
     with _progress(game, games_) as advance:
-        results = run(job, games_, workers=workers, on_progress=advance)
+        results = run(
+            job,
+            games_,
+            workers=workers,
+            on_progress=advance,
+            backend=backend,
+            address=address,
+        )
     summary = Summary.of(results, n)
     table = Table(
         "seat", "bot", "win rate", "95% interval", "mean payoff", title=f"{game}: {games_} games"
@@ -360,12 +391,15 @@ def tournament(
     out: Annotated[Path | None, typer.Option(help="write the raw results as JSON")] = None,
     plot: Annotated[Path | None, typer.Option(help="draw ratings with error bars (PNG)")] = None,
     set_: SetOpt = None,
+    backend: Backend = "processes",
+    address: Address = None,
 ) -> None:
     """Round robin with rotated seats: openskill ratings, win rates with 95% intervals."""
     from gamenight.sim.tournament import play_tournament, plot_ratings, schedule
 
     entrants = [b.strip() for b in bots.split(",") if b.strip()]
     try:
+        _check_backend(backend, address)
         options: dict[str, Any] = _parse_sets(set_)
         the_game = _load(game, options, players or 2)
         for entrant in entrants:
@@ -384,6 +418,8 @@ def tournament(
             seed,
             workers=workers,
             on_progress=advance,
+            backend=backend,
+            address=address,
         )
     table = Table(
         "bot",
@@ -427,6 +463,58 @@ def tournament(
     if plot is not None:
         plot_ratings(tour, str(plot))
         console.print(f"ratings plot written to {plot}")
+
+
+@app.command()
+def report(
+    game: str,
+    games_: Annotated[int, typer.Option("--games", min=1, help="games per setting")] = 1000,
+    out: Annotated[Path, typer.Option(help="directory for index.html and its plots")] = Path(
+        "report"
+    ),
+    sweep: Annotated[
+        str | None,
+        typer.Option(help="option=v1,v2,...: one column of figures per value, side by side"),
+    ] = None,
+    bots: Annotated[str | None, typer.Option(help="comma list of bots, one per seat")] = None,
+    players: Annotated[int | None, typer.Option(help="seats (default: one per bot)")] = None,
+    seed: Annotated[int, typer.Option(help="master seed; each game's seed is derived")] = 0,
+    workers: Annotated[int, typer.Option(min=1, help="worker processes")] = os.cpu_count() or 1,
+    set_: SetOpt = None,
+    backend: Backend = "processes",
+    address: Address = None,
+) -> None:
+    """Balance report: win rates per seat and turn position, scores, lengths, ties (HTML)."""
+    from gamenight.sim.report import parse_sweep, run_report, settings
+
+    try:
+        _check_backend(backend, address)
+        options: dict[str, Any] = _parse_sets(set_)
+        swept = parse_sweep(sweep)
+        bot_list = [b.strip() for b in (bots or "").split(",") if b.strip()]
+        count = players or (len(bot_list) if len(bot_list) > 1 else None)
+        columns = settings(game, options, swept, count)  # refuse bad options before playing
+    except BadInput as err:
+        raise _fail(str(err)) from err
+    try:
+        with _progress(game, games_ * len(columns)) as advance:
+            index = run_report(
+                game,
+                games_,
+                out,
+                options=options,
+                sweep=swept,
+                bots=bot_list,
+                players=count,
+                seed=seed,
+                workers=workers,
+                backend=backend,
+                address=address,
+                on_progress=advance,
+            )
+    except BadInput as err:
+        raise _fail(str(err)) from err
+    console.print(f"report written to {index}")
 
 
 @contextmanager

@@ -119,9 +119,17 @@ def play_tournament(
     *,
     workers: int = 1,
     on_progress: Callable[[int], None] | None = None,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> Tournament:
     plan = schedule(game, options, bots, players, games, seed)
-    results = run_many([(job, n) for _, job, n in plan], workers=workers, on_progress=on_progress)
+    results = run_many(
+        [(job, n) for _, job, n in plan],
+        workers=workers,
+        on_progress=on_progress,
+        backend=backend,
+        address=address,
+    )
     tour = Tournament(game, list(bots), players)
     for (g, job, _), batch in zip(plan, results, strict=True):
         names = tuple(s.removeprefix("bot:") for s in job.seats)

@@ -1,0 +1,407 @@
+"""Balance reports: run many games per setting and write `DIR/index.html` with plots.
+
+    gamenight report drop-or-stop --games 20000 --out report --sweep deck=standard,descending,1to6
+
+For every setting (the `--set` options, times each value of the `--sweep` option) the same
+bots play the same derived seeds (game i of every setting uses `derive_seed(seed, i)`, so
+settings are compared on common random numbers). The page shows, per setting and side by
+side: win rate per seat and per turn position (position 0 is the seat asked first; its
+lead over the others is the first-player advantage) with 95% Wilson intervals, score and
+game-length distributions, how often games end in a shared win, and a table of figures.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gamenight.bots import default_bot, make_seat
+from gamenight.engine.core import BadInput, Game
+from gamenight.engine.options import options_to_json
+from gamenight.engine.registry import load
+from gamenight.sim.runner import GameResult, Job, Summary, run_many, wilson
+
+
+@dataclass
+class Setting:
+    """One column of the report: its options, the games played and their figures."""
+
+    label: str
+    options: dict[str, Any]
+    game: Game
+    results: list[GameResult] = field(default_factory=list)
+    first: list[int] = field(default_factory=list)  # seat asked first, per game
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    @property
+    def summary(self) -> Summary:
+        return Summary.of(self.results, self.players)
+
+    def position_wins(self) -> list[int]:
+        """Wins per turn position: position p is the seat p places after the first one."""
+        n = self.players
+        wins = [0] * n
+        for r, first in zip(self.results, self.first, strict=True):
+            for w in r.winners:
+                wins[(w - first) % n] += 1
+        return wins
+
+
+def parse_sweep(text: str | None) -> tuple[str, list[str]] | None:
+    """`deck=standard,descending` -> ("deck", ["standard", "descending"])."""
+    if not text:
+        return None
+    key, eq, values = text.partition("=")
+    items = [v.strip() for v in values.split(",") if v.strip()]
+    if not eq or not key.strip() or not items:
+        raise BadInput(f"--sweep takes option=v1,v2,..., got {text!r}")
+    return key.strip().replace("-", "_"), items
+
+
+def settings(
+    game_name: str,
+    options: dict[str, Any],
+    sweep: tuple[str, list[str]] | None,
+    players: int | None = None,
+) -> list[Setting]:
+    """The settings of a report, each with its game loaded (bad options raise BadInput)."""
+    base = dict(options)
+    if players is not None and "players" not in base:
+        base["players"] = players
+    combos: list[tuple[str, dict[str, Any]]]
+    if sweep is None:
+        label = ", ".join(f"{k}={v}" for k, v in base.items()) or "default options"
+        combos = [(label, base)]
+    else:
+        key, values = sweep
+        combos = [(f"{key}={v}", base | {key: v}) for v in values]
+    out = []
+    for label, given in combos:
+        game = load(game_name, **given)
+        canonical = options_to_json(game.options) | {"players": game.players}
+        out.append(Setting(label, canonical, game))
+    return out
+
+
+def run_report(
+    game_name: str,
+    games: int,
+    out_dir: str | Path,
+    *,
+    options: dict[str, Any] | None = None,
+    sweep: tuple[str, list[str]] | None = None,
+    bots: Sequence[str] = (),
+    players: int | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    backend: str = "processes",
+    address: str | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> Path:
+    """Play `games` games per setting and write the report; returns the index.html path."""
+    if players is None and bots and len(bots) > 1:
+        players = len(bots)
+    columns = settings(game_name, options or {}, sweep, players)
+    jobs = []
+    for s in columns:
+        names = list(bots) or [default_bot(game_name)]
+        seats = tuple(_spec(names[i % len(names)]) for i in range(s.players))
+        for spec in seats:
+            make_seat(spec, s.game, 0)  # refuse bad bot names before playing
+        jobs.append((Job(game_name, tuple(sorted(s.options.items())), seats, seed), games))
+    results = run_many(
+        jobs, workers=workers, on_progress=on_progress, backend=backend, address=address
+    )
+    for s, batch in zip(columns, results, strict=True):
+        s.results = batch
+        s.first = [_first_seat(s.game, r.seed) for r in batch]
+    seat_names = [j.seats for j, _ in jobs]
+    return write_report(game_name, columns, seat_names, Path(out_dir), seed=seed)
+
+
+def _spec(name: str) -> str:
+    return name if name.startswith("bot") else f"bot:{name}"
+
+
+def _first_seat(game: Game, seed: int) -> int:
+    state = game.start(seed)
+    return state.actors[0] if state.actors else 0
+
+
+# -- the page ---------------------------------------------------------------------------------
+def write_report(
+    game_name: str,
+    columns: Sequence[Setting],
+    seats: Sequence[Sequence[str]],
+    out: Path,
+    *,
+    seed: int = 0,
+) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    out.mkdir(parents=True, exist_ok=True)
+    figures = [
+        ("winrate.png", "Win rate per seat", _plot_win_rates(columns, out / "winrate.png", False)),
+        (
+            "position.png",
+            "Win rate per turn position (first-player advantage)",
+            _plot_win_rates(columns, out / "position.png", True),
+        ),
+        ("scores.png", "Score distribution per seat", _plot_scores(columns, out / "scores.png")),
+        ("length.png", "Game length", _plot_lengths(columns, out / "length.png")),
+        ("ties.png", "Shared wins and truncated games", _plot_ties(columns, out / "ties.png")),
+    ]
+    if len(columns) > 1:
+        figures.insert(
+            0,
+            (
+                "sweep.png",
+                "Win rate per turn position across the sweep",
+                _plot_sweep(columns, out / "sweep.png"),
+            ),
+        )
+    games = len(columns[0].results) if columns else 0
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'>",
+        f"<title>{html.escape(game_name)} balance report</title>",
+        "<style>body{font-family:sans-serif;margin:24px;max-width:1400px}"
+        "table{border-collapse:collapse;margin:8px 0 24px}"
+        "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}"
+        "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}"
+        "img{max-width:100%;border:1px solid #eee}.note{color:#555}</style></head><body>",
+        f"<h1>{html.escape(game_name)}: balance report</h1>",
+        f"<p>{games:,} games per setting, master seed {seed}; game <i>i</i> of every setting is "
+        "dealt from the same derived seed. Win rates count every co-winner of a shared win; "
+        "intervals are 95% Wilson score intervals. Turn position 0 is the seat asked first "
+        "in the game, position 1 the next seat round the table, and so on.</p>",
+    ]
+    for s, names in zip(columns, seats, strict=True):
+        parts.append(_table(s, names))
+    for file, title, note in figures:
+        parts.append(f"<h2>{html.escape(title)}</h2>")
+        if note:
+            parts.append(f"<p class='note'>{html.escape(note)}</p>")
+        parts.append(f"<img src='{file}' alt='{html.escape(title)}'>")
+    parts.append("</body></html>")
+    index = out / "index.html"
+    index.write_text("\n".join(parts))
+    return index
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _table(s: Setting, names: Sequence[str]) -> str:
+    summary = s.summary
+    n = s.players
+    games = max(1, summary.games)
+    pos = s.position_wins()
+    mean_scores = [
+        sum(r.scores[seat] for r in s.results) / games if s.results else 0.0 for seat in range(n)
+    ]
+    rows = [
+        f"<h2>{html.escape(s.label)}</h2>",
+        "<table><tr><th>seat</th><th>bot</th><th>win rate</th><th>95% interval</th>"
+        "<th>mean payoff</th><th>mean score</th><th>win rate at turn position</th>"
+        "<th>95% interval</th></tr>",
+    ]
+    for seat in range(n):
+        rate, lo, hi = summary.win_rate(seat)
+        prate, plo, phi = wilson(pos[seat], summary.games)
+        rows.append(
+            f"<tr><td>{seat}</td><td>{html.escape(names[seat])}</td><td>{_pct(rate)}</td>"
+            f"<td>{_pct(lo)} - {_pct(hi)}</td><td>{summary.payoff[seat]:.3f}</td>"
+            f"<td>{mean_scores[seat]:.2f}</td><td>{_pct(prate)} (position {seat})</td>"
+            f"<td>{_pct(plo)} - {_pct(phi)}</td></tr>"
+        )
+    rows.append("</table>")
+    tie, tlo, thi = wilson(summary.shared, summary.games)
+    extras = "".join(
+        f"<tr><td>mean {html.escape(k)} per game</td><td>{v:.2f}</td></tr>"
+        for k, v in summary.stats.items()
+    )
+    rows.append(
+        "<table>"
+        f"<tr><td>games</td><td>{summary.games:,}</td></tr>"
+        f"<tr><td>shared wins (ties)</td><td>{_pct(tie)} ({_pct(tlo)} - {_pct(thi)})</td></tr>"
+        f"<tr><td>truncated by an engine cap</td><td>{summary.truncated:,}</td></tr>"
+        f"{extras}"
+        f"<tr><td>options</td><td>{html.escape(str(s.options))}</td></tr></table>"
+    )
+    return "\n".join(rows)
+
+
+def _grid(k: int, rows: int = 1, height: float = 3.6) -> Any:
+    import matplotlib.pyplot as plt
+
+    width = min(24.0, 1.0 + 4.2 * k)
+    fig, axes = plt.subplots(
+        rows, k, figsize=(width, height * rows), squeeze=False, sharey="row", layout="constrained"
+    )
+    return fig, axes
+
+
+def _save(fig: Any, path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _plot_win_rates(columns: Sequence[Setting], path: Path, by_position: bool) -> str:
+    fig, axes = _grid(len(columns))
+    for ax, s in zip(axes[0], columns, strict=True):
+        summary = s.summary
+        n = s.players
+        wins = s.position_wins() if by_position else summary.wins
+        stats = [wilson(w, summary.games) for w in wins]
+        rates = [r for r, _, _ in stats]
+        errors = [[r - lo for r, lo, _ in stats], [hi - r for r, _, hi in stats]]
+        ax.bar(range(n), rates, yerr=errors, capsize=4, color="#4c72b0")
+        ax.axhline(1 / n, color="#c44e52", linestyle="--", linewidth=1, label="1 / players")
+        for x, r in enumerate(rates):
+            ax.text(x, r / 2, _pct(r), ha="center", va="center", color="white", fontsize=8)
+        ax.set_xticks(range(n))
+        ax.set_xlabel("turn position (0 = first)" if by_position else "seat")
+        ax.set_title(s.label, fontsize=10)
+        ax.set_ylim(0, max(0.05, min(1.0, max(hi for _, _, hi in stats) * 1.15)))
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("win rate (95% interval)")
+    axes[0][0].legend(fontsize=8, loc="upper right")
+    _save(fig, path)
+    return "Bars are win rates, whiskers the 95% intervals; the dashed line is one in n."
+
+
+def _plot_scores(columns: Sequence[Setting], path: Path) -> str:
+    import numpy as np
+
+    fig, axes = _grid(len(columns))
+    for ax, s in zip(axes[0], columns, strict=True):
+        scores = np.array([r.scores for r in s.results], dtype=float).reshape(-1, s.players)
+        values = np.unique(scores)
+        integral = bool(np.all(np.equal(np.mod(values, 1), 0)))
+        if integral and len(values) <= 30:
+            width = 0.8 / s.players
+            for seat in range(s.players):
+                counts = [(scores[:, seat] == v).mean() for v in values]
+                xs = np.arange(len(values)) + (seat - (s.players - 1) / 2) * width
+                ax.bar(xs, counts, width=width, label=f"seat {seat}")
+            ax.set_xticks(range(len(values)), [f"{v:g}" for v in values])
+        else:
+            bins = np.histogram_bin_edges(scores, bins=30)
+            for seat in range(s.players):
+                ax.hist(
+                    scores[:, seat],
+                    bins=bins,
+                    histtype="step",
+                    linewidth=1.5,
+                    weights=np.full(len(scores), 1 / max(1, len(scores))),
+                    label=f"seat {seat}",
+                )
+        ax.set_xlabel("final score")
+        ax.set_title(s.label, fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("share of games")
+    axes[0][0].legend(fontsize=8)
+    _save(fig, path)
+    return "The game's own final score of each seat (its fraction of games)."
+
+
+def _plot_lengths(columns: Sequence[Setting], path: Path) -> str:
+    import numpy as np
+
+    keys = sorted({k for s in columns for r in s.results[:1] for k in r.stats})
+    keys = keys or ["decisions"]
+    fig, axes = _grid(len(columns), rows=len(keys), height=3.0)
+    for row, key in enumerate(keys):
+        for ax, s in zip(axes[row], columns, strict=True):
+            data = np.array([r.stats.get(key, 0.0) for r in s.results], dtype=float)
+            if len(data) == 0:
+                continue
+            lo, hi = float(data.min()), float(data.max())
+            if hi - lo <= 40 and np.all(np.mod(data, 1) == 0):
+                bins = np.arange(lo - 0.5, hi + 1.5)
+            else:
+                bins = np.histogram_bin_edges(data, bins=40)
+            ax.hist(data, bins=bins, weights=np.full(len(data), 1 / len(data)), color="#55a868")
+            ax.axvline(data.mean(), color="#333", linestyle="--", linewidth=1)
+            ax.set_xlabel(f"{key} per game (mean {data.mean():.1f})")
+            if row == 0:
+                ax.set_title(s.label, fontsize=10)
+            ax.grid(axis="y", alpha=0.3)
+        axes[row][0].set_ylabel("share of games")
+    _save(fig, path)
+    return "Decisions (and rounds, where the game counts them) per game; dashed: the mean."
+
+
+def _plot_ties(columns: Sequence[Setting], path: Path) -> str:
+    import matplotlib.pyplot as plt
+
+    k = len(columns)
+    fig, ax = plt.subplots(figsize=(min(14.0, 2.0 + 1.6 * k), 3.6), layout="constrained")
+    labels = [s.label for s in columns]
+    for offset, (name, colour, count) in enumerate(
+        [
+            ("shared win", "#8172b2", lambda s: s.summary.shared),
+            ("truncated", "#ccb974", lambda s: s.summary.truncated),
+        ]
+    ):
+        stats = [wilson(count(s), s.summary.games) for s in columns]
+        xs = [i + (offset - 0.5) * 0.38 for i in range(k)]
+        ax.bar(
+            xs,
+            [r for r, _, _ in stats],
+            width=0.36,
+            yerr=[[r - lo for r, lo, _ in stats], [hi - r for r, _, hi in stats]],
+            capsize=4,
+            color=colour,
+            label=name,
+        )
+        for x, (r, _, _) in zip(xs, stats, strict=True):
+            ax.text(x, r, _pct(r), ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(range(k), labels, fontsize=9)
+    ax.set_ylabel("share of games (95% interval)")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    _save(fig, path)
+    return "A shared win is a game with two or more winners."
+
+
+def _plot_sweep(columns: Sequence[Setting], path: Path) -> str:
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(min(14.0, 3.0 + 1.8 * len(columns)), 3.8), layout="constrained")
+    n = max(s.players for s in columns)
+    xs = list(range(len(columns)))
+    for p in range(n):
+        pts = []
+        for x, s in zip(xs, columns, strict=True):
+            if p < s.players:
+                pts.append((x, *wilson(s.position_wins()[p], s.summary.games)))
+        if not pts:
+            continue
+        ax.errorbar(
+            [x + (p - (n - 1) / 2) * 0.06 for x, *_ in pts],
+            [r for _, r, _, _ in pts],
+            yerr=[[r - lo for _, r, lo, _ in pts], [hi - r for _, r, _, hi in pts]],
+            marker="o",
+            capsize=4,
+            label=f"position {p}" + (" (first)" if p == 0 else ""),
+        )
+    ax.set_xticks(xs, [s.label for s in columns], fontsize=9)
+    ax.set_ylabel("win rate (95% interval)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, ncol=min(4, n))
+    _save(fig, path)
+    return (
+        "Each line is one turn position across the settings of the sweep; "
+        "lines close together mean the order of play matters little."
+    )
