@@ -412,7 +412,6 @@ class Hub:
             await self.act(table, seat, version, choice.to_json())
 
     async def _bot(self, table: LiveTable, seat: int, version: int) -> None:
-        await asyncio.sleep(float(table.row.settings.get("bot_delay") or 0))
         state = table.state
         if state is None or state.over or len(state.history) != version:
             return
@@ -421,6 +420,11 @@ class Hub:
         loop = asyncio.get_running_loop()
         try:
             obj = await loop.run_in_executor(self.pool, workers.bot_choose, state, seat, text, seed)
+            if obj.get("type") != "pass":
+                # A pause so people can follow; a pass goes at once, so a window with
+                # nothing to answer does not crawl (the pause comes after the choice and
+                # only before a visible card, so it tells nobody what a bot holds).
+                await asyncio.sleep(float(table.row.settings.get("bot_delay") or 0))
             table.bot_task = None
             await self.act(table, seat, version, obj)
         except Refused as err:
