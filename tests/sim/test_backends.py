@@ -1,0 +1,58 @@
+"""One master seed, one result: whatever the backend and the number of workers."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from gamenight.cli import app
+from gamenight.engine import BadInput
+from gamenight.sim.runner import Job, run, run_many
+from gamenight.sim.tournament import play_tournament
+
+ARNE = Job("arne", (("players", 3),), ("bot:random",) * 3, 11)
+DOS = Job("drop-or-stop", (("players", 3),), ("bot:threshold", "bot:random", "bot"), 5)
+
+
+def test_processes_give_the_same_results_for_one_and_two_workers():
+    for job in (ARNE, DOS):
+        one = run(job, 60, workers=1)
+        two = run(job, 60, workers=2)
+        assert one == two
+        assert [r.index for r in two] == list(range(60))
+
+
+def test_unknown_backend_is_refused():
+    with pytest.raises(BadInput, match="processes, ray"):
+        run(DOS, 3, backend="threads")
+    result = CliRunner().invoke(
+        app, ["simulate", "drop-or-stop", "--games", "3", "--address", "auto"]
+    )
+    assert result.exit_code == 2 and "--backend ray" in result.output
+
+
+def test_ray_gives_the_same_results_as_processes():
+    """One Ray runtime for all Ray checks (starting one takes seconds)."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    try:
+        reference = run_many([(ARNE, 40), (DOS, 40)], workers=1)
+        for workers in (1, 2):
+            got = run_many([(ARNE, 40), (DOS, 40)], workers=workers, backend="ray")
+            assert got == reference
+        options = {"players": 2}
+        tour_p = play_tournament("drop-or-stop", options, ["random", "threshold"], 2, 10, 3)
+        tour_r = play_tournament(
+            "drop-or-stop", options, ["random", "threshold"], 2, 10, 3, workers=2, backend="ray"
+        )
+        assert tour_p.matches == tour_r.matches
+        # The command line reuses the running runtime.
+        cli = CliRunner()
+        args = ["simulate", "drop-or-stop", "--games", "30", "--seed", "2", "--workers", "2"]
+        by_ray = cli.invoke(app, [*args, "--backend", "ray"])
+        by_processes = cli.invoke(app, [*args, "--backend", "processes"])
+        assert by_ray.exit_code == 0, by_ray.output
+        table = by_processes.output[by_processes.output.index("drop-or-stop: 30 games") :]
+        assert table in by_ray.output
+    finally:
+        ray.shutdown()
