@@ -71,8 +71,10 @@ def test_terminal_render_describe_parse():
         terminal.parse("99", state, 0)
     with pytest.raises(BadInput, match="not a legal action"):
         terminal.parse("fly away", state, 0)
+    assert terminal.parse("pass", state, 1) == A.PASS  # a pass in advance
+    fresh = gamenight.load("arne", players=3).start(0)
     with pytest.raises(BadInput, match="owe no decision"):
-        terminal.parse("pass", state, 1)
+        terminal.parse("pass", fresh, 1)
     with pytest.raises(BadInput, match="fits"):
         terminal.parse("crush", state, 0)
     assert terminal.parse("play", state, 0) == A.PlayPoint("P100", "red", 0)

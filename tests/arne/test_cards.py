@@ -75,7 +75,7 @@ def test_A24_demand_points_normal_target_chooses():
     state = table(hands={0: ["DEMAND_POINTS"], 1: ["red P50", "red P1000", "red X2", "CRUSH"]})
     act(state, A.DemandPoints(1, "red", 0))
     pass_round(state)
-    assert state.phase == 3 and state.actors == (1,)  # GIVE: the target decides
+    assert state.phase == 3 and state.actors[0] == 1  # GIVE: the target decides
     assert set(state.actions(1)) == {A.Give("P50", "red"), A.Give("P1000", "red"),
                                      A.Give("X2", "red")}
     act(state, A.Give("P50", "red"))
@@ -105,7 +105,7 @@ def test_A24_demand_points_losing_game_colour_and_destination():
     act(state, A.DemandPoints(1, "green", 1))
     pass_round(state)
     # two fitting cards: the target still decides, so decisions never depend on the hand
-    assert state.actors == (1,)
+    assert state.actors[0] == 1
     act(state, A.Give("P500", "green"))
     assert state.actions(1) == [A.Give("P50", "green")]
     act(state, A.Give("P50", "green"))
@@ -124,7 +124,7 @@ def test_A25_demand_black_secret_choice():
     state = table(hands={0: ["DEMAND_BLACK"], 1: ["STOP", "CRUSH", "green MINUS200", "red P50"]})
     act(state, A.DemandBlack(1))
     pass_round(state)
-    assert state.actors == (1,)
+    assert state.actors[0] == 1
     assert set(state.actions(1)) == {A.Give("STOP", ""), A.Give("CRUSH", ""),
                                      A.Give("MINUS200", "green")}  # -200 counts as black
     act(state, A.Give("STOP", ""))

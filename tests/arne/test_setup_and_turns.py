@@ -33,11 +33,11 @@ def test_A2_deck_for_the_player_count():
 def test_A3_colours_chosen_in_seat_order_from_free_colours():
     game = gamenight.load("arne", players=3, first_seat=1)
     state = game.start(5)
-    assert state.actors == (1,)
+    assert state.actors[0] == 1
     choices = [a.colour for a in state.actions(1)]
     assert choices == ["red", "green", "yellow", "blue"]
     state.act(1, A.ChooseColour("blue"))
-    assert state.actors == (2,)
+    assert state.actors[0] == 2
     assert "blue" not in [a.colour for a in state.actions(2)]
     state.act(2, A.ChooseColour("red"))
     state.act(0, A.ChooseColour("green"))
@@ -112,7 +112,7 @@ def test_A7_empty_hand_still_takes_turns():
 
 def test_A8_main_window_starts_with_active_and_declaring_closes_it():
     state = table(hands={0: ["red P100"], 1: ["CRUSH"]})
-    assert state.actors == (0,) and state.wkind == 0
+    assert state.actors[0] == 0 and state.wkind == 0
     assert A.PlayPoint("P100", "red", 0) in state.actions(0)
     act(state, A.PlayPoint("P100", "red", 0))
     assert state.wkind == 2 and state.holder == 1  # END window at the next seat
@@ -122,7 +122,7 @@ def test_A8_main_window_starts_with_active_and_declaring_closes_it():
 def test_A9_white_step_forces_a_playable_white_card():
     state = table(hands={0: ["red P100", "CRUSH"]})
     pass_round(state)
-    assert state.phase == 2 and state.actors == (0,)
+    assert state.phase == 2 and state.actors[0] == 0
     assert A.PASS not in state.actions(0)
     assert set(state.actions(0)) == {A.PlayPoint("P100", "red", 0), A.PlayPoint("P100", "red", -1)}
 
@@ -251,5 +251,5 @@ def test_illegal_action_is_refused_and_changes_nothing():
     with pytest.raises(IllegalAction):
         state.act(0, A.PlayPoint("P100", "red", 1))
     with pytest.raises(IllegalAction):
-        state.act(1, A.PASS)
+        state.act(1, A.Stop())  # player 1 may only pass (in advance) now
     assert hand(state, 0) == ["red P100"]

@@ -7,11 +7,11 @@ from tests.arne.helpers import act, pass_round, table
 def test_A15_black_action_keeps_priority_several_in_a_row():
     state = table(hands={1: ["CRUSH", "CRUSH"]}, displays={0: ["red P500", "red P1000"]})
     act(state, A.PASS)
-    assert state.actors == (1,)
+    assert state.actors[0] == 1
     act(state, A.Crush(0, 0))
-    assert state.actors == (1,)
+    assert state.actors[0] == 1
     act(state, A.Crush(0, 1))
-    assert state.actors == (1,)
+    assert state.actors[0] == 1
     assert state.view(None)["displays"][0]["score"] == 0
 
 
@@ -38,9 +38,9 @@ def test_A16_quiet_counter_closes_after_every_player_answered():
 def test_A17_holder_with_no_black_card_is_still_asked():
     state = table(hands={0: ["red P50"], 1: [], 2: ["red P100"]})
     act(state, A.PASS)
-    assert state.actors == (1,) and state.actions(1) == [A.PASS]
+    assert state.actors[0] == 1 and state.actions(1) == [A.PASS]
     act(state, A.PASS)
-    assert state.actors == (2,) and state.actions(2) == [A.PASS]
+    assert state.actors[0] == 2 and state.actions(2) == [A.PASS]
 
 
 def test_A18_black_cards_reach_the_pile_in_order():
@@ -150,3 +150,19 @@ def test_A40_active_reverse_and_two_players():
         act(state, A.Reverse())
         pass_round(state)
         assert state.turn_seat == 0
+
+
+def test_A17_pass_in_advance_is_played_as_a_normal_pass_and_cancelled_by_black():
+    state = table(hands={0: ["red P50", "STOP"], 1: ["CRUSH"]})
+    assert state.actors == (0, 1, 2) and state.actions(2) == [A.PASS]
+    state.act(2, A.PASS)  # player 2 passes in advance
+    assert state.actors == (0, 1)
+    state.act(0, A.PASS)
+    state.act(1, A.PASS)  # player 2's pass now happens by itself
+    assert state.phase == 2  # three quiet players: the MAIN window closed (A16)
+    kinds = [e.kind for e in state.events(0)][-3:]
+    assert kinds == ["pass", "pass", "pass"]
+    state = table(hands={0: ["red P50", "STOP"], 1: ["CRUSH"]})
+    state.act(2, A.PASS)
+    state.act(0, A.Stop())  # a new black card cancels it
+    assert state.actors == (0, 1, 2)

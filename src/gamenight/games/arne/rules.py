@@ -82,6 +82,7 @@ class ArneState(State):
         self.quiet = 0
         self.played = False
         self.fetched = (0,) * n  # A29 guard: thieves fetched this window, per player
+        self.early: frozenset[int] = EMPTY  # players who passed in advance (window)
         self.give: tuple[int, int, str, int, int] | None = None  # target, to, P/B, colour, left
         self.give_disp = NONE
         self.final_order: tuple[int, ...] = ()
@@ -169,20 +170,37 @@ class ArneState(State):
         self.holder = seat
         self.quiet = 0
         self.played = False
+        self.early = EMPTY
         if self.game.options.thief_may_take_thief:
             self.fetched = (0,) * self.game.n
-        self._actors = (self.player_at[seat],)
+        self._window_actors()
+
+    def _window_actors(self) -> None:
+        """The holder, then every seat that may still get priority, in priority order, less
+        those who passed in advance (public facts only, A17)."""
+        n = self.game.n
+        at = self.player_at
+        h, d = self.holder, self.d
+        early = self.early
+        self._actors = (at[h], *(p for p in (at[(h + d * i) % n] for i in range(1, n))
+                                 if p not in early))
 
     def _pass_priority(self) -> None:
-        """A16: count quiet players; the window closes when all n have been quiet."""
+        """A16: count quiet players; the window closes when all n have been quiet. A player
+        who passed in advance passes now, seen exactly as a chosen pass."""
         n = self.game.n
         self.quiet = 1 if self.played else self.quiet + 1
         self.played = False
-        if self.quiet >= n:
-            self._close_window()
-            return
-        self.holder = (self.holder + self.d) % n
-        self._actors = (self.player_at[self.holder],)
+        while self.quiet < n:
+            self.holder = (self.holder + self.d) % n
+            p = self.player_at[self.holder]
+            if p not in self.early:
+                self._window_actors()
+                return
+            self.early = self.early - {p}
+            self._emit("pass", player=p)
+            self.quiet += 1
+        self._close_window()
 
     def _close_window(self) -> None:
         w = self.wkind
@@ -226,11 +244,14 @@ class ArneState(State):
     # legal actions
     # ======================================================================================
     def actions(self, seat: int) -> list[Action]:
-        if not self._actors or seat != self._actors[0]:
+        if not self._actors or (seat != self._actors[0] and (
+                self.phase != WINDOW or seat not in self._actors)):
             return []
         g = self.game
         phase = self.phase
         if phase == WINDOW:
+            if seat != self.player_at[self.holder]:
+                return [g.a_pass]  # a pass in advance (DESIGN: the server may allow it)
             out = [g.a_pass]
             if self.wkind == MAIN and seat == self.active:
                 out += self._whites(seat)  # A8
@@ -435,6 +456,10 @@ class ArneState(State):
             if phase == FINAL:
                 self._emit("pass", player=seat)
                 self._next_final()
+            elif seat != self.player_at[self.holder]:
+                self.early = self.early | {seat}
+                self._emit("pass_in_advance", player=seat)
+                self._window_actors()
             else:
                 self._emit("pass", player=seat)
                 self._pass_priority()
@@ -447,6 +472,9 @@ class ArneState(State):
             self._next_final()
         else:
             self.played = True  # A15: the holder keeps priority
+            if self.early:  # a new black card cancels every pass in advance
+                self.early = EMPTY
+                self._window_actors()
 
     # -- cards leaving a hand ---------------------------------------------------------------
     def _take(self, p: int, k: int) -> int:
