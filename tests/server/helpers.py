@@ -1,0 +1,150 @@
+"""Helpers for the server tests: free ports, a real server process, a throwaway PostgreSQL."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = ROOT / "out" / "screenshots"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """`gamenight serve` in its own process, on a free loopback port."""
+
+    def __init__(self, db: str, data: Path, port: int | None = None) -> None:
+        self.db = db
+        self.data = data
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = data / f"server-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> Server:
+        env = {**os.environ, "GAMENIGHT_DATA": str(self.data)}
+        code = (
+            "from gamenight.server.app import serve; "
+            f"serve(host='127.0.0.1', port={self.port}, db={self.db!r})"
+        )
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", code], env=env, stdout=log, stderr=log, cwd=str(ROOT)
+            )
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.1)
+        raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, as in a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+def pg_tools() -> Path | None:
+    """The directory of initdb/pg_ctl/postgres, or None."""
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(found).resolve().parent
+    for base in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (base / "pg_ctl").exists():
+            return base
+    return None
+
+
+@contextlib.contextmanager
+def postgres_cluster(workdir: Path) -> Iterator[str]:
+    """A throwaway PostgreSQL cluster on a free loopback port; yields its SQLAlchemy URL.
+
+    initdb refuses to run as root, so as root the cluster belongs to the `postgres` user.
+    """
+    tools = pg_tools()
+    if tools is None:
+        raise FileNotFoundError("no pg_ctl: install PostgreSQL (Debian package postgresql)")
+    port = free_port()
+    workdir.mkdir(parents=True, exist_ok=True)
+    pgdata = workdir / "pgdata"
+    sockdir = workdir / "sock"
+    sockdir.mkdir(exist_ok=True)
+    as_root = os.geteuid() == 0
+    if as_root:
+        shutil.chown(workdir, "postgres")
+        shutil.chown(sockdir, "postgres")
+        workdir.chmod(0o755)
+        for parent in workdir.parents:  # the postgres user must reach the directory
+            if parent == Path("/"):
+                break
+            with contextlib.suppress(OSError):
+                parent.chmod(parent.stat().st_mode | 0o011)
+
+    def run(*args: Any) -> None:
+        cmd = [str(a) for a in args]
+        if as_root:
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        subprocess.run(cmd, check=True, capture_output=True, timeout=120)
+
+    run(tools / "initdb", "-D", pgdata, "-U", "gamenight", "--auth=trust", "-E", "UTF8")
+    run(
+        tools / "pg_ctl",
+        "-D",
+        pgdata,
+        "-l",
+        workdir / "pg.log",
+        "-w",
+        "-o",
+        f"-p {port} -h 127.0.0.1 -k {sockdir} -F",
+        "start",
+    )
+    try:
+        run(tools / "createdb" if (tools / "createdb").exists() else "createdb",
+            "-h", "127.0.0.1", "-p", port, "-U", "gamenight", "gamenight")
+        yield f"postgresql+psycopg://gamenight@127.0.0.1:{port}/gamenight"
+    finally:
+        with contextlib.suppress(Exception):
+            run(tools / "pg_ctl", "-D", pgdata, "-m", "immediate", "-w", "stop")
