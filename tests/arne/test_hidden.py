@@ -128,3 +128,17 @@ def test_worked_turn_of_section_8():
     act(state, A.PASS)  # Ben -> closed (counter 3)
     # 5. END_OF_TURN: STOP(Cy) -> Cy's turn
     assert state.turn_seat == 2 and state.active == 2
+
+
+def test_A25_determinized_target_can_still_answer_the_demand():
+    state = table(players=3, hands={0: ["DEMAND_BLACK"], 1: ["STOP", "CRUSH", "red P50"],
+                                    2: ["green P100"]})
+    act(state, A.DemandBlack(1))
+    pass_round(state)
+    assert state.phase == 3
+    for seat in (0, 2):
+        for r in range(30):
+            d = state.determinize(seat, random.Random(r))
+            assert len(d.actions(1)) >= 1
+            d.act(1, d.actions(1)[0])
+            assert d.actions(1)

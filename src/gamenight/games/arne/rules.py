@@ -985,6 +985,8 @@ class ArneState(State):
         pool.extend(self.deck)
         pool.sort()
         rng.shuffle(pool)
+        if self.phase == GIVE and self.give is not None:
+            self._keep_demand_possible(seat, slots, pool)
         sigma: dict[int, int] = {}
         i = 0
         for p, unknown in slots:
@@ -1019,6 +1021,36 @@ class ArneState(State):
                 new.history[hist] = (who, g.a_give[ck[moved[0]]])
         new.rng = random.Random(rng.getrandbits(64))
         return new
+
+    def _keep_demand_possible(self, seat: int, slots: list[tuple[int, list[int]]],
+                              pool: list[int]) -> None:
+        """While a demand is answered, its target publicly holds at least `left` fitting
+        cards (A24/A25 counts are public): swap fitting cards of the shuffled pool into the
+        target's part if needed (a function of the pool order and public facts only)."""
+        assert self.give is not None
+        t, _, mode, ci, left = self.give
+        ck = self.game.card_kind
+        start = 0
+        for p, unknown in slots:
+            if p == t:
+                break
+            start += len(unknown)
+        else:
+            return  # the target's hand is not resampled
+        end = start + len(slots[[p for p, _ in slots].index(t)][1])
+        need = left - sum(1 for c in self.known[seat][t] if self._fits(ck[c], mode, ci))
+        have = sum(1 for c in pool[start:end] if self._fits(ck[c], mode, ci))
+        if have >= need:
+            return
+        donors = [i for i in range(len(pool))
+                  if not start <= i < end and self._fits(ck[pool[i]], mode, ci)]
+        for i in range(start, end):
+            if have >= need:
+                break
+            if not self._fits(ck[pool[i]], mode, ci):
+                j = donors.pop(0)
+                pool[i], pool[j] = pool[j], pool[i]
+                have += 1
 
     # -- conveniences for tests and bots ----------------------------------------------------
     def all_cards(self) -> list[int]:
