@@ -33,6 +33,8 @@ test: lint typecheck pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/drop_or_stop.py
+	$(BIN)/python bench/ismcts.py
+	$(BIN)/python bench/scale.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -32,8 +32,8 @@ def ray_map(
 
     Without `address` a local Ray runtime with `workers` CPUs is started (and stopped at the
     end); with one (`auto`, `ray://host:10001`, `host:6379`) the existing cluster is joined.
-    If Ray is already running in this process it is used as it is. At most `2 * workers`
-    tasks are in flight, so `workers` bounds the parallelism on a cluster too.
+    If Ray is already running in this process it is used as it is. At most `workers` tasks
+    are in flight, so `workers` bounds the parallelism on a bigger runtime or cluster too.
     """
     import ray
 
@@ -53,7 +53,7 @@ def ray_map(
         remote = ray.remote(num_cpus=1)(fn)
         pending: dict[Any, int] = {}
         queue = iter(enumerate(tasks))
-        limit = max(1, 2 * workers)
+        limit = max(1, workers)
 
         def submit() -> None:
             for position, task in queue:
