@@ -55,3 +55,15 @@ def test_bad_opponents_are_refused():
         make("drop-or-stop", opponents=["bot:nobody", "bot"])
     with pytest.raises(BadInput):
         make("drop-or-stop", opponents=["bot", "bot", "bot"], players=3)
+
+
+def test_registered_with_gymnasium_and_seed_stays_out_of_the_observation():
+    import gymnasium
+
+    env = gymnasium.make("gamenight/drop-or-stop-v0", opponents=["bot:random"], players=2)
+    obs, info = env.reset(seed=9)
+    assert info == {} and set(obs) == {"observation", "action_mask"}
+    again = make("drop-or-stop", opponents=["bot:random"], players=2)
+    obs2, _ = again.reset(seed=9)
+    assert np.array_equal(obs["observation"], obs2["observation"])
+    assert env.unwrapped.game_seed == again.game_seed

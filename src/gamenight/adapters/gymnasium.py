@@ -17,6 +17,8 @@
   reported in `info["illegal"]`. The episode is truncated when the game hits an engine cap
   (Drop or Stop: `max_rounds`, 100 by default in adapters) or after `max_steps` steps.
 - `render_mode="ansi"` gives the spectator's table as text; Drop It also has "rgb_array".
+- Importing this module registers `gamenight/<game>-v0` with Gymnasium, so
+  `gymnasium.make("gamenight/arne-v0", opponents=["bot:greedy"], players=2)` works too.
 """
 
 from __future__ import annotations
@@ -103,6 +105,7 @@ class GamenightEnv(gym.Env[Any, Any]):
         )
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: State | None = None
+        self.game_seed: int | None = None
         self.bots: dict[int, Bot] = {}
         self.steps = 0
 
@@ -112,6 +115,8 @@ class GamenightEnv(gym.Env[Any, Any]):
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**62))
+        # The seed fixes every hidden card: kept on the env for replays, never observed.
+        self.game_seed = game_seed
         self.state = self.game.start(game_seed)
         others = [s for s in range(self.game.players) if s != self.seat]
         self.bots = {
@@ -120,7 +125,7 @@ class GamenightEnv(gym.Env[Any, Any]):
         }
         self.steps = 0
         self._play_others()
-        return self._obs(), {"game_seed": game_seed}
+        return self._obs(), {}
 
     def _play_others(self) -> None:
         state = self.state
@@ -178,3 +183,16 @@ class GamenightEnv(gym.Env[Any, Any]):
 
             return rgb(self.state)
         return ansi(self.state)
+
+
+def _register() -> None:
+    """`gymnasium.make("gamenight/arne-v0", opponents=[...], ...)` for every game."""
+    from gamenight.engine.registry import games
+
+    for name in games():
+        env_id = f"gamenight/{name}-v0"
+        if env_id not in gym.registry:
+            gym.register(env_id, entry_point=GamenightEnv, kwargs={"game": name})
+
+
+_register()
