@@ -192,7 +192,11 @@ def _register() -> None:
     for name in games():
         env_id = f"gamenight/{name}-v0"
         if env_id not in gym.registry:
-            gym.register(env_id, entry_point=GamenightEnv, kwargs={"game": name})
+            gym.register(
+                env_id,
+                entry_point="gamenight.adapters.gymnasium:GamenightEnv",
+                kwargs={"game": name},
+            )
 
 
 _register()
