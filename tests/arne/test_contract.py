@@ -97,3 +97,17 @@ def test_A58_no_view_or_event_carries_another_hand(options, seed, steps):
         for p in range(game.players):
             if p != seat and not view.get("team_hands"):
                 assert len(d.hands[p]) == len(state.hands[p])
+
+
+@settings(max_examples=8, deadline=None)
+@given(OPTIONS, st.integers(0, 10_000))
+def test_A17_any_listed_actor_may_act_and_games_stay_bounded(options, seed):
+    game = gamenight.load("arne", **options)
+    state = game.start(seed)
+    rng = random.Random(seed)
+    while not state.over:
+        seat = rng.choice(state.actors)  # passes in advance included
+        state.act(seat, rng.choice(state.actions(seat)))
+        assert len(state.history) <= game.max_decisions
+    assert sorted(state.all_cards()) == list(range(game.num_cards))
+    assert snapshot(game.replay(seed, state.history)) == snapshot(state)

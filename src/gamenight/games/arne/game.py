@@ -150,17 +150,18 @@ class Arne(Game):
 
     @property
     def max_decisions(self) -> int:
-        """A19 makes every window finite. Per game: colour choices; per turn (at most one per
-        card in the draw pile, A7) three windows of n passes, the white card and two answers;
-        every black action (each card at most once, plus once more per THIEF that fetched
-        it) with the n passes it reopens; the final round. With thief_may_take_thief a
-        window is bounded by its hand measure instead (A19, A29)."""
+        """A19 makes every window finite. Per game: colour choices and the final round (n
+        each); per turn (at most one per card in the draw pile, A7) three windows of n
+        passes and n - 1 passes in advance, the white card and two answers; every black
+        action (each card at most once, plus once more per THIEF that fetched it) with the
+        passes, in advance or not, it reopens. With thief_may_take_thief a window is bounded
+        by its hand measure instead (A19, A29)."""
         n, c = self.n, self.num_cards
         turns = c - n * self.options.hand_size
         blacks = 2 * c
         if self.options.thief_may_take_thief:
             blacks = 2 * c * 3 * turns
-        per_game = 2 * n + turns * (3 * n + 3) + blacks * (n + 1)
+        per_game = 2 * n + turns * (6 * n + 3) + blacks * (2 * n + 1)
         return per_game * self.options.series_games
 
     # -- encoding ---------------------------------------------------------------------------

@@ -658,7 +658,32 @@ class ArneState(State):
         sa, st = self.seat_of[a], self.seat_of[t]
         self.seat_of[a], self.seat_of[t] = st, sa
         self.player_at[sa], self.player_at[st] = t, a
-        self._emit("swapped", player=a, target=t, seat_of=list(self.seat_of))
+        g = self.game
+        if g.team:  # A54: teams follow the seats; say so
+            teams = [self.seat_of[p] % g.teams for p in range(g.n)]
+            self._emit("swapped", player=a, target=t, seat_of=list(self.seat_of), teams=teams)
+            if g.options.team_open_hands:
+                self._reopen_hands(sa, st)
+        else:
+            self._emit("swapped", player=a, target=t, seat_of=list(self.seat_of))
+
+    def _reopen_hands(self, sa: int, st: int) -> None:
+        """A47 with open hands: former team-mates keep knowing each other's hands, new
+        team-mates are shown theirs."""
+        g = self.game
+        for seat in (sa, st):
+            for other in range(g.n):
+                if other != seat and other % g.teams == seat % g.teams:
+                    p, q = self.player_at[seat], self.player_at[other]
+                    self._emit_cards("team_hand", frozenset({q}), self.hands[p], player=p)
+                    self._emit_cards("team_hand", frozenset({p}), self.hands[q], player=q)
+        before = {self.player_at[sa]: st, self.player_at[st]: sa}  # player -> old seat
+        for p, old in before.items():
+            for other in range(g.n):
+                q = self.player_at[other]
+                if q not in before and other % g.teams == old % g.teams:
+                    self.known[p][q] = frozenset(self.hands[q])
+                    self.known[q][p] = frozenset(self.hands[p])
 
     def _pass_hands(self) -> None:
         """A28: every hand goes to the occupant of next(own seat) in direction d."""
@@ -839,6 +864,8 @@ class ArneState(State):
                     **data: Any) -> None:
         """A private event naming cards; `determinize` rewrites it for other seats."""
         ids = tuple(sorted(cards))
+        if self.game.options.team_open_hands and self.game.team:  # A47: mates see it too
+            to = to.union(*(self._open_hands(p) for p in to))
         self._priv.append((len(self._log), ids, hist))
         names = self.game.k_name
         ck = self.game.card_kind
