@@ -9,6 +9,7 @@ from gamenight.engine.core import Action, State
 from gamenight.engine.driver import RandomBot
 from gamenight.games.drop_or_stop.rules import DROP, STOP
 from gamenight.games.drop_or_stop.scoring import value_cards
+from gamenight.games.drop_or_stop.solver import round_from_view, win_chances
 
 # The expected value of a hidden hand under the standard deck: used to guess how much an
 # opponent holds behind their tableau.
@@ -71,5 +72,25 @@ def overflow_risk(view: dict[str, Any]) -> float:
     return bad / total
 
 
-BOTS = {"random": RandomBot, "threshold": ThresholdBot}
+class ExactBot:
+    """DROP or STOP by the exact chance of winning the round (solver.py): every way the
+    unseen cards can lie is enumerated, opponents follow the stop rule fitted to what this
+    seat has seen of them, and this seat plays best afterwards."""
+
+    def __init__(self, seed: int = 0, prior: int = 8) -> None:
+        self.prior = prior
+        self.last: tuple[float, float] = (0.0, 0.0)
+
+    def choose(self, state: State, seat: int) -> Action:
+        legal = state.actions(seat)
+        if DROP not in legal:
+            return STOP
+        situation = round_from_view(state.view(seat), state.events(seat), self.prior)
+        drop, stop = win_chances(situation)
+        self.last = (drop, stop)
+        return DROP if drop > stop else STOP
+
+
+BOTS = {"random": RandomBot, "threshold": ThresholdBot, "exact": ExactBot}
+LEVELS = {"easy": "bot:random", "medium": "bot:threshold", "hard": "bot:exact"}
 HEURISTIC = "threshold"

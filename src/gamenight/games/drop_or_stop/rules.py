@@ -243,7 +243,7 @@ class DropOrStopState(State):
         log = self._log
         result = {
             "round": self.round,
-            "hands": [log[i].data["cards"] for i in self.hand_event],  # ids, as dealt
+            "hands": [[ids[c] for c in h] for h in self.hands],
             "tableaux": [[ids[c] for c in t] for t in self.tableaux],
             "flex": [
                 flex_choices(fixed[s], flex[s], target, flex_values) if flex[s] else []
