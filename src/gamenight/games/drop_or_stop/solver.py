@@ -58,8 +58,7 @@ class Table:
 
     def total(self, status: tuple[int, int]) -> int:
         low, flex = status
-        lo, hi = self.flex_values
-        t = round_total(low - flex * lo, flex, self.target, self.flex_values)
+        t = round_total(low - flex * self.flex_values[0], flex, self.target, self.flex_values)
         return OVER if t is None else t
 
     def status_of(self, cards: Sequence[str]) -> tuple[int, int]:
@@ -179,9 +178,9 @@ def win_chances(r: Round) -> tuple[float, float]:
         drop: bool,
     ) -> float:
         if not drop:
-            now = list(active)
-            now[current] = False
-            after = tuple(now)
+            flags = list(active)
+            flags[current] = False
+            after = tuple(flags)
             return play(statuses, after, _next_active(after, current), draw, draw_left, reshuffled)
         if draw_left == 0:  # R13: the discard pile becomes the draw pile
             draw, draw_left, reshuffled = r.discard, discard_size, True
