@@ -74,6 +74,12 @@ class Arne(Game):
         self.n_displays = self.n + (1 if self.dummy else 0)
         self.max_stacks = sum(1 for k in card_kind if self.k_base[k])
         self.only = tuple(frozenset({p}) for p in range(self.n))
+        self.identity = list(range(self.n))
+        # seat_order[d][h]: the seats from h round the table in direction d (A15)
+        self.seat_order = {
+            d: tuple(tuple((h + d * i) % self.n for i in range(self.n)) for h in range(self.n))
+            for d in (1, -1)
+        }
         self._build_actions()
 
     # -- the integer action space ---------------------------------------------------------

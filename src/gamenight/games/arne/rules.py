@@ -178,12 +178,15 @@ class ArneState(State):
     def _window_actors(self) -> None:
         """The holder, then every seat that may still get priority, in priority order, less
         those who passed in advance (public facts only, A17)."""
-        n = self.game.n
+        order = self.game.seat_order[self.d][self.holder]  # seats from the holder on
         at = self.player_at
-        h, d = self.holder, self.d
         early = self.early
-        self._actors = (at[h], *(p for p in (at[(h + d * i) % n] for i in range(1, n))
-                                 if p not in early))
+        if early:
+            self._actors = (at[order[0]], *(at[s] for s in order[1:] if at[s] not in early))
+        elif self.seat_of == self.game.identity:  # nobody swapped: seats are players
+            self._actors = order
+        else:
+            self._actors = tuple(at[s] for s in order)
 
     def _pass_priority(self) -> None:
         """A16: count quiet players; the window closes when all n have been quiet. A player
