@@ -15,7 +15,7 @@ import random
 from bisect import insort
 from typing import Any, Self
 
-from gamenight.engine.core import Action, Event, Outcome, State
+from gamenight.engine.core import Action, Outcome, State
 from gamenight.games.arne import actions as A
 from gamenight.games.arne.components import PRE_WINDOW_TYPES
 from gamenight.games.arne.game import Arne
@@ -88,7 +88,7 @@ class ArneState(State):
         self.final_order: tuple[int, ...] = ()
         self.final_pos = 0
         self.dummy_ctrl = NONE  # A51: the seat holding the dummy card
-        self.last_turn = False
+        self.displays_of: dict[int, tuple[int, ...]] = {}  # colour -> displays (A21, A30)
         self._emit("game", game_no=self.game_no, first_seat=self.first_seat)
         if g.options.colour_assignment == "random":
             free = list(g.deck_colour_idx)
@@ -225,7 +225,6 @@ class ArneState(State):
         g = self.game
         n = g.n
         if not self.deck:
-            self.last_turn = True
             self._start_final()
             return
         pend = self.pending
@@ -883,91 +882,9 @@ class ArneState(State):
         return [self.player_at[s] for s in range(g.n) if s != my and s % g.teams == my % g.teams]
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        g = self.game
-        n = g.n
-        names = g.k_name
-        ck = g.card_kind
-        colours = g.colours
-        dscores = self.display_scores()
-        displays = []
-        for j, disp in enumerate(self.displays):
-            ci = self.disp_colour[j]
-            displays.append({
-                "display": j,
-                "colour": colours[ci] if ci >= 0 else None,
-                "owner_seat": j if j < n else None,
-                "controller_seat": (self.dummy_ctrl if self.dummy_ctrl >= 0 else None)
-                if j == n else j,
-                "score": dscores[j],
-                "stacks": [
-                    {"base": names[ck[b]], "chameleon": ch >= 0, "x3": x3 >= 0,
-                     "crush": cr >= 0, "lock": lk >= 0}
-                    for b, ch, x3, cr, lk in disp
-                ],
-            })
-        scores = self.scores()
-        seats = []
-        for s in range(n):
-            p = self.player_at[s]
-            ci = self.seat_colour[s]
-            seats.append({
-                "seat": s, "player": p, "colour": colours[ci] if ci >= 0 else None,
-                "team": s % g.teams if g.team else s, "hand_size": len(self.hands[p]),
-                "score": scores[p],
-            })
-        window = None
-        if self.phase == WINDOW:
-            order = [self.player_at[(self.holder + self.d * i) % n] for i in range(n)]
-            window = {
-                "kind": WINDOW_NAMES[self.wkind], "holder_seat": self.holder,
-                "holder": self.player_at[self.holder], "order": order, "quiet": self.quiet,
-            }
-        decl = self.decl
-        in_play = None
-        if self.in_play >= 0 and decl is not None:
-            in_play = {"card": names[ck[self.in_play]], "action": decl.to_json()}
-        give = None
-        if self.give is not None:
-            t, a, mode, ci, left = self.give
-            give = {"target": t, "to": a, "left": left,
-                    "cards": "black" if mode == "B" else colours[ci]}
-        out: dict[str, Any] = {
-            "game": "arne",
-            "player": seat,
-            "players": n,
-            "mode": g.options.mode,
-            "variant": g.options.variant,
-            "game_no": self.game_no,
-            "phase": PHASE_NAMES[self.phase],
-            "seat_of": list(self.seat_of),
-            "seats": seats,
-            "displays": displays,
-            "dummy_seat": (self.dummy_ctrl if self.dummy_ctrl >= 0 else None) if g.dummy else None,
-            "hand": [names[ck[c]] for c in self.hands[seat]] if seat is not None else None,
-            "discard": [names[ck[c]] for c in self.discard],
-            "draw_pile": len(self.deck),
-            "turn_seat": self.turn_seat,
-            "active": self.active,
-            "direction": self.d,
-            "pending": {"kind": self.pending[0], "player": self.pending[1]}
-            if self.pending else None,
-            "window": window,
-            "in_play": in_play,
-            "give": give,
-            "final_round": [self.player_at[s] for s in self.final_order[self.final_pos:]]
-            if self.phase == FINAL else None,
-            "to_act": self._actors[0] if self._actors else None,
-            "scores": scores,
-            "totals": list(self.totals),
-            "over": not self._actors,
-        }
-        if seat is not None:
-            mates = self._open_hands(seat)
-            if mates:
-                out["team_hands"] = {
-                    str(q): [names[ck[c]] for c in self.hands[q]] for q in mates
-                }
-        return out
+        from gamenight.games.arne.view import seat_view
+
+        return seat_view(self, seat)
 
     # ======================================================================================
     # copies and determinization
@@ -995,92 +912,10 @@ class ArneState(State):
         return new
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
-        """A58: keep what `seat` knows (its hand, known cards in other hands, everything
-        public); resample other hands' unknown cards and the draw pile from the sorted pool;
-        rewrite other seats' private events, knowledge and hidden choices to match; reseed."""
-        new = self.copy()
-        g = self.game
-        n = g.n
-        mine = self.known[seat]
-        open_to = set(self._open_hands(seat))
-        slots: list[tuple[int, list[int]]] = []
-        pool: list[int] = []
-        for p in range(n):
-            if p == seat or p in open_to:
-                continue
-            kn = mine[p]
-            unknown = [c for c in self.hands[p] if c not in kn]
-            slots.append((p, unknown))
-            pool.extend(unknown)
-        pool.extend(self.deck)
-        pool.sort()
-        rng.shuffle(pool)
-        if self.phase == GIVE and self.give is not None:
-            self._keep_demand_possible(seat, slots, pool)
-        sigma: dict[int, int] = {}
-        i = 0
-        for p, unknown in slots:
-            fresh = sorted(pool[i: i + len(unknown)])
-            i += len(unknown)
-            sigma.update(zip(unknown, fresh, strict=True))
-            new.hands[p] = sorted([*mine[p], *fresh]) if mine[p] else fresh
-        new.deck = pool[i:]
-        sigma.update(zip(self.deck, new.deck, strict=True))
-        for q in range(n):
-            if q == seat:
-                continue
-            row = new.known[q]
-            for p in range(n):
-                if row[p]:
-                    row[p] = frozenset(sigma.get(c, c) for c in row[p])
-        names = g.k_name
-        ck = g.card_kind
-        for idx, (li, ids, hist) in enumerate(self._priv):
-            ev = self._log[li]
-            if ev.to is not None and seat in ev.to:
-                continue
-            moved = tuple(sorted(sigma.get(c, c) for c in ids))
-            if moved == ids:
-                continue
-            data = dict(ev.data)
-            data["cards"] = [names[ck[c]] for c in moved]
-            new._log[li] = Event(ev.kind, data, ev.to)
-            new._priv[idx] = (li, moved, hist)
-            if hist >= 0:
-                who, _ = new.history[hist]
-                new.history[hist] = (who, g.a_give[ck[moved[0]]])
-        new.rng = random.Random(rng.getrandbits(64))
-        return new
+        """A58: see knowledge.py."""
+        from gamenight.games.arne.knowledge import determinize
 
-    def _keep_demand_possible(self, seat: int, slots: list[tuple[int, list[int]]],
-                              pool: list[int]) -> None:
-        """While a demand is answered, its target publicly holds at least `left` fitting
-        cards (A24/A25 counts are public): swap fitting cards of the shuffled pool into the
-        target's part if needed (a function of the pool order and public facts only)."""
-        assert self.give is not None
-        t, _, mode, ci, left = self.give
-        ck = self.game.card_kind
-        start = 0
-        for p, unknown in slots:
-            if p == t:
-                break
-            start += len(unknown)
-        else:
-            return  # the target's hand is not resampled
-        end = start + len(slots[[p for p, _ in slots].index(t)][1])
-        need = left - sum(1 for c in self.known[seat][t] if self._fits(ck[c], mode, ci))
-        have = sum(1 for c in pool[start:end] if self._fits(ck[c], mode, ci))
-        if have >= need:
-            return
-        donors = [i for i in range(len(pool))
-                  if not start <= i < end and self._fits(ck[pool[i]], mode, ci)]
-        for i in range(start, end):
-            if have >= need:
-                break
-            if not self._fits(ck[pool[i]], mode, ci):
-                j = donors.pop(0)
-                pool[i], pool[j] = pool[j], pool[i]
-                have += 1
+        return determinize(self, seat, rng)
 
     # -- conveniences for tests and bots ----------------------------------------------------
     def all_cards(self) -> list[int]:
