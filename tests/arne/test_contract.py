@@ -97,6 +97,13 @@ def test_A58_no_view_or_event_carries_another_hand(options, seed, steps):
         for p in range(game.players):
             if p != seat and not view.get("team_hands"):
                 assert len(d.hands[p]) == len(state.hands[p])
+                # Explicitly: give p other cards from the draw pile; seat's view is unchanged.
+                k = len(state.hands[p])
+                if 0 < k <= len(state.deck):
+                    other = state.copy()
+                    other.hands[p], other.deck = sorted(other.deck[:k]), (
+                        other.deck[k:] + other.hands[p])
+                    assert other.view(seat) == view
 
 
 @settings(max_examples=8, deadline=None)

@@ -45,6 +45,7 @@ class ArneState(State):
         self._actors = ()
         n = game.n
         self.game_no = 0
+        self.turns = 0
         self.totals = [0] * n
         self.results: list[list[int]] = []
         first = game.options.first_seat
@@ -145,6 +146,7 @@ class ArneState(State):
     # ======================================================================================
     def _start_turn(self, seat: int) -> None:
         """A6, A7, A8."""
+        self.turns += 1
         self.turn_seat = seat
         p = self.active = self.player_at[seat]
         self.pending = None
@@ -852,6 +854,10 @@ class ArneState(State):
             dummy_display=g.n if g.dummy else None,
             dummy_controller=self.dummy_ctrl if g.dummy else None,
         )
+
+    def stats(self) -> dict[str, float]:
+        """Numbers worth averaging over many games."""
+        return {"decisions": len(self.history), "turns": self.turns, "games": self.game_no}
 
     def outcome(self) -> Outcome:
         """A43: highest total wins (losing game: lowest); ties share (tie_rule)."""

@@ -164,7 +164,7 @@ def describe_event(event: Event) -> str | None:
         return f"--- turn of seat {d['seat']} (P{d['player']})"
     if k == "drew":
         return f"P{d['player']} draws {d['count']} card(s); {d['draw_pile']} left"
-    if k in ("drew_cards", "hand", "card_taken", "gave_card", "hand_received"):
+    if k in ("drew_cards", "hand", "card_taken", "gave_card", "hand_received", "team_hand"):
         return f"  ({k.replace('_', ' ')}: {', '.join(d['cards'])})"
     if k == "declared":
         return f"P{d['player']} plays {d['card']}: {describe_json(d['action'])}"
@@ -173,6 +173,8 @@ def describe_event(event: Event) -> str | None:
         return f"P{d['player']} black: {describe_json(d['action'])}{extra}"
     if k == "pass":
         return None
+    if k == "pass_in_advance":
+        return f"P{d['player']} will pass"
     if k == "no_white":
         return f"P{d['player']} plays no white card"
     if k == "took_random":
