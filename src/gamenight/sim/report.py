@@ -13,6 +13,7 @@ game-length distributions, how often games end in a shared win, and a table of f
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,6 +183,7 @@ def write_report(
         "intervals are 95% Wilson score intervals. Turn position 0 is the seat asked first "
         "in the game, position 1 the next seat round the table, and so on.</p>",
     ]
+    parts.append(_overview(columns))
     for s, names in zip(columns, seats, strict=True):
         parts.append(_table(s, names))
     for file, title, note in figures:
@@ -197,6 +199,34 @@ def write_report(
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+def _overview(columns: Sequence[Setting]) -> str:
+    """One row per setting: win rate per turn position, ties, length."""
+    n = max(s.players for s in columns)
+    keys = sorted({k for s in columns for k in s.summary.stats})
+    head = "".join(f"<th>position {p}{' (first)' if p == 0 else ''}</th>" for p in range(n))
+    head += "<th>shared wins</th><th>truncated</th>"
+    head += "".join(f"<th>mean {html.escape(k)}</th>" for k in keys)
+    rows = ["<h2>Overview</h2><table><tr><th>setting</th><th>games</th>" + head + "</tr>"]
+    for s in columns:
+        summary = s.summary
+        pos = s.position_wins()
+        cells = []
+        for p in range(n):
+            if p < s.players:
+                rate, lo, hi = wilson(pos[p], summary.games)
+                cells.append(f"<td>{_pct(rate)} <small>({_pct(lo)} - {_pct(hi)})</small></td>")
+            else:
+                cells.append("<td></td>")
+        tie = summary.shared / max(1, summary.games)
+        cells.append(f"<td>{_pct(tie)}</td><td>{summary.truncated:,}</td>")
+        cells += [f"<td>{summary.stats.get(k, 0.0):.2f}</td>" for k in keys]
+        rows.append(
+            f"<tr><td>{html.escape(s.label)}</td><td>{summary.games:,}</td>{''.join(cells)}</tr>"
+        )
+    rows.append("</table>")
+    return "\n".join(rows)
 
 
 def _table(s: Setting, names: Sequence[str]) -> str:
@@ -327,11 +357,19 @@ def _plot_lengths(columns: Sequence[Setting], path: Path) -> str:
             if len(data) == 0:
                 continue
             lo, hi = float(data.min()), float(data.max())
-            if hi - lo <= 40 and np.all(np.mod(data, 1) == 0):
-                bins = np.arange(lo - 0.5, hi + 1.5)
+            if np.all(np.mod(data, 1) == 0):  # counts: whole-number bins, at most 40
+                width = max(1, math.ceil((hi - lo + 1) / 40))
+                bins = np.arange(lo - 0.5, hi + width + 0.5, width)
             else:
                 bins = np.histogram_bin_edges(data, bins=40)
-            ax.hist(data, bins=bins, weights=np.full(len(data), 1 / len(data)), color="#55a868")
+            ax.hist(
+                data,
+                bins=bins,
+                weights=np.full(len(data), 1 / len(data)),
+                color="#55a868",
+                edgecolor="white",
+                linewidth=0.5,
+            )
             ax.axvline(data.mean(), color="#333", linestyle="--", linewidth=1)
             ax.set_xlabel(f"{key} per game (mean {data.mean():.1f})")
             if row == 0:
