@@ -416,7 +416,8 @@ def _plot_ties(columns: Sequence[Setting], path: Path) -> str:
 def _plot_sweep(columns: Sequence[Setting], path: Path) -> str:
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(min(14.0, 3.0 + 1.8 * len(columns)), 3.8), layout="constrained")
+    width = min(14.0, 4.0 + 2.0 * len(columns))
+    fig, ax = plt.subplots(figsize=(width, 4.2), layout="constrained")
     n = max(s.players for s in columns)
     xs = list(range(len(columns)))
     for p in range(n):
@@ -437,7 +438,8 @@ def _plot_sweep(columns: Sequence[Setting], path: Path) -> str:
     ax.set_xticks(xs, [s.label for s in columns], fontsize=9)
     ax.set_ylabel("win rate (95% interval)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, ncol=min(4, n))
+    ax.legend(fontsize=8, ncol=min(6, n), loc="upper center", bbox_to_anchor=(0.5, -0.12))
+    ax.set_xlim(-0.5, len(columns) - 0.5)
     _save(fig, path)
     return (
         "Each line is one turn position across the settings of the sweep; "
