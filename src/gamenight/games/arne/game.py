@@ -7,7 +7,7 @@ card type with its printed colour (index into `options.colours`, -1 for neutral 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from gamenight.games.arne.components import (
     deck,
 )
 from gamenight.games.arne.options import Options as ArneOptions
+
+if TYPE_CHECKING:
+    from gamenight.games.arne.rules import ArneState
 
 BASE_TYPES = (*POINT_TYPES, "MINUS200")
 # View phases, in the order of the state machine (4.2).
@@ -134,7 +137,7 @@ class Arne(Game):
     def players(self) -> int:
         return self.n
 
-    def start(self, seed: int) -> Any:
+    def start(self, seed: int) -> ArneState:
         from gamenight.games.arne.rules import ArneState
 
         return ArneState(self, seed)
