@@ -198,6 +198,8 @@ def describe_event(event: Event) -> str | None:
         return f"game {d['game_no']} scores: {d['scores']}"
     if k == "over":
         return f"game over; winners: {d['winners']}"
+    if k == "game":
+        return f"=== game {d['game_no']}, first seat {d['first_seat']}"
     if k == "colour":
         return f"seat(s) {d['seats']} take {d['colour']}"
     if k == "dummy":
