@@ -142,3 +142,25 @@ def test_A25_determinized_target_can_still_answer_the_demand():
             assert len(d.actions(1)) >= 1
             d.act(1, d.actions(1)[0])
             assert d.actions(1)
+
+
+def test_A58_states_a_seat_cannot_tell_apart_determinize_alike():
+    """Player 1 hands over STOP or CRUSH (with LOCK) to player 2: player 0 cannot tell the
+    two games apart, so its determinizations are the same, history included."""
+    from gamenight.engine import snapshot
+
+    def game(first):
+        state = table(turn_seat=2, hands={2: ["DEMAND_BLACK"], 0: ["green P100"],
+                                          1: ["STOP", "CRUSH", "LOCK", "red P50"]})
+        act(state, A.DemandBlack(1))
+        pass_round(state)
+        act(state, first)
+        act(state, A.Give("LOCK", ""))
+        pass_round(state)
+        return state
+
+    a, b = game(A.Give("STOP", "")), game(A.Give("CRUSH", ""))
+    assert hand(a, 2) != hand(b, 2) and a.info_key(0) == b.info_key(0)
+    for r in range(10):
+        da, db = a.determinize(0, random.Random(r)), b.determinize(0, random.Random(r))
+        assert snapshot(da) == snapshot(db) and da.history == db.history
