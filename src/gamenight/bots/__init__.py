@@ -44,14 +44,20 @@ def default_bot(game_name: str) -> str:
     return str(_module(game_name).HEURISTIC)
 
 
-def levels(game_name: str) -> dict[str, str]:
-    """Difficulty name -> seat text (a concrete bot and budget) for a game."""
+def levels(game_name: str, players: int | None = None) -> dict[str, str]:
+    """Difficulty name -> seat text (a concrete bot and budget) for a game (and a number
+    of players, where a game's bots depend on it)."""
     module = _module(game_name)
-    return dict(getattr(module, "LEVELS", None) or {
-        "easy": "bot:random",
-        "medium": f"bot:{module.HEURISTIC}",
-        "hard": "bot:ismcts?iterations=1000",
-    })
+    if players is not None and hasattr(module, "levels_for"):
+        return dict(module.levels_for(players))
+    return dict(
+        getattr(module, "LEVELS", None)
+        or {
+            "easy": "bot:random",
+            "medium": f"bot:{module.HEURISTIC}",
+            "hard": "bot:ismcts?iterations=1000",
+        }
+    )
 
 
 def parameters(cls: type) -> dict[str, Any]:
@@ -110,7 +116,7 @@ def make_seat(text: str, game: Game, seed: int) -> Bot:
     text = text.strip()
     level = text.removeprefix("bot:")
     if level in LEVELS:
-        text = levels(game.name)[level]
+        text = levels(game.name, game.players)[level]
     name, params = parse_seat(text)
     name = name or default_bot(game.name)
     if "seed" in parameters(available(game.name).get(name, object)) and "seed" not in params:

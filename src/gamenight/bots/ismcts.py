@@ -104,9 +104,7 @@ class ISMCTSBot:
         assert best.action is not None
         return best.action
 
-    def _iterate(
-        self, d: State, root: _Node, index: Any, policy: Any, rng: random.Random
-    ) -> None:
+    def _iterate(self, d: State, root: _Node, index: Any, policy: Any, rng: random.Random) -> None:
         node = root
         path = []
         c = self.c

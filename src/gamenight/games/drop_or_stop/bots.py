@@ -92,5 +92,15 @@ class ExactBot:
 
 
 BOTS = {"random": RandomBot, "threshold": ThresholdBot, "exact": ExactBot}
-LEVELS = {"easy": "bot:random", "medium": "bot:threshold", "hard": "bot:exact"}
+LEVELS = {"easy": "bot:threshold?stop_at=6", "medium": "bot:threshold", "hard": "bot:exact"}
+
+
+def levels_for(players: int) -> dict[str, str]:
+    """The exact player's enumeration grows with every hidden hand: at 3-4 players a
+    decision can take seconds, so `hard` is ISMCTS there."""
+    if players <= 2:
+        return LEVELS
+    return {**LEVELS, "hard": "bot:ismcts?iterations=400&rollout=heuristic"}
+
+
 HEURISTIC = "threshold"

@@ -47,6 +47,13 @@ class Table:
     # A status is (lowest total, flex cards that could still count high), canonical so
     # that statuses with the same future share memo entries: past the target everything
     # is OVER, and no more than target // (hi - lo) flex cards can ever count high.
+    @classmethod
+    def from_game(cls, game: Any) -> tuple[Table, tuple[int, ...]]:
+        """The table of a loaded Drop or Stop game and its deck counts (same kind order)."""
+        table = cls.from_view(game.start(0).view(0))
+        copies = {k.id: k.copies for k in game.deck.kinds}
+        return table, tuple(copies[c] for c in table.ids)
+
     def add(self, status: tuple[int, int], kind: int) -> tuple[int, int]:
         low, flex = status
         lo, hi = self.flex_values
@@ -109,6 +116,7 @@ class Round:
     thresholds: tuple[int, ...]  # the stop rule of each opponent
     hand_filters: tuple[frozenset[tuple[int, ...]] | None, ...]  # hands consistent so far
     hand_size: int
+    optimize_me: bool = True  # False: `me` follows thresholds[me] like everyone else
 
 
 def win_chances(r: Round) -> tuple[float, float]:
@@ -153,7 +161,7 @@ def win_chances(r: Round) -> tuple[float, float]:
         if value is not None:
             return value
         can_draw = draw_left > 0 or (not reshuffled and discard_size > 0)
-        if current == me:
+        if current == me and r.optimize_me:
             stop = step(statuses, active, current, draw, draw_left, reshuffled, False)
             value = stop
             # A total of exactly the target cannot be improved (R20), so stop there.
@@ -200,7 +208,7 @@ def win_chances(r: Round) -> tuple[float, float]:
 
     def decide(statuses: tuple[tuple[int, int], ...], draw: tuple[int, ...]) -> tuple[float, float]:
         args = (statuses, r.active, r.current, draw, r.draw_left, False)
-        if r.current != me:
+        if r.current != me or not r.optimize_me:
             value = play(*args)
             return (value, value)
         return (step(*args, True), step(*args, False))
@@ -342,3 +350,68 @@ def round_from_view(view: dict[str, Any], events: Sequence[Any], prior: int = 8)
         hand_filters=tuple(filters),
         hand_size=size,
     )
+
+
+def threshold_round(
+    table: Table, deck: Sequence[int], thresholds: Sequence[int], me: int, hand_size: int = 2
+) -> float:
+    """P(seat `me` wins a fresh round) when every seat, seat 0 first, draws while its
+    total is below its threshold: exact, from the full shuffled deck."""
+    n = len(thresholds)
+    empty = (0, 0)
+    r = Round(
+        table=table,
+        me=me,
+        statuses=(None,) * n,
+        tableau_status=(empty,) * n,
+        active=(True,) * n,
+        current=0,
+        pool=tuple(deck),
+        draw_known=None,
+        draw_left=sum(deck) - n * hand_size,
+        discard=(0,) * len(deck),
+        thresholds=tuple(thresholds),
+        hand_filters=(None,) * n,
+        hand_size=hand_size,
+        optimize_me=False,
+    )
+    return win_chances(r)[0]
+
+
+def threshold_equilibrium(
+    table: Table, deck: Sequence[int], choices: Sequence[int] = tuple(range(5, 12))
+) -> dict[str, Any]:
+    """The 2-player round as a zero-sum game between stop thresholds (the start seat's
+    s0 against the other seat's s1; payoff P(start seat wins) - P(other wins)), solved
+    by linear programming: the equilibrium stop policy within threshold rules."""
+    import numpy as np
+    from scipy.optimize import linprog
+
+    k = len(choices)
+    payoff = np.zeros((k, k))
+    for i, s0 in enumerate(choices):
+        for j, s1 in enumerate(choices):
+            first = threshold_round(table, deck, (s0, s1), 0)
+            second = threshold_round(table, deck, (s0, s1), 1)
+            payoff[i, j] = first - second
+
+    def solve(matrix: Any) -> tuple[Any, float]:
+        # max v s.t. x^T M >= v, sum x = 1, x >= 0  (variables x..., v)
+        rows, cols = matrix.shape
+        c = np.zeros(rows + 1)
+        c[-1] = -1.0
+        a_ub = np.hstack([-matrix.T, np.ones((cols, 1))])
+        a_eq = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
+        bounds = [(0, None)] * rows + [(None, None)]
+        res = linprog(c, A_ub=a_ub, b_ub=np.zeros(cols), A_eq=a_eq, b_eq=[1.0], bounds=bounds)
+        return res.x[:rows], float(res.x[-1])
+
+    start_mix, value = solve(payoff)
+    other_mix, _ = solve(-payoff.T)
+    return {
+        "choices": list(choices),
+        "payoff": payoff.tolist(),
+        "start_seat": {s: float(p) for s, p in zip(choices, start_mix, strict=True) if p > 1e-6},
+        "other_seat": {s: float(p) for s, p in zip(choices, other_mix, strict=True) if p > 1e-6},
+        "value": value,
+    }
