@@ -89,6 +89,9 @@ def arrange(
         rest = rest[len(rest) - keep:]
     state.deck = rest + top
     state.known = [[EMPTY] * g.n for _ in range(g.n)]
+    # private events of the original deal no longer match the arranged hands: drop them
+    state._log = [e for e in state._log if e.to is None]
+    state._priv = []
     state.in_play = -1
     state.decl = None
 

@@ -164,3 +164,24 @@ def test_A58_states_a_seat_cannot_tell_apart_determinize_alike():
     for r in range(10):
         da, db = a.determinize(0, random.Random(r)), b.determinize(0, random.Random(r))
         assert snapshot(da) == snapshot(db) and da.history == db.history
+
+
+def test_A58_played_copy_is_one_the_others_knew():
+    """Player 0 passes a CRUSH to player 1, who then draws a second CRUSH (or a LOCK) and
+    plays a CRUSH: copies are interchangeable, so the copy player 0 knew is the one that
+    goes, and player 0 cannot tell the two games apart in any determinization."""
+    from gamenight.engine import snapshot
+
+    def game(drawn):
+        state = table(hands={0: ["PASS_HANDS", "CRUSH"], 1: ["STOP"]}, deck=[drawn],
+                      displays={2: ["yellow P100"]})
+        act(state, A.PassHands())
+        pass_round(state)  # seat 1's turn: draws the card
+        act(state, A.Crush(2, 0))
+        return state
+
+    a, b = game("CRUSH"), game("LOCK")
+    assert a.info_key(0) == b.info_key(0) and hand(a, 1) != hand(b, 1)
+    for r in range(10):
+        da, db = a.determinize(0, random.Random(r)), b.determinize(0, random.Random(r))
+        assert snapshot(da) == snapshot(db)

@@ -487,12 +487,15 @@ class ArneState(State):
         g = self.game
         ck = g.card_kind
         hand = self.hands[p]
-        for i, c in enumerate(hand):
-            if ck[c] == k:
-                del hand[i]
-                break
-        else:  # pragma: no cover - actions() only offers held kinds
+        copies = [c for c in hand if ck[c] == k]
+        if not copies:  # pragma: no cover - actions() only offers held kinds
             raise AssertionError(f"player {p} holds no {g.k_name[k]}")
+        c = copies[0]
+        if len(copies) > 1:
+            # Release a copy others already know of, so a copy they never saw stays unseen
+            # (copies of a kind are interchangeable at the table).
+            c = max(copies, key=lambda x: sum(x in row[p] for row in self.known))
+        hand.remove(c)
         for row in self.known:
             kn = row[p]
             if not kn:
