@@ -29,6 +29,12 @@ WINDOW_NAMES = ("main", "pre", "end")
 NONE = -1
 Stk = tuple[int, int, int, int, int]  # base, chameleon, x3, crush, lock
 EMPTY: frozenset[int] = frozenset()
+# The white action card each declaration plays (A22-A28).
+WHITE_CARD: dict[type[Action], str] = {
+    A.Triple: "X3", A.TakeRandom: "TAKE_RANDOM", A.DemandPoints: "DEMAND_POINTS",
+    A.DemandBlack: "DEMAND_BLACK", A.DrawThree: "DRAW_THREE", A.PassHands: "PASS_HANDS",
+    A.SwapPlaces: "SWAP_PLACES",
+}
 
 
 class ArneState(State):
@@ -525,12 +531,7 @@ class ArneState(State):
         g = self.game
         if isinstance(action, A.PlayPoint):
             return g.kind_of[(action.card, action.colour)]
-        name = {
-            A.Triple: "X3", A.TakeRandom: "TAKE_RANDOM", A.DemandPoints: "DEMAND_POINTS",
-            A.DemandBlack: "DEMAND_BLACK", A.DrawThree: "DRAW_THREE", A.PassHands: "PASS_HANDS",
-            A.SwapPlaces: "SWAP_PLACES",
-        }[type(action)]
-        return g.kind_of[(name, "")]
+        return g.kind_of[(WHITE_CARD[type(action)], "")]
 
     def _resolve(self) -> None:
         """A12 and A21-A28: carry out the declared card as far as still possible."""
