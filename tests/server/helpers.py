@@ -142,8 +142,16 @@ def postgres_cluster(workdir: Path) -> Iterator[str]:
         "start",
     )
     try:
-        run(tools / "createdb" if (tools / "createdb").exists() else "createdb",
-            "-h", "127.0.0.1", "-p", port, "-U", "gamenight", "gamenight")
+        run(
+            tools / "createdb" if (tools / "createdb").exists() else "createdb",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            port,
+            "-U",
+            "gamenight",
+            "gamenight",
+        )
         yield f"postgresql+psycopg://gamenight@127.0.0.1:{port}/gamenight"
     finally:
         with contextlib.suppress(Exception):

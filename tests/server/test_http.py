@@ -48,8 +48,13 @@ def test_create_join_start_and_list(client: TestClient) -> None:
 def test_create_and_sit_in_one_request(client: TestClient) -> None:
     r = client.post(
         "/api/tables",
-        json={"game": "drop-or-stop", "seats": ["open", "hard"], "options": {"players": 2},
-              "sit": 0, "name": "Ann"},
+        json={
+            "game": "drop-or-stop",
+            "seats": ["open", "hard"],
+            "options": {"players": 2},
+            "sit": 0,
+            "name": "Ann",
+        },
     )
     assert r.status_code == 201
     assert r.json()["you"] == 0 and r.json()["seats"][0]["name"] == "Ann"
@@ -64,20 +69,25 @@ def test_bad_create_requests_are_refused_clearly(client: TestClient) -> None:
 
     assert "no game 'chess'" in refused({"game": "chess", "seats": []})
     assert "'game' must be" in refused({"seats": ["open"]})
-    assert "players" in refused({"game": "drop-or-stop", "options": {"players": 9},
-                                 "seats": ["open"] * 9})
+    assert "players" in refused(
+        {"game": "drop-or-stop", "options": {"players": 9}, "seats": ["open"] * 9}
+    )
     assert "3 seats" in refused({"game": "drop-or-stop", "seats": ["open"]})
     assert "'seats' must be a list" in refused({"game": "drop-or-stop", "seats": "open"})
     assert "no bot" in refused({"game": "drop-or-stop", "seats": ["open", "bot:nope", "open"]})
-    assert "no option 'colour'" in refused({"game": "drop-or-stop", "options": {"colour": 1},
-                                           "seats": ["open"] * 3})
-    assert "preset" in refused({"game": "drop-or-stop", "options": {"deck": "/etc/passwd"},
-                                "seats": ["open"] * 3})
-    assert "no table setting" in refused({"game": "drop-or-stop", "seats": ["open"] * 3,
-                                          "settings": {"speed": 1}})
-    assert "'seed' must be" in refused({"game": "drop-or-stop", "seats": ["open"] * 3,
-                                        "seed": "x"})
-    r = client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"})
+    assert "no option 'colour'" in refused(
+        {"game": "drop-or-stop", "options": {"colour": 1}, "seats": ["open"] * 3}
+    )
+    assert "preset" in refused(
+        {"game": "drop-or-stop", "options": {"deck": "/etc/passwd"}, "seats": ["open"] * 3}
+    )
+    assert "no table setting" in refused(
+        {"game": "drop-or-stop", "seats": ["open"] * 3, "settings": {"speed": 1}}
+    )
+    assert "'seed' must be" in refused({"game": "drop-or-stop", "seats": ["open"] * 3, "seed": "x"})
+    r = client.post(
+        "/api/tables", content=b"{not json", headers={"content-type": "application/json"}
+    )
     assert r.status_code == 400 and "not JSON" in r.json()["error"]
     r = client.post("/api/tables", content=b"[1]", headers={"content-type": "application/json"})
     assert r.status_code == 400 and "JSON object" in r.json()["error"]

@@ -444,6 +444,9 @@ def create_app(
                 await hub().send_to(table, conn)
         except Refused as err:
             await conn.send(refuse(err.reason))
+        except Exception:
+            log.exception("message %r at table %s failed", kind, table.row.id)
+            await conn.send(refuse("the server failed on this message; nothing changed"))
 
     @app.websocket("/ws/echo")
     async def echo(websocket: WebSocket) -> None:

@@ -64,6 +64,7 @@ class LiveTable:
     deadline_seat: int | None = None
     timer: asyncio.Task[None] | None = None
     bot_task: asyncio.Task[None] | None = None
+    bot_version: int = -1  # the version the bot task was started for
     idle_since: float = field(default_factory=time.time)
 
     @property
@@ -281,6 +282,18 @@ class Hub:
             raise Refused("the game is not running")
         if on and not _window_open(state, seat):
             raise Refused("no reaction window is open; a pass in advance is for a window")
+        engine_level = (
+            on
+            and seat in state.actors
+            and seat != state.actors[0]
+            and any(a.kind == "pass" for a in state.actions(seat))
+        )
+        if engine_level:  # the rules record a pass in advance themselves
+            await self.act(table, seat, len(state.history), {"type": "pass"})
+            table.pass_ahead.add(seat)
+            return
+        if not on and seat in table.pass_ahead and seat not in state.actors:
+            raise Refused("your pass in advance is on the table and cannot be taken back")
         if on:
             table.pass_ahead.add(seat)
         else:
@@ -319,7 +332,9 @@ class Hub:
                 raise Refused(reason)
             loop = asyncio.get_running_loop()
             try:
-                new = await loop.run_in_executor(self.pool, workers.apply, state, seat, action)
+                new = await loop.run_in_executor(
+                    self.pool, workers.apply, state.copy(), seat, action
+                )
             except IllegalAction as err:
                 raise Refused(err.reason) from err
         else:
@@ -385,7 +400,8 @@ class Hub:
             table.deadline = table.deadline_seat = None
         if broadcast:
             await self.broadcast(table)
-        if row.kind == "bot" and (table.bot_task is None or table.bot_task.done()):
+        if row.kind == "bot" and table.bot_version != version:
+            table.bot_version = version  # one bot task per version, however often we plan
             table.bot_task = asyncio.create_task(self._bot(table, seat, version))
         elif auto:
             task = asyncio.create_task(self._server_pass(table, seat, version))
@@ -425,18 +441,16 @@ class Hub:
                 # nothing to answer does not crawl (the pause comes after the choice and
                 # only before a visible card, so it tells nobody what a bot holds).
                 await asyncio.sleep(float(table.row.settings.get("bot_delay") or 0))
-            table.bot_task = None
             await self.act(table, seat, version, obj)
         except Refused as err:
             log.warning("bot at table %s seat %s was refused: %s", table.row.id, seat, err)
         except Exception:
             log.exception("bot at table %s seat %s failed", table.row.id, seat)
-        finally:
-            if table.bot_task is asyncio.current_task():
-                table.bot_task = None
         cur = table.state
         if cur is not None and not cur.over and len(cur.history) == version:
             await asyncio.sleep(0.5)  # the bot failed: retry later rather than stall
+            if table.bot_version == version:
+                table.bot_version = -1
             await self._plan(table)
 
     # -- messages -----------------------------------------------------------------------
