@@ -53,7 +53,7 @@ def test_two_people_play_a_whole_game_and_the_log_replays(client: TestClient) ->
 
 
 def test_each_seat_is_sent_only_its_own_hand(client: TestClient) -> None:
-    tid, a, b = two_people(client, seed=4)
+    tid, a, _b = two_people(client, seed=4)
     with (
         client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
         client.websocket_connect(f"/ws/tables/{tid}") as spectator,
@@ -78,7 +78,7 @@ def test_refusals_change_nothing(client: TestClient) -> None:
         client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
         client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, b)) as wb,
     ):
-        sa, sb = receive_state(wa), receive_state(wb)
+        sa, _sb = receive_state(wa), receive_state(wb)
         receive_state(wa)  # the broadcast when b connected
         to_act = sa["view"]["to_act"]
         mover, waiter = (wa, wb) if to_act == 0 else (wb, wa)
@@ -135,7 +135,7 @@ def test_refusals_change_nothing(client: TestClient) -> None:
 
 
 def test_wrong_tokens_cannot_act(client: TestClient) -> None:
-    tid, a, b = two_people(client)
+    tid, _a, _b = two_people(client)
     other = new_table(client, seats=["open", "open"])
     c = join(client, other["id"], 0, "Cy")
     for headers in (

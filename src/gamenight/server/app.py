@@ -169,7 +169,7 @@ def create_app(
             you = hub().seat_of(table, request.cookies.get(seat_cookie(table.row.id)))
             owner = request.cookies.get(owner_cookie(table.row.id))
             info["you"] = you
-            info["owner"] = bool(owner) and token_hash(owner) == table.row.owner_hash
+            info["owner"] = owner is not None and token_hash(owner) == table.row.owner_hash
             info["version"] = table.version
         info["invite"] = f"/tables/{table.row.id}"
         return info
@@ -466,7 +466,7 @@ def serve(host: str, port: int, db: str | None) -> None:
     """Run the app with uvicorn until interrupted; prints the address to open."""
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     app = create_app(db)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"gamenight is serving at http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
