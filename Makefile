@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/gamenight play drop-or-stop --seats you,bot,bot
+	$(BIN)/gamenight serve --host 127.0.0.1 --port $(or $(PORT),8000)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/drop_or_stop.py
 	$(BIN)/python bench/ismcts.py
 	$(BIN)/python bench/scale.py
+	$(BIN)/python bench/server.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
