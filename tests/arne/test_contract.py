@@ -118,3 +118,17 @@ def test_A17_any_listed_actor_may_act_and_games_stay_bounded(options, seed):
         assert len(state.history) <= game.max_decisions
     assert sorted(state.all_cards()) == list(range(game.num_cards))
     assert snapshot(game.replay(seed, state.history)) == snapshot(state)
+
+
+@settings(max_examples=6, deadline=None)
+@given(OPTIONS, st.integers(0, 10_000), st.integers(1, 300))
+def test_A58_determinized_states_play_to_the_end(options, seed, steps):
+    state = last(random_game(options, seed, steps))
+    rng = random.Random(seed)
+    for seat in range(state.game.players):
+        d = state.determinize(seat, rng)
+        while not d.over:
+            who = d.actors[0]
+            legal = d.actions(who)
+            assert legal, f"player {who} has no legal action in phase {d.phase}"
+            d.act(who, rng.choice(legal))

@@ -185,3 +185,12 @@ def test_A58_played_copy_is_one_the_others_knew():
     for r in range(10):
         da, db = a.determinize(0, random.Random(r)), b.determinize(0, random.Random(r))
         assert snapshot(da) == snapshot(db)
+
+
+def test_A9_determinized_active_player_can_still_play_the_white_step():
+    state = table(hands={0: ["red P50", "CRUSH"], 1: ["STOP"], 2: ["LOCK"]})
+    pass_round(state)
+    assert state.phase == 2
+    for r in range(40):
+        d = state.determinize(1, random.Random(r))
+        assert d.actions(0)

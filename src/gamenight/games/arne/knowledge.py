@@ -14,7 +14,7 @@ import random
 from typing import TYPE_CHECKING, TypeVar
 
 from gamenight.engine.core import Event
-from gamenight.games.arne.rules import GIVE
+from gamenight.games.arne.rules import GIVE, WHITE
 
 if TYPE_CHECKING:
     from gamenight.games.arne.rules import ArneState
@@ -43,8 +43,7 @@ def determinize(state: S, seat: int, rng: random.Random) -> S:
     pool.extend(state.deck)
     pool.sort()
     rng.shuffle(pool)
-    if state.phase == GIVE and state.give is not None:
-        _keep_demand_possible(state, seat, slots, pool)
+    _keep_possible(state, seat, slots, pool)
     sigma: dict[int, int] = {}
     i = 0
     for p, unknown in slots:
@@ -80,32 +79,46 @@ def determinize(state: S, seat: int, rng: random.Random) -> S:
     new.rng = random.Random(rng.getrandbits(64))
     return new
 
-def _keep_demand_possible(state: ArneState, seat: int, slots: list[tuple[int, list[int]]],
-                          pool: list[int]) -> None:
-    """While a demand is answered, its target publicly holds at least `left` fitting
-    cards (A24/A25 counts are public): swap fitting cards of the shuffled pool into the
-    target's part if needed (a function of the pool order and public facts only)."""
-    assert state.give is not None
-    t, _, mode, ci, left = state.give
-    ck = state.game.card_kind
+def _keep_possible(state: ArneState, seat: int, slots: list[tuple[int, list[int]]],
+                   pool: list[int]) -> None:
+    """Public facts about a hand that the next decision relies on stay true in the sample:
+    while a demand is answered, its target holds at least `left` fitting cards (A24/A25:
+    the count is public); in the white step the active player holds a playable white card
+    (A9: the step is only entered then). Fitting cards of the shuffled pool are swapped into
+    that player's part if needed (a function of the pool order and public facts only)."""
+    g = state.game
+    ck = g.card_kind
+    if state.phase == GIVE and state.give is not None:
+        player, _, mode, ci, need = state.give
+
+        def fits(c: int) -> bool:
+            return state._fits(ck[c], mode, ci)
+    elif state.phase == WHITE:
+        player, need = state.active, 1
+        x3_target = any(st[2] < 0 for disp in state.displays for st in disp)
+
+        def fits(c: int) -> bool:
+            k = ck[c]
+            return not g.k_black[k] and (g.k_type[k] != "X3" or x3_target)
+    else:
+        return
     start = 0
     for p, unknown in slots:
-        if p == t:
+        if p == player:
             break
         start += len(unknown)
     else:
-        return  # the target's hand is not resampled
-    end = start + len(slots[[p for p, _ in slots].index(t)][1])
-    need = left - sum(1 for c in state.known[seat][t] if state._fits(ck[c], mode, ci))
-    have = sum(1 for c in pool[start:end] if state._fits(ck[c], mode, ci))
+        return  # that hand is not resampled
+    end = start + len(unknown)
+    need -= sum(1 for c in state.known[seat][player] if fits(c))
+    have = sum(1 for c in pool[start:end] if fits(c))
     if have >= need:
         return
-    donors = [i for i in range(len(pool))
-              if not start <= i < end and state._fits(ck[pool[i]], mode, ci)]
+    donors = [i for i in range(len(pool)) if not start <= i < end and fits(pool[i])]
     for i in range(start, end):
         if have >= need:
             break
-        if not state._fits(ck[pool[i]], mode, ci):
+        if not fits(pool[i]):
             j = donors.pop(0)
             pool[i], pool[j] = pool[j], pool[i]
             have += 1
