@@ -74,6 +74,8 @@ class _Context:
         self.team = view["variant"] == "team"
         self.dummy = view["variant"] == "dummy"
         self.base = self._eval(self.scores, self.seat_of, view["dummy_seat"])
+        # Cards left in hand are worth nothing once the draw pile is empty (A41, A42).
+        self.thrift = 0.0 if view["draw_pile"] == 0 else 1.0
 
     def _eval(self, scores: list[int], seat_of: list[int], dummy_seat: int | None) -> float:
         """My score against the best opponent's (sign turned in the losing game)."""
@@ -117,27 +119,27 @@ class _Context:
             return self._with(a.display, self._replace(a.display, a.stack, st._replace(x3=True)))
         if isinstance(a, A.MinusTwoHundred):
             gain = self._with(a.display, [*t[a.display], Stack("MINUS200")])
-            return gain - CARD_PRICE["MINUS200"]
+            return gain - self._price("MINUS200")
         if isinstance(a, A.Chameleon):
             gain = self._with(a.display, [*t[a.display], Stack(a.card, chameleon=True)])
             spent = FACE.get(a.card, 0) / 4  # the carried card could have been laid white
-            return gain - CARD_PRICE["CHAMELEON"] - spent
+            return gain - self._price("CHAMELEON") - spent
         if isinstance(a, A.Crush):
             st = t[a.display][a.stack]
             new = self._replace(a.display, a.stack, st._replace(crush=True))
-            return self._with(a.display, new) - CARD_PRICE["CRUSH"]
+            return self._with(a.display, new) - self._price("CRUSH")
         if isinstance(a, A.Lock):
             st = t[a.display][a.stack]
             new = self._replace(a.display, a.stack, st._replace(lock=True))
-            return self._with(a.display, new) - CARD_PRICE["LOCK"]
+            return self._with(a.display, new) - self._price("LOCK")
         if isinstance(a, A.ThiefStack):
-            return self._steal(a) - CARD_PRICE["THIEF"]
+            return self._steal(a) - self._price("THIEF")
         if isinstance(a, A.ThiefDiscard):
             top = self.view["discard"][-1].split()[-1]
             worth = FACE.get(top, 0) / 2 + CARD_PRICE.get(top, 0)
-            return worth - CARD_PRICE["THIEF"]
+            return worth - self._price("THIEF")
         if isinstance(a, A.Stop | A.Reverse):
-            return -CARD_PRICE["STOP"]
+            return self._next_turn_value(a) - self._price(a.kind.upper())
         if isinstance(a, A.SwapPlaces):
             seat_of = list(self.seat_of)
             q = a.target
@@ -148,6 +150,23 @@ class _Context:
             gain = self._with(a.display, [*t[a.display], Stack("P100"), Stack("P100")])
             return gain * min(1.0, target["hand_size"] / 6) + 20
         return float(WHITE_VALUE.get(type(a).__name__, 0))
+
+    def _price(self, card: str) -> float:
+        return CARD_PRICE[card] * self.thrift
+
+    def _next_turn_value(self, a: Action) -> float:
+        """STOP/REVERSE (A14, A34, A35): worth a turn when it gives me one I would not get."""
+        view = self.view
+        if self.thrift == 0.0 or (self.dummy and isinstance(a, A.Reverse)):
+            return 0.0
+        pending = view["pending"]
+        if pending is not None and pending["player"] == self.me:
+            return 0.0
+        mine = self.seat_of[self.me]
+        nxt = (view["turn_seat"] + view["direction"]) % self.n
+        if pending is None and nxt == mine:
+            return 0.0  # the turn comes to me anyway
+        return 60.0
 
     def _replace(self, j: int, s: int, st: Stack) -> list[Stack]:
         stacks = list(self.tables[j])
