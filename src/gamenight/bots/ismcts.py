@@ -38,8 +38,9 @@ class ISMCTSBot:
 
     rollout: "random" plays uniformly; "heuristic" plays the game's own heuristic bot.
     c: the UCB exploration constant (payoffs are in [0, 1]).
-    max_rollout: decisions after which a rollout stops and counts as a draw (games like
-    Drop or Stop have no bound of their own, R34).
+    max_rollout: decisions after which a rollout stops and is scored by the state's own
+    `estimate()` (a draw if it has none); games like Drop or Stop have no bound (R34), and
+    long games like Arne play stronger with short rollouts and a good estimate.
     """
 
     def __init__(
@@ -125,7 +126,7 @@ class ISMCTSBot:
                 child = _Node(action, mover)
                 child.avail = 1
                 children[index(action)] = child
-                d.act(mover, action)
+                d.act_legal(mover, action)
                 path.append(child)
                 break
             best = None
@@ -138,7 +139,7 @@ class ISMCTSBot:
                 if score > best_score:
                     best, best_score = child, score
             assert best is not None and best.action is not None
-            d.act(mover, best.action)
+            d.act_legal(mover, best.action)
             path.append(best)
             node = best
         # Rollout.
@@ -147,11 +148,11 @@ class ISMCTSBot:
             mover = d._actors[0]
             if policy is None:
                 options = d.actions(mover)
-                d.act(mover, options[rng.randrange(len(options))])
+                d.act_legal(mover, options[rng.randrange(len(options))])
             else:
-                d.act(mover, policy.choose(d, mover))
+                d.act_legal(mover, policy.choose(d, mover))
             steps += 1
-        payoff = d.outcome().payoff if not d._actors else None
+        payoff = d.outcome().payoff if not d._actors else d.estimate()
         for child in path:
             child.visits += 1
             child.reward += payoff[child.mover] if payoff is not None else 0.5

@@ -155,6 +155,13 @@ class State(ABC):
         self.history.append((seat, action))
         return self._log[start:]
 
+    def act_legal(self, seat: int, action: Action) -> None:
+        """`act` for an action just taken from `actions(seat)` of a seat in `actors`:
+        skips re-checking it. For search and rollout loops only; anything from outside
+        goes through `act`."""
+        self._apply(seat, action)
+        self.history.append((seat, action))
+
     def _refusal(self, seat: int, action: Action) -> str | None:
         """Why `action` is illegal for `seat` now, or None. Override for continuous actions."""
         legal = self.actions(seat)
@@ -178,6 +185,12 @@ class State(ABC):
         """Equal for two states iff `seat` cannot tell them apart: its own event stream."""
         stream = [(e.kind, repr(e.data)) for e in self._log if e.to is None or seat in e.to]
         return (*stream, seat in self._actors)
+
+    def estimate(self) -> tuple[float, ...] | None:
+        """A payoff guess per seat, in [0, 1], for a game not yet over, from this state's
+        own facts (search that stops a rollout early calls it on determinized states);
+        None when the game has no sensible guess."""
+        return None
 
     def stats(self) -> dict[str, float]:
         """Numbers worth averaging over many games (simulation tables, reports)."""

@@ -334,6 +334,10 @@ class DropOrStopState(State):
     def stats(self) -> dict[str, float]:
         return {"decisions": len(self.history), "rounds": self.round}
 
+    def estimate(self) -> tuple[float, ...]:
+        """Rank by round wins so far (R21: wins decide the game)."""
+        return Outcome.from_scores(self.wins).payoff
+
     def outcome(self) -> Outcome:
         """R21 winners share the game; R34 a capped game is truncated."""
         if self._actors:
