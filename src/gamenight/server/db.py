@@ -210,11 +210,6 @@ class Store:
         """One transaction: the action row, the table's version and status."""
         now = time.time()
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(actions).values(
-                    table_id=table_id, n=n, seat=seat, action=json.dumps(action), at=now
-                )
-            )
             result = conn.execute(
                 update(tables)
                 .where(tables.c.id == table_id, tables.c.version == n)
@@ -222,6 +217,11 @@ class Store:
             )
             if result.rowcount != 1:
                 raise RuntimeError(f"table {table_id}: stored version is not {n}")
+            conn.execute(
+                insert(actions).values(
+                    table_id=table_id, n=n, seat=seat, action=json.dumps(action), at=now
+                )
+            )
 
     def _table(self, conn: Connection, r: Any) -> TableRow:
         row = TableRow(

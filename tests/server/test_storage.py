@@ -1,0 +1,127 @@
+"""Storage against SQLite and a real PostgreSQL (a throwaway cluster started here)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import inspect, text
+
+import gamenight
+from gamenight.server.app import create_app
+from gamenight.server.db import SeatRow, Store, TableRow, connect
+from tests.server.conftest import cookie, join, new_table, receive_state
+from tests.server.helpers import pg_tools, postgres_cluster
+
+
+@pytest.fixture(scope="session")
+def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if pg_tools() is None:
+        pytest.skip(
+            "PostgreSQL is not installed (no pg_ctl); install the Debian package "
+            "postgresql to run the PostgreSQL storage tests"
+        )
+    with postgres_cluster(tmp_path_factory.mktemp("pg")) as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    return str(request.getfixturevalue("pg_url"))
+
+
+def a_table(table_id: str) -> TableRow:
+    now = time.time()
+    return TableRow(
+        id=table_id,
+        game="drop-or-stop",
+        options={"players": 2},
+        seed=2**52 + 7,
+        status="open",
+        settings={"reaction_seconds": 5.0},
+        owner_hash="h" * 64,
+        version=0,
+        created=now,
+        updated=now,
+        seats=[SeatRow(0, "open"), SeatRow(1, "bot", "Bot", "bot:easy")],
+    )
+
+
+def test_migrations_create_the_schema_once(db_url: str) -> None:
+    engine = connect(db_url)
+    connect(db_url)  # a second start migrates nothing
+    names = set(inspect(engine).get_table_names())
+    assert {"tables", "seats", "actions", "alembic_version"} <= names
+    with engine.connect() as conn:
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0001"
+    engine.dispose()
+
+
+def test_tables_seats_and_the_action_log(db_url: str) -> None:
+    engine = connect(db_url)
+    store = Store(engine)
+    tid = f"t{time.time_ns() % 10**9}"
+    store.create_table(a_table(tid))
+    row = store.table(tid)
+    assert row is not None and row.seed == 2**52 + 7 and row.options == {"players": 2}
+    assert [s.kind for s in row.seats] == ["open", "bot"]
+    store.update_seat(tid, SeatRow(0, "person", "Ann", None, "x" * 64, True))
+    store.set_status(tid, "running")
+    store.append_action(tid, 0, 0, {"type": "drop"}, "running")
+    store.append_action(tid, 1, 1, {"type": "stop"}, "running")
+    with pytest.raises(RuntimeError, match="version"):
+        store.append_action(tid, 1, 0, {"type": "drop"}, "running")  # the version moved on
+    with pytest.raises(RuntimeError, match="version"):
+        store.append_action(tid, 0, 0, {"type": "drop"}, "running")
+    assert store.history(tid) == [(0, {"type": "drop"}), (1, {"type": "stop"})]
+    row = store.table(tid)
+    assert row is not None and row.version == 2 and row.status == "running"
+    assert row.seats[0].name == "Ann" and row.seats[0].auto_pass is True
+    assert tid in [r.id for r in store.tables_with_status("running")]
+    assert store.table("missing") is None
+    engine.dispose()
+
+
+def test_a_game_is_stored_and_restored_by_a_new_app(db_url: str) -> None:
+    app = create_app(db_url, pool="thread")
+    with TestClient(app) as client:
+        t = new_table(client, seats=["open", "easy"], seed=12)
+        token = join(client, t["id"], 0, "Ann")
+        client.post(f"/api/tables/{t['id']}/start")
+        with client.websocket_connect(
+            f"/ws/tables/{t['id']}", headers=cookie(t["id"], token)
+        ) as ws:
+            msg = receive_state(ws)
+            moves = 0
+            while moves < 3 and not msg["view"]["over"]:
+                if msg.get("asked"):
+                    ws.send_json(
+                        {"type": "act", "version": msg["version"], "action": {"type": "drop"}}
+                    )
+                    moves += 1
+                msg = receive_state(ws)
+            before = msg
+    # A new app on the same database (a restart) replays the table to the same state.
+    app2 = create_app(db_url, pool="thread")
+    with (
+        TestClient(app2) as client2,
+        client2.websocket_connect(f"/ws/tables/{t['id']}", headers=cookie(t["id"], token)) as ws,
+    ):
+        again = receive_state(ws, before["version"])
+        if again["version"] == before["version"]:
+            assert again["view"] == before["view"]
+        history = app2.state.holder["hub"].store.history(t["id"])
+    game = gamenight.load("drop-or-stop", players=2)
+    replayed = game.replay(12, [(s, game.action_from_json(a)) for s, a in history])
+    assert len(history) >= before["version"]
+    assert (
+        replayed.history[: before["version"]]
+        == game.replay(
+            12, [(s, game.action_from_json(a)) for s, a in history[: before["version"]]]
+        ).history
+    )
