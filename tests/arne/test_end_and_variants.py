@@ -226,3 +226,9 @@ def test_A55_series_target_score_stops_early():
     assert state.game_no < 20 and max(state.totals) >= 1
     with pytest.raises(BadInput, match="series"):
         gamenight.load("arne", series_target_score=100)
+
+
+def test_A43_estimate_ranks_the_table_so_far():
+    state = table(displays={0: ["red P100"], 1: ["green P500"]})
+    payoff = state.estimate()
+    assert payoff == (0.5, 1.0, 0.0)

@@ -863,6 +863,12 @@ class ArneState(State):
         """Numbers worth averaging over many games."""
         return {"decisions": len(self.history), "turns": self.turns, "games": self.game_no}
 
+    def estimate(self) -> tuple[float, ...]:
+        """For rollouts cut short: rank by totals so far plus the table's score now (A43)."""
+        now = self.scores()
+        totals = [t + now[p] for p, t in enumerate(self.totals)]
+        return Outcome.from_scores(totals, higher_is_better=not self.game.losing).payoff
+
     def outcome(self) -> Outcome:
         """A43: highest total wins (losing game: lowest); ties share (tie_rule)."""
         if self._actors:
