@@ -17,6 +17,7 @@ OPTION_SETS = [
     ({"players": 3}, 1, 12),
     ({"players": 4}, 1, 25),
     ({"players": 6, "learning": True}, 1, 25),
+    ({"players": 6}, 1, 80),
     ({"players": 4, "mode": "losing", "learning": True}, 1, 6),
     ({"players": 3, "learning": True}, 1, 4),
     ({"players": 3, "variant": "dummy", "learning": True}, 1, 6),
