@@ -86,7 +86,7 @@ def arrange(
         keep = max(0, deck_size - len(top))
         # cards not needed are put face up under the discard pile, so none is lost
         state.discard = rest[: len(rest) - keep] + state.discard
-        rest = rest[len(rest) - keep:]
+        rest = rest[len(rest) - keep :]
     state.deck = rest + top
     state.known = [[EMPTY] * g.n for _ in range(g.n)]
     # private events of the original deal no longer match the arranged hands: drop them

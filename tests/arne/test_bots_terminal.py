@@ -37,8 +37,9 @@ def test_greedy_plays_sensibly():
     state.act(0, A.PASS)
     assert GreedyBot().choose(state, 1) == A.Crush(0, 0)
     # locks a crush on its own card, and -200 goes on the leader
-    state = table(hands={1: ["LOCK", "red MINUS200"]},
-                  displays={1: ["green P1000+CRUSH"], 0: ["red P500"]})
+    state = table(
+        hands={1: ["LOCK", "red MINUS200"]}, displays={1: ["green P1000+CRUSH"], 0: ["red P500"]}
+    )
     state.act(0, A.PASS)
     assert GreedyBot().choose(state, 1) == A.Lock(1, 0)
     state.act(1, A.Lock(1, 0))
@@ -46,8 +47,9 @@ def test_greedy_plays_sensibly():
     state2.act(0, A.PASS)
     assert GreedyBot().choose(state2, 1) == A.MinusTwoHundred("red", 0)
     # keeps a thief for a chameleon stack
-    state = table(hands={1: ["THIEF"]}, discard=["yellow P50"],
-                  displays={0: ["yellow P1000+CHAMELEON"]})
+    state = table(
+        hands={1: ["THIEF"]}, discard=["yellow P50"], displays={0: ["yellow P1000+CHAMELEON"]}
+    )
     state.act(0, A.PASS)
     assert GreedyBot().choose(state, 1) == A.ThiefStack(0, 0)
     state = table(hands={1: ["THIEF"]}, discard=["yellow P50"])
@@ -56,8 +58,9 @@ def test_greedy_plays_sensibly():
 
 
 def test_terminal_render_describe_parse():
-    state = table(hands={0: ["red P100", "CRUSH", "STOP"]},
-                  displays={1: ["green P500+X3", "green P50"]})
+    state = table(
+        hands={0: ["red P100", "CRUSH", "STOP"]}, displays={1: ["green P500+X3", "green P50"]}
+    )
     console = Console(record=True, width=120)
     console.print(terminal.render(state.view(0)))
     text = console.export_text()

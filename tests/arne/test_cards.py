@@ -40,12 +40,17 @@ def test_A21_point_cards_losing_game():
 def test_A21_unowned_colour_can_only_be_discarded():
     state = table(hands={0: ["blue P100"]}, mode="losing")  # blue has no display (3 players)
     assert [a for a in state.actions(0) if isinstance(a, A.PlayPoint)] == [
-        A.PlayPoint("P100", "blue", -1)]
+        A.PlayPoint("P100", "blue", -1)
+    ]
 
 
 def test_A22_x3_targets():
-    state = table(hands={0: ["X3"]}, displays={
-        1: ["green P500+CRUSH+LOCK", "green MINUS200", "green P100+X3", "red P50+CHAMELEON"]})
+    state = table(
+        hands={0: ["X3"]},
+        displays={
+            1: ["green P500+CRUSH+LOCK", "green MINUS200", "green P100+X3", "red P50+CHAMELEON"]
+        },
+    )
     acts = set(state.actions(0))
     assert {A.Triple(1, 0), A.Triple(1, 1), A.Triple(1, 3)} <= acts
     assert A.Triple(1, 2) not in acts  # never on another X3
@@ -76,8 +81,11 @@ def test_A24_demand_points_normal_target_chooses():
     act(state, A.DemandPoints(1, "red", 0))
     pass_round(state)
     assert state.phase == 3 and state.actors[0] == 1  # GIVE: the target decides
-    assert set(state.actions(1)) == {A.Give("P50", "red"), A.Give("P1000", "red"),
-                                     A.Give("X2", "red")}
+    assert set(state.actions(1)) == {
+        A.Give("P50", "red"),
+        A.Give("P1000", "red"),
+        A.Give("X2", "red"),
+    }
     act(state, A.Give("P50", "red"))
     act(state, A.Give("X2", "red"))
     assert stack_names(state, 0) == ["red P50", "red X2"]
@@ -113,8 +121,10 @@ def test_A24_demand_points_losing_game_colour_and_destination():
 
 
 def test_A24_random_selection_option():
-    state = table(hands={0: ["DEMAND_POINTS"], 1: ["red P50", "red P100", "red P200"]},
-                  demand_selection="random")
+    state = table(
+        hands={0: ["DEMAND_POINTS"], 1: ["red P50", "red P100", "red P200"]},
+        demand_selection="random",
+    )
     act(state, A.DemandPoints(1, "red", 0))
     pass_round(state)
     assert len(stack_names(state, 0)) == 2 and state.wkind == 2
@@ -125,8 +135,11 @@ def test_A25_demand_black_secret_choice():
     act(state, A.DemandBlack(1))
     pass_round(state)
     assert state.actors[0] == 1
-    assert set(state.actions(1)) == {A.Give("STOP", ""), A.Give("CRUSH", ""),
-                                     A.Give("MINUS200", "green")}  # -200 counts as black
+    assert set(state.actions(1)) == {
+        A.Give("STOP", ""),
+        A.Give("CRUSH", ""),
+        A.Give("MINUS200", "green"),
+    }  # -200 counts as black
     act(state, A.Give("STOP", ""))
     act(state, A.Give("MINUS200", "green"))
     assert sorted(hand(state, 0)) == ["STOP", "green MINUS200"]
@@ -219,8 +232,13 @@ def test_A29_thief_steals_chameleon_stack_with_attachments():
     assert A.ThiefStack(0, 0) in acts  # a lock does not protect
     act(state, A.ThiefStack(0, 0))
     moved = stacks(state, 1)[0]
-    assert moved == {"base": "yellow P500", "chameleon": True, "x3": True, "crush": True,
-                     "lock": True}
+    assert moved == {
+        "base": "yellow P500",
+        "chameleon": True,
+        "x3": True,
+        "crush": True,
+        "lock": True,
+    }
     assert state.view(None)["displays"][1]["score"] == 1500
 
 
@@ -254,8 +272,13 @@ def test_A31_chameleon_pair_out_of_turn_different_colour_only():
     assert A.Chameleon("P1000", "red", 1) in acts
     assert A.Chameleon("P1000", "red", 0) not in acts  # same colour refused
     act(state, A.Chameleon("P1000", "red", 1))
-    assert stacks(state, 1)[0] == {"base": "red P1000", "chameleon": True, "x3": False,
-                                   "crush": False, "lock": False}
+    assert stacks(state, 1)[0] == {
+        "base": "red P1000",
+        "chameleon": True,
+        "x3": False,
+        "crush": False,
+        "lock": False,
+    }
     assert state.scores()[1] == 1000
 
 
@@ -266,17 +289,20 @@ def test_A31_same_colour_option():
 
 
 def test_A32_crush_once_per_stack_never_on_minus200():
-    state = table(hands={1: ["CRUSH", "CRUSH"]},
-                  displays={0: ["red P500+CRUSH+LOCK", "red MINUS200", "red P100+X3"]})
+    state = table(
+        hands={1: ["CRUSH", "CRUSH"]},
+        displays={0: ["red P500+CRUSH+LOCK", "red MINUS200", "red P100+X3"]},
+    )
     act(state, A.PASS)
     crush = [a for a in state.actions(1) if isinstance(a, A.Crush)]
     assert crush == [A.Crush(0, 2)]
 
 
 def test_A33_lock_only_on_crush_or_minus200_once():
-    state = table(hands={1: ["LOCK"]},
-                  displays={0: ["red P500+CRUSH", "red MINUS200", "red P100",
-                                "red P50+CRUSH+LOCK"]})
+    state = table(
+        hands={1: ["LOCK"]},
+        displays={0: ["red P500+CRUSH", "red MINUS200", "red P100", "red P50+CRUSH+LOCK"]},
+    )
     act(state, A.PASS)
     locks = [a for a in state.actions(1) if isinstance(a, A.Lock)]
     assert locks == [A.Lock(0, 0), A.Lock(0, 1)]

@@ -23,15 +23,28 @@ def test_box_and_decks():
     assert sum(no_star.values()) == 92
     star = deck(2, False)
     assert sum(star.values()) == 42
-    white = sum(n for (t, _), n in no_star.items() if t not in {
-        "MINUS200", "STOP", "CRUSH", "REVERSE", "CHAMELEON", "THIEF", "LOCK"})
+    white = sum(
+        n
+        for (t, _), n in no_star.items()
+        if t not in {"MINUS200", "STOP", "CRUSH", "REVERSE", "CHAMELEON", "THIEF", "LOCK"}
+    )
     assert (white, 92 - white) == (60, 32)
 
 
 @pytest.mark.parametrize(
     ("players", "learning", "cards"),
-    [(2, False, 42), (3, False, 92), (4, False, 92), (5, False, 134), (6, False, 134),
-     (2, True, 30), (3, True, 52), (4, True, 52), (5, True, 82), (6, True, 82)],
+    [
+        (2, False, 42),
+        (3, False, 92),
+        (4, False, 92),
+        (5, False, 134),
+        (6, False, 134),
+        (2, True, 30),
+        (3, True, 52),
+        (4, True, 52),
+        (5, True, 82),
+        (6, True, 82),
+    ],
 )
 def test_A2_cards_per_player_count(players, learning, cards):
     game = gamenight.load("arne", players=players, learning=learning)

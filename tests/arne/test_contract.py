@@ -24,8 +24,18 @@ OPTION_SETS = [
     ({"players": 2, "variant": "dummy", "reverse_mode": "flip"}, 1, 12),
     ({"players": 4, "variant": "team", "learning": True}, 1, 8),
     ({"players": 4, "variant": "team", "team_open_hands": True}, 1, 25),
-    ({"players": 3, "thief_may_take_thief": True, "demand_selection": "random",
-      "pre_resolution_windows": False, "colour_assignment": "random", "learning": True}, 1, 6),
+    (
+        {
+            "players": 3,
+            "thief_may_take_thief": True,
+            "demand_selection": "random",
+            "pre_resolution_windows": False,
+            "colour_assignment": "random",
+            "learning": True,
+        },
+        1,
+        6,
+    ),
     ({"players": 2, "series_games": 2, "hand_size": 5, "learning": True}, 1, 3),
 ]
 
@@ -55,11 +65,16 @@ def random_game(options, seed, steps=None):
         yield state
 
 
-OPTIONS = st.sampled_from([
-    {"players": 2}, {"players": 3}, {"players": 5, "learning": True},
-    {"players": 3, "variant": "dummy"}, {"players": 4, "variant": "team", "learning": True},
-    {"players": 4, "mode": "losing"},
-])
+OPTIONS = st.sampled_from(
+    [
+        {"players": 2},
+        {"players": 3},
+        {"players": 5, "learning": True},
+        {"players": 3, "variant": "dummy"},
+        {"players": 4, "variant": "team", "learning": True},
+        {"players": 4, "mode": "losing"},
+    ]
+)
 
 
 @settings(max_examples=12, deadline=None)
@@ -102,8 +117,10 @@ def test_A58_no_view_or_event_carries_another_hand(options, seed, steps):
                 k = len(state.hands[p])
                 if 0 < k <= len(state.deck):
                     other = state.copy()
-                    other.hands[p], other.deck = sorted(other.deck[:k]), (
-                        other.deck[k:] + other.hands[p])
+                    other.hands[p], other.deck = (
+                        sorted(other.deck[:k]),
+                        (other.deck[k:] + other.hands[p]),
+                    )
                     assert other.view(seat) == view
 
 

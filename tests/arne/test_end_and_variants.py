@@ -21,8 +21,11 @@ def to_final(state):
 
 # -- 4.7 end of the game ----------------------------------------------------------------
 def test_A41_final_round_one_black_action_each_no_stop_reverse():
-    state = table(hands={1: ["STOP", "REVERSE", "CRUSH", "CRUSH"], 2: ["LOCK"]},
-                  displays={0: ["red P1000", "red P500"]}, deck_size=0)
+    state = table(
+        hands={1: ["STOP", "REVERSE", "CRUSH", "CRUSH"], 2: ["LOCK"]},
+        displays={0: ["red P1000", "red P500"]},
+        deck_size=0,
+    )
     to_final(state)
     assert state.final_order == (1, 2, 0)
     acts = state.actions(1)
@@ -117,9 +120,14 @@ def dummy_table(**kw):
 def test_A50_dummy_display_targets():
     state = table(players=2, variant="dummy", colours=("red", "green"), seed=0)
     dummy = state.game.colours[state.disp_colour[2]]
-    state = table(players=2, variant="dummy", colours=("red", "green"), seed=0,
-                  hands={0: [f"{dummy} P100", "CRUSH", "X3"], 1: ["THIEF"]},
-                  displays={2: [f"{dummy} P500", "red P50+CHAMELEON"]})
+    state = table(
+        players=2,
+        variant="dummy",
+        colours=("red", "green"),
+        seed=0,
+        hands={0: [f"{dummy} P100", "CRUSH", "X3"], 1: ["THIEF"]},
+        displays={2: [f"{dummy} P500", "red P50+CHAMELEON"]},
+    )
     acts = state.actions(0)
     assert A.PlayPoint("P100", dummy, 2) in acts  # A21 both modes
     assert A.Crush(2, 0) in acts and A.Triple(2, 0) in acts
@@ -141,10 +149,15 @@ def test_A51_reverse_takes_the_dummy():
 def test_A52_dummy_scores_for_controller_and_stays_with_seat():
     state = table(players=3, variant="dummy", colours=("red", "green", "yellow"), seed=0)
     dummy = state.game.colours[state.disp_colour[3]]
-    state = table(players=3, variant="dummy", colours=("red", "green", "yellow"), seed=0,
-                  hands={0: ["REVERSE", "SWAP_PLACES"]},
-                  displays={0: ["red P500"], 3: [f"{dummy} P1000", f"{dummy} P200"]},
-                  deck_size=0)
+    state = table(
+        players=3,
+        variant="dummy",
+        colours=("red", "green", "yellow"),
+        seed=0,
+        hands={0: ["REVERSE", "SWAP_PLACES"]},
+        displays={0: ["red P500"], 3: [f"{dummy} P1000", f"{dummy} P200"]},
+        deck_size=0,
+    )
     act(state, A.Reverse())
     act(state, A.SwapPlaces(1))
     to_final(state)
@@ -185,9 +198,13 @@ def test_A53_team_seating_colours_and_two_boxes():
 
 
 def test_A54_team_score_is_the_sum_and_swap_changes_team():
-    state = table(players=4, variant="team", colours=("c5", "c6"),
-                  hands={0: ["SWAP_PLACES", "c5 P100"]},
-                  displays={0: ["c5 P100"], 2: ["c5 P500"], 1: ["c6 P1000"]})
+    state = table(
+        players=4,
+        variant="team",
+        colours=("c5", "c6"),
+        hands={0: ["SWAP_PLACES", "c5 P100"]},
+        displays={0: ["c5 P100"], 2: ["c5 P500"], 1: ["c6 P1000"]},
+    )
     assert state.scores() == [600, 1000, 600, 1000]
     acts = state.actions(0)
     assert A.PlayPoint("P100", "c5", 2) in acts  # a team-mate's display (A21)
@@ -199,8 +216,13 @@ def test_A54_team_score_is_the_sum_and_swap_changes_team():
 def test_A47_team_hands_secret_unless_open():
     state = table(players=4, variant="team", colours=("c5", "c6"), hands={2: ["c5 P100"]})
     assert "team_hands" not in state.view(0)
-    state = table(players=4, variant="team", colours=("c5", "c6"), hands={2: ["c5 P100"]},
-                  team_open_hands=True)
+    state = table(
+        players=4,
+        variant="team",
+        colours=("c5", "c6"),
+        hands={2: ["c5 P100"]},
+        team_open_hands=True,
+    )
     assert state.view(0)["team_hands"] == {"2": ["c5 P100"]}
 
 

@@ -61,7 +61,8 @@ def test_A58_demand_black_giver_knows_third_party_does_not():
     d = state.determinize(2, random.Random(3))
     gives = [a for _, a in d.history if isinstance(a, A.Give)]
     assert sorted(f"{a.card}" for a in gives) == sorted(
-        n.split()[-1] for n in hand(d, 0))  # hidden choices rewritten to match
+        n.split()[-1] for n in hand(d, 0)
+    )  # hidden choices rewritten to match
 
 
 def test_A17_A20_no_white_turn_looks_like_any_other_to_others():
@@ -100,9 +101,14 @@ def test_greedy_bot_ignores_hidden_cards():
 
 def test_worked_turn_of_section_8():
     # Seats 0 Red (Ann), 1 Green (Ben), 2 Blue (Cy); Ann's turn.
-    state = table(colours=("red", "green", "blue"),
-                  hands={0: ["CHAMELEON", "blue P500", "DEMAND_POINTS"],
-                         1: ["CRUSH", "red P100"], 2: ["THIEF", "STOP"]})
+    state = table(
+        colours=("red", "green", "blue"),
+        hands={
+            0: ["CHAMELEON", "blue P500", "DEMAND_POINTS"],
+            1: ["CRUSH", "red P100"],
+            2: ["THIEF", "STOP"],
+        },
+    )
     act(state, A.Chameleon("P500", "blue", 0))  # 1. black action, Ann keeps priority
     assert state.actors[0] == 0
     act(state, A.DemandPoints(1, "red", 0))
@@ -118,8 +124,9 @@ def test_worked_turn_of_section_8():
     act(state, A.PASS)
     act(state, A.ThiefStack(0, 0))  # Cy takes the chameleon stack with its crush
     blue = state.view(None)["displays"][2]["stacks"]
-    assert blue == [{"base": "blue P500", "chameleon": False, "x3": False, "crush": True,
-                     "lock": False}]
+    assert blue == [
+        {"base": "blue P500", "chameleon": False, "x3": False, "crush": True, "lock": False}
+    ]
     assert state.view(None)["discard"][-2:] == ["CHAMELEON", "THIEF"]
     act(state, A.Stop())
     act(state, A.PASS)
@@ -131,8 +138,9 @@ def test_worked_turn_of_section_8():
 
 
 def test_A25_determinized_target_can_still_answer_the_demand():
-    state = table(players=3, hands={0: ["DEMAND_BLACK"], 1: ["STOP", "CRUSH", "red P50"],
-                                    2: ["green P100"]})
+    state = table(
+        players=3, hands={0: ["DEMAND_BLACK"], 1: ["STOP", "CRUSH", "red P50"], 2: ["green P100"]}
+    )
     act(state, A.DemandBlack(1))
     pass_round(state)
     assert state.phase == 3
@@ -150,8 +158,10 @@ def test_A58_states_a_seat_cannot_tell_apart_determinize_alike():
     from gamenight.engine import snapshot
 
     def game(first):
-        state = table(turn_seat=2, hands={2: ["DEMAND_BLACK"], 0: ["green P100"],
-                                          1: ["STOP", "CRUSH", "LOCK", "red P50"]})
+        state = table(
+            turn_seat=2,
+            hands={2: ["DEMAND_BLACK"], 0: ["green P100"], 1: ["STOP", "CRUSH", "LOCK", "red P50"]},
+        )
         act(state, A.DemandBlack(1))
         pass_round(state)
         act(state, first)
@@ -173,8 +183,11 @@ def test_A58_played_copy_is_one_the_others_knew():
     from gamenight.engine import snapshot
 
     def game(drawn):
-        state = table(hands={0: ["PASS_HANDS", "CRUSH"], 1: ["STOP"]}, deck=[drawn],
-                      displays={2: ["yellow P100"]})
+        state = table(
+            hands={0: ["PASS_HANDS", "CRUSH"], 1: ["STOP"]},
+            deck=[drawn],
+            displays={2: ["yellow P100"]},
+        )
         act(state, A.PassHands())
         pass_round(state)  # seat 1's turn: draws the card
         act(state, A.Crush(2, 0))

@@ -8,9 +8,15 @@ def S(base, **kw):
 
 
 def test_A45_example_1_red_display_4500():
-    stacks = [S("P1000"), S("P500", x3=True), S("P100", crush=True),
-              S("P50", crush=True, lock=True), S("X2"), S("MINUS200", x3=True),
-              S("MINUS200", chameleon=True, lock=True)]
+    stacks = [
+        S("P1000"),
+        S("P500", x3=True),
+        S("P100", crush=True),
+        S("P50", crush=True, lock=True),
+        S("X2"),
+        S("MINUS200", x3=True),
+        S("MINUS200", chameleon=True, lock=True),
+    ]
     assert display_score(stacks) == 4500
 
 
@@ -52,4 +58,8 @@ def test_A52_example_6_dummy_adds_to_controller():
 def test_A46_A54_scores_by_seat_and_team():
     assert player_scores([10, 20, 30], [2, 0, 1]) == [30, 10, 20]
     assert player_scores([10, 20, 30, 40], [0, 1, 2, 3], team_of_seat=[0, 1, 0, 1]) == [
-        40, 60, 40, 60]
+        40,
+        60,
+        40,
+        60,
+    ]

@@ -220,8 +220,9 @@ def test_A14_two_players_reverse_as_stop_in_flip_mode():
     act(state, A.Reverse())
     pass_round(state)
     assert state.turn_seat == 1
-    state = table(players=2, hands={0: ["REVERSE"]}, reverse_mode="flip",
-                  two_player_reverse_as_stop=False)
+    state = table(
+        players=2, hands={0: ["REVERSE"]}, reverse_mode="flip", two_player_reverse_as_stop=False
+    )
     act(state, A.Reverse())
     pass_round(state)
     assert state.turn_seat == 1  # next(turn seat) after the flip

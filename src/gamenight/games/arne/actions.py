@@ -177,10 +177,34 @@ class Reverse(Action):
 
 
 ACTION_TYPES: tuple[type[Action], ...] = (
-    ChooseColour, Pass, PlayPoint, Triple, TakeRandom, DemandPoints, DemandBlack, DrawThree,
-    PassHands, SwapPlaces, Give, MinusTwoHundred, Chameleon, ThiefDiscard, ThiefStack, Crush,
-    Lock, Stop, Reverse,
+    ChooseColour,
+    Pass,
+    PlayPoint,
+    Triple,
+    TakeRandom,
+    DemandPoints,
+    DemandBlack,
+    DrawThree,
+    PassHands,
+    SwapPlaces,
+    Give,
+    MinusTwoHundred,
+    Chameleon,
+    ThiefDiscard,
+    ThiefStack,
+    Crush,
+    Lock,
+    Stop,
+    Reverse,
 )
-WHITE_ACTIONS = (PlayPoint, Triple, TakeRandom, DemandPoints, DemandBlack, DrawThree, PassHands,
-                 SwapPlaces)
+WHITE_ACTIONS = (
+    PlayPoint,
+    Triple,
+    TakeRandom,
+    DemandPoints,
+    DemandBlack,
+    DrawThree,
+    PassHands,
+    SwapPlaces,
+)
 PASS = Pass()

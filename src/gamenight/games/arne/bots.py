@@ -21,13 +21,17 @@ from gamenight.games.arne.scoring import Stack, display_score, player_scores
 
 # What spending a card costs the greedy bot (it keeps black cards for good moments).
 CARD_PRICE = {
-    "CRUSH": 120, "LOCK": 80, "MINUS200": 60, "CHAMELEON": 60, "THIEF": 150, "STOP": 40,
+    "CRUSH": 120,
+    "LOCK": 80,
+    "MINUS200": 60,
+    "CHAMELEON": 60,
+    "THIEF": 150,
+    "STOP": 40,
     "REVERSE": 40,
 }
 WHITE_VALUE = {"TakeRandom": 60, "DemandBlack": 70, "DrawThree": 110, "PassHands": 0}
 # How much a card is worth keeping, for choosing what to hand over (A24/A25).
-KEEP = {"STOP": 1, "REVERSE": 2, "LOCK": 5, "MINUS200": 6, "CHAMELEON": 7, "CRUSH": 8,
-        "THIEF": 9}
+KEEP = {"STOP": 1, "REVERSE": 2, "LOCK": 5, "MINUS200": 6, "CHAMELEON": 7, "CRUSH": 8, "THIEF": 9}
 
 
 def _stacks(display: dict[str, Any]) -> list[Stack]:
@@ -83,7 +87,9 @@ class _Context:
         if self.team:
             teams = [s["team"] for s in self.view["seats"]]
         per = player_scores(
-            scores, seat_of, team_of_seat=teams,
+            scores,
+            seat_of,
+            team_of_seat=teams,
             dummy_display=self.n if self.dummy else None,
             dummy_controller=dummy_seat if self.dummy else None,
         )

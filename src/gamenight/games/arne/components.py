@@ -46,8 +46,9 @@ DEFAULT_COLOUR_NAMES = (("c5", "purple"), ("c6", "orange"))
 FACE = {"P50": 50, "P100": 100, "P200": 200, "P500": 500, "P1000": 1000, "X2": 0}
 POINT_TYPES = tuple(FACE)
 # White action cards declared with a pre-window (A11).
-PRE_WINDOW_TYPES = frozenset({"TAKE_RANDOM", "DEMAND_POINTS", "DEMAND_BLACK", "DRAW_THREE",
-                              "SWAP_PLACES"})
+PRE_WINDOW_TYPES = frozenset(
+    {"TAKE_RANDOM", "DEMAND_POINTS", "DEMAND_BLACK", "DRAW_THREE", "SWAP_PLACES"}
+)
 
 # Spec 2.5 / 11 sanity values.
 GROUP_TOTALS = {"S": 12, "S1": 30, "N": 40, "N1": 52}
@@ -95,7 +96,8 @@ BLACK_TYPES = frozenset(t for t in TYPE_IDS if TYPES[t].black)
 
 
 def group_cards(
-    group: str, colours: tuple[str, ...] = DEFAULT_COLOURS,
+    group: str,
+    colours: tuple[str, ...] = DEFAULT_COLOURS,
     star_colours: tuple[str, ...] = DEFAULT_STAR_COLOURS,
 ) -> Counter[tuple[str, str | None]]:
     """The cards of one deck group as a multiset of (type, colour or None) (2.4)."""
@@ -124,7 +126,8 @@ def groups_for(owners: int, learning: bool) -> tuple[str, ...]:
 
 
 def colours_for(
-    owners: int, colours: tuple[str, ...] = DEFAULT_COLOURS,
+    owners: int,
+    colours: tuple[str, ...] = DEFAULT_COLOURS,
     star_colours: tuple[str, ...] = DEFAULT_STAR_COLOURS,
 ) -> tuple[str, ...]:
     """2.6: the colours in the deck for a number of owners."""
@@ -136,7 +139,10 @@ def colours_for(
 
 
 def deck(
-    owners: int, learning: bool, boxes: int = 1, colours: tuple[str, ...] = DEFAULT_COLOURS,
+    owners: int,
+    learning: bool,
+    boxes: int = 1,
+    colours: tuple[str, ...] = DEFAULT_COLOURS,
     star_colours: tuple[str, ...] = DEFAULT_STAR_COLOURS,
 ) -> Counter[tuple[str, str | None]]:
     """The whole deck for a game (2.6; team game: both boxes, A53)."""

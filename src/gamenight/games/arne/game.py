@@ -111,7 +111,9 @@ class Arne(Game):
         self.a_swap = [add(A.SwapPlaces(t)) for t in range(n)]
         self.a_dpoints = {
             (t, ci, j): add(A.DemandPoints(t, colours[ci], j))
-            for t in range(n) for ci in self.deck_colour_idx for j in range(nd)
+            for t in range(n)
+            for ci in self.deck_colour_idx
+            for j in range(nd)
         }
         self.a_point: dict[int, list[Action]] = {}
         self.a_give: dict[int, Action] = {}
@@ -198,7 +200,7 @@ class Arne(Game):
         base = 3 * nk + 1
         my_seat = view["seat_of"][me] if me is not None else -1
         for d in view["displays"]:
-            f = out[base: base + 16]
+            f = out[base : base + 16]
             f[0] = d["owner_seat"] == my_seat
             f[1] = d["owner_seat"] is None
             f[2] = d["score"] / 2000
@@ -214,7 +216,7 @@ class Arne(Game):
             f[15] = d.get("controller_seat") == my_seat and my_seat >= 0
             base += 16
         for seat in view["seats"]:
-            f = out[base: base + 6]
+            f = out[base : base + 6]
             f[0] = seat["hand_size"] / 8
             f[1] = seat["player"] == me
             f[2] = seat["seat"] == view["turn_seat"]

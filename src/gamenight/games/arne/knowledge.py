@@ -47,7 +47,7 @@ def determinize(state: S, seat: int, rng: random.Random) -> S:
     sigma: dict[int, int] = {}
     i = 0
     for p, unknown in slots:
-        fresh = sorted(pool[i: i + len(unknown)])
+        fresh = sorted(pool[i : i + len(unknown)])
         i += len(unknown)
         sigma.update(zip(unknown, fresh, strict=True))
         new.hands[p] = sorted([*mine[p], *fresh]) if mine[p] else fresh
@@ -79,8 +79,10 @@ def determinize(state: S, seat: int, rng: random.Random) -> S:
     new.rng = random.Random(rng.getrandbits(64))
     return new
 
-def _keep_possible(state: ArneState, seat: int, slots: list[tuple[int, list[int]]],
-                   pool: list[int]) -> None:
+
+def _keep_possible(
+    state: ArneState, seat: int, slots: list[tuple[int, list[int]]], pool: list[int]
+) -> None:
     """Public facts about a hand that the next decision relies on stay true in the sample:
     while a demand is answered, its target holds at least `left` fitting cards (A24/A25:
     the count is public); in the white step the active player holds a playable white card

@@ -34,9 +34,7 @@ def _pairs(value: Any) -> tuple[tuple[str, str], ...]:
         for part in value.split(","):
             if part.strip():
                 if "=" not in part:
-                    raise BadInput(
-                        f"arne option 'colour_names': write id=name pairs, got {part!r}"
-                    )
+                    raise BadInput(f"arne option 'colour_names': write id=name pairs, got {part!r}")
                 key, name = part.split("=", 1)
                 items.append((key.strip(), name.strip()))
         value = items
@@ -54,10 +52,16 @@ class Options:
     """Spec section 11; clause ids in the help texts."""
 
     players: int = setting(4, "number of players (A1; dummy 2-5, team 4-12 even)", min=2, max=12)
-    mode: str = setting("normal", "normal: highest wins; losing: lowest wins (A43, 7.2)",
-                        choices=("normal", "losing"))
-    variant: str = setting("standard", "standard, dummy (7.3) or team (7.4) game",
-                           choices=("standard", "dummy", "team"))
+    mode: str = setting(
+        "normal",
+        "normal: highest wins; losing: lowest wins (A43, 7.2)",
+        choices=("normal", "losing"),
+    )
+    variant: str = setting(
+        "standard",
+        "standard, dummy (7.3) or team (7.4) game",
+        choices=("standard", "dummy", "team"),
+    )
     learning: bool = setting(False, "learning game: only the cards marked 1 (7.5, 2.6)")
     hand_size: int = setting(8, "cards dealt to each player (A4)", min=1)
     colours: tuple[str, ...] = setting(DEFAULT_COLOURS, "the six colour ids (2.1)")
@@ -68,12 +72,14 @@ class Options:
         DEFAULT_STAR_COLOURS, "the two colours whose cards carry the star (2.6, Q2)"
     )
     colour_assignment: str = setting(
-        "choose_in_seat_order", "players choose colours in seat order, or they are dealt (A3)",
+        "choose_in_seat_order",
+        "players choose colours in seat order, or they are dealt (A3)",
         choices=("choose_in_seat_order", "random"),
     )
     first_seat: int | str = setting(0, "first seat of the first game, or 'random' (A5, A55)")
     reverse_mode: str = setting(
-        "flip_and_take", "REVERSE: turn direction and move next, or only turn (A14, Q4)",
+        "flip_and_take",
+        "REVERSE: turn direction and move next, or only turn (A14, Q4)",
         choices=("flip_and_take", "flip"),
     )
     two_player_reverse_as_stop: bool = setting(
@@ -82,18 +88,21 @@ class Options:
     pre_resolution_windows: bool = setting(True, "black cards may answer a declared card (A11)")
     thief_may_take_thief: bool = setting(False, "a THIEF may take a THIEF off the pile (A29)")
     demand_selection: str = setting(
-        "target_choice", "who picks the demanded cards (A24, A25, Q8)",
+        "target_choice",
+        "who picks the demanded cards (A24, A25, Q8)",
         choices=("target_choice", "random"),
     )
     chameleon_same_colour_allowed: bool = setting(
         False, "a chameleon may carry a card into a display of its own colour (A31, Q10)"
     )
     chameleon_in_final_round: str = setting(
-        "minus200_only", "chameleon pairs allowed in the final round (A41, Q11)",
+        "minus200_only",
+        "chameleon pairs allowed in the final round (A41, Q11)",
         choices=("minus200_only", "all", "none"),
     )
     dummy_deck_player_count: str = setting(
-        "players_plus_one", "deck of the dummy game: for players + 1 or for players (A49)",
+        "players_plus_one",
+        "deck of the dummy game: for players + 1 or for players (A49)",
         choices=("players_plus_one", "players"),
     )
     dummy_thief_allowed: bool = setting(True, "a THIEF may take from the dummy display (A29)")
@@ -101,8 +110,7 @@ class Options:
         False, "REVERSE may take the dummy in the final round (A52, Q16)"
     )
     team_open_hands: bool = setting(False, "team-mates see each other's hands (A47)")
-    tie_rule: str = setting("shared", "equal best scores share the win (A43)",
-                            choices=("shared",))
+    tie_rule: str = setting("shared", "equal best scores share the win (A43)", choices=("shared",))
     series_games: int = setting(1, "games in a series, first seat rotating (A55)", min=1, max=50)
     series_target_score: int | None = setting(
         None, "end the series after the game in which a total reaches this (A55)"
@@ -111,9 +119,7 @@ class Options:
     def __post_init__(self) -> None:
         lo, hi = PLAYER_RANGE[self.variant]
         if not lo <= self.players <= hi:
-            raise BadInput(
-                f"arne {self.variant} game needs {lo}-{hi} players, got {self.players}"
-            )
+            raise BadInput(f"arne {self.variant} game needs {lo}-{hi} players, got {self.players}")
         if self.variant == "team" and self.players % 2:
             raise BadInput(f"arne team game needs an even number of players, got {self.players}")
         colours = _names(self.colours, "colours")
@@ -134,8 +140,11 @@ class Options:
                 f"arne option 'first_seat' must be 'random' or a seat 0..{self.players - 1}, "
                 f"got {self.first_seat!r}"
             )
-        if (self.variant == "dummy" and self.dummy_deck_player_count == "players"
-                and self.players in (2, 4)):
+        if (
+            self.variant == "dummy"
+            and self.dummy_deck_player_count == "players"
+            and self.players in (2, 4)
+        ):
             raise BadInput(
                 "arne dummy game with dummy_deck_player_count='players' has no colour left "
                 f"for the dummy with {self.players} players; use 'players_plus_one'"

@@ -31,8 +31,12 @@ Stk = tuple[int, int, int, int, int]  # base, chameleon, x3, crush, lock
 EMPTY: frozenset[int] = frozenset()
 # The white action card each declaration plays (A22-A28).
 WHITE_CARD: dict[type[Action], str] = {
-    A.Triple: "X3", A.TakeRandom: "TAKE_RANDOM", A.DemandPoints: "DEMAND_POINTS",
-    A.DemandBlack: "DEMAND_BLACK", A.DrawThree: "DRAW_THREE", A.PassHands: "PASS_HANDS",
+    A.Triple: "X3",
+    A.TakeRandom: "TAKE_RANDOM",
+    A.DemandPoints: "DEMAND_POINTS",
+    A.DemandBlack: "DEMAND_BLACK",
+    A.DrawThree: "DRAW_THREE",
+    A.PassHands: "PASS_HANDS",
     A.SwapPlaces: "SWAP_PLACES",
 }
 
@@ -56,8 +60,13 @@ class ArneState(State):
         self.results: list[list[int]] = []
         first = game.options.first_seat
         self.series_first = self.rng.randrange(n) if first == "random" else int(first)
-        self._emit("series", players=n, games=game.options.series_games,
-                   mode=game.options.mode, variant=game.options.variant)
+        self._emit(
+            "series",
+            players=n,
+            games=game.options.series_games,
+            mode=game.options.mode,
+            variant=game.options.variant,
+        )
         self._setup()
 
     # ======================================================================================
@@ -254,8 +263,9 @@ class ArneState(State):
     # legal actions
     # ======================================================================================
     def actions(self, seat: int) -> list[Action]:
-        if not self._actors or (seat != self._actors[0] and (
-                self.phase != WINDOW or seat not in self._actors)):
+        if not self._actors or (
+            seat != self._actors[0] and (self.phase != WINDOW or seat not in self._actors)
+        ):
             return []
         g = self.game
         phase = self.phase
@@ -401,9 +411,7 @@ class ArneState(State):
             elif t == "STOP":
                 if not final:
                     out.append(g.a_stop)
-            elif t == "REVERSE" and (
-                not final or (g.dummy and o.dummy_reverse_in_final_round)
-            ):
+            elif t == "REVERSE" and (not final or (g.dummy and o.dummy_reverse_in_final_round)):
                 out.append(g.a_reverse)
         if has_cham and carried:  # A31 (A41 in the final round)
             rule = o.chameleon_in_final_round if final else "all"
@@ -605,8 +613,13 @@ class ArneState(State):
         ck = g.card_kind
         fitting = [c for c in self.hands[t] if self._fits(ck[c], mode, ci)]
         count = min(2, len(fitting))
-        self._emit("demand", player=a, target=t, count=count,
-                   cards="black" if mode == "B" else g.colours[ci])
+        self._emit(
+            "demand",
+            player=a,
+            target=t,
+            count=count,
+            cards="black" if mode == "B" else g.colours[ci],
+        )
         if mode == "B":
             # A58: third parties know where their known black cards of t went only when the
             # count shows that t handed over all of them.
@@ -716,8 +729,9 @@ class ArneState(State):
         self.hands = new
         self._emit("hands_passed", hand_sizes=[len(h) for h in new], direction=self.d)
         for p in range(n):
-            self._emit_cards("hand_received", frozenset({p, to[p]}), new[to[p]],
-                             player=to[p], giver=p)
+            self._emit_cards(
+                "hand_received", frozenset({p, to[p]}), new[to[p]], player=to[p], giver=p
+            )
 
     # -- black cards ------------------------------------------------------------------------
     def _black(self, p: int, a: Action) -> None:
@@ -768,8 +782,9 @@ class ArneState(State):
                 stack = (b, NONE, x3, cr, lk)
             self.displays[own].append(stack)
             self.discard.append(thief)
-            self._emit("black", player=p, action=a.to_json(), to_display=own,
-                       chameleon_removed=removed)
+            self._emit(
+                "black", player=p, action=a.to_json(), to_display=own, chameleon_removed=removed
+            )
         elif isinstance(a, A.Stop):  # A34, A37
             self.discard.append(self._take(p, kind_of[("STOP", "")]))
             self.pending = ("STOP", p)
@@ -878,8 +893,9 @@ class ArneState(State):
     # ======================================================================================
     # what a seat sees (section 6)
     # ======================================================================================
-    def _emit_cards(self, kind: str, to: frozenset[int], cards: list[int], hist: int = -1,
-                    **data: Any) -> None:
+    def _emit_cards(
+        self, kind: str, to: frozenset[int], cards: list[int], hist: int = -1, **data: Any
+    ) -> None:
         """A private event naming cards; `determinize` rewrites it for other seats."""
         ids = tuple(sorted(cards))
         if self.game.options.team_open_hands and self.game.team:  # A47: mates see it too

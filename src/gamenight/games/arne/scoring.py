@@ -65,8 +65,8 @@ def player_scores(
     if team_of_seat is not None:
         team_total: dict[int, int] = {}
         for seat in range(n):
-            team_total[team_of_seat[seat]] = team_total.get(team_of_seat[seat], 0) + seat_score[
-                seat
-            ]
+            team_total[team_of_seat[seat]] = (
+                team_total.get(team_of_seat[seat], 0) + seat_score[seat]
+            )
         return [team_total[team_of_seat[seat_of[p]]] for p in range(n)]
     return [seat_score[seat_of[p]] for p in range(n)]

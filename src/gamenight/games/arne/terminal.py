@@ -34,8 +34,9 @@ def render(view: dict[str, Any]) -> RenderableType:
     for d in view["displays"]:
         j = d["display"]
         if d["owner_seat"] is None:
-            who = "dummy" + (f" (seat {view['dummy_seat']})" if view["dummy_seat"] is not None
-                             else "")
+            who = "dummy" + (
+                f" (seat {view['dummy_seat']})" if view["dummy_seat"] is not None else ""
+            )
             hand = ""
         else:
             seat = seats[j]
@@ -48,8 +49,10 @@ def render(view: dict[str, Any]) -> RenderableType:
     parts: list[RenderableType] = [table]
     arrow = "clockwise" if view["direction"] > 0 else "counter-clockwise"
     top = view["discard"][-1] if view["discard"] else "-"
-    line = (f"draw pile {view['draw_pile']}   discard top {top} ({len(view['discard'])})   "
-            f"turn: seat {view['turn_seat']} (P{view['active']}), {arrow}")
+    line = (
+        f"draw pile {view['draw_pile']}   discard top {top} ({len(view['discard'])})   "
+        f"turn: seat {view['turn_seat']} (P{view['active']}), {arrow}"
+    )
     if view["pending"]:
         line += f"   pending {view['pending']['kind']} by P{view['pending']['player']}"
     parts.append(Text(line))
@@ -57,15 +60,24 @@ def render(view: dict[str, Any]) -> RenderableType:
         parts.append(Text(f"in play: {view['in_play']['card']}", style="bold"))
     w = view["window"]
     if w:
-        parts.append(Text(f"{w['kind']} window: priority P{w['holder']} "
-                          f"(order {w['order']}, quiet {w['quiet']})"))
+        parts.append(
+            Text(
+                f"{w['kind']} window: priority P{w['holder']} "
+                f"(order {w['order']}, quiet {w['quiet']})"
+            )
+        )
     elif view["phase"] != "window":
         parts.append(Text(f"phase: {view['phase']}"))
     if view["give"]:
         g = view["give"]
         parts.append(Text(f"P{g['target']} hands {g['left']} {g['cards']} card(s) to P{g['to']}"))
-    parts.append(Text("scores: " + ", ".join(f"P{p}: {s}" for p, s in enumerate(view["scores"]))
-                      + ("   totals: " + str(view["totals"]) if view["game_no"] > 1 else "")))
+    parts.append(
+        Text(
+            "scores: "
+            + ", ".join(f"P{p}: {s}" for p, s in enumerate(view["scores"]))
+            + ("   totals: " + str(view["totals"]) if view["game_no"] > 1 else "")
+        )
+    )
     if view["hand"] is not None:
         parts.append(Text("your hand: " + (", ".join(view["hand"]) or "(empty)"), style="bold"))
     for mate, cards in (view.get("team_hands") or {}).items():
@@ -179,7 +191,8 @@ def describe_event(event: Event) -> str | None:
         return f"P{d['player']} plays no white card"
     if k == "took_random":
         return f"P{d['player']} takes a random card from P{d['target']}" + (
-            "" if d["moved"] else " (empty hand)")
+            "" if d["moved"] else " (empty hand)"
+        )
     if k == "demand":
         return f"P{d['target']} must hand over {d['count']} {d['cards']} card(s)"
     if k == "gave_point":

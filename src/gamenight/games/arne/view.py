@@ -22,35 +22,51 @@ def seat_view(state: ArneState, seat: int | None) -> dict[str, Any]:
     displays = []
     for j, disp in enumerate(state.displays):
         ci = state.disp_colour[j]
-        displays.append({
-            "display": j,
-            "colour": colours[ci] if ci >= 0 else None,
-            "owner_seat": j if j < n else None,
-            "controller_seat": (state.dummy_ctrl if state.dummy_ctrl >= 0 else None)
-            if j == n else j,
-            "score": dscores[j],
-            "stacks": [
-                {"base": names[ck[b]], "chameleon": ch >= 0, "x3": x3 >= 0,
-                 "crush": cr >= 0, "lock": lk >= 0}
-                for b, ch, x3, cr, lk in disp
-            ],
-        })
+        displays.append(
+            {
+                "display": j,
+                "colour": colours[ci] if ci >= 0 else None,
+                "owner_seat": j if j < n else None,
+                "controller_seat": (state.dummy_ctrl if state.dummy_ctrl >= 0 else None)
+                if j == n
+                else j,
+                "score": dscores[j],
+                "stacks": [
+                    {
+                        "base": names[ck[b]],
+                        "chameleon": ch >= 0,
+                        "x3": x3 >= 0,
+                        "crush": cr >= 0,
+                        "lock": lk >= 0,
+                    }
+                    for b, ch, x3, cr, lk in disp
+                ],
+            }
+        )
     scores = state.scores()
     seats = []
     for s in range(n):
         p = state.player_at[s]
         ci = state.seat_colour[s]
-        seats.append({
-            "seat": s, "player": p, "colour": colours[ci] if ci >= 0 else None,
-            "team": s % g.teams if g.team else s, "hand_size": len(state.hands[p]),
-            "score": scores[p],
-        })
+        seats.append(
+            {
+                "seat": s,
+                "player": p,
+                "colour": colours[ci] if ci >= 0 else None,
+                "team": s % g.teams if g.team else s,
+                "hand_size": len(state.hands[p]),
+                "score": scores[p],
+            }
+        )
     window = None
     if state.phase == WINDOW:
         order = [state.player_at[(state.holder + state.d * i) % n] for i in range(n)]
         window = {
-            "kind": WINDOW_NAMES[state.wkind], "holder_seat": state.holder,
-            "holder": state.player_at[state.holder], "order": order, "quiet": state.quiet,
+            "kind": WINDOW_NAMES[state.wkind],
+            "holder_seat": state.holder,
+            "holder": state.player_at[state.holder],
+            "order": order,
+            "quiet": state.quiet,
         }
     decl = state.decl
     in_play = None
@@ -59,8 +75,12 @@ def seat_view(state: ArneState, seat: int | None) -> dict[str, Any]:
     give = None
     if state.give is not None:
         t, a, mode, ci, left = state.give
-        give = {"target": t, "to": a, "left": left,
-                "cards": "black" if mode == "B" else colours[ci]}
+        give = {
+            "target": t,
+            "to": a,
+            "left": left,
+            "cards": "black" if mode == "B" else colours[ci],
+        }
     out: dict[str, Any] = {
         "game": "arne",
         "player": seat,
@@ -80,12 +100,14 @@ def seat_view(state: ArneState, seat: int | None) -> dict[str, Any]:
         "active": state.active,
         "direction": state.d,
         "pending": {"kind": state.pending[0], "player": state.pending[1]}
-        if state.pending else None,
+        if state.pending
+        else None,
         "window": window,
         "in_play": in_play,
         "give": give,
-        "final_round": [state.player_at[s] for s in state.final_order[state.final_pos:]]
-        if state.phase == FINAL else None,
+        "final_round": [state.player_at[s] for s in state.final_order[state.final_pos :]]
+        if state.phase == FINAL
+        else None,
         "to_act": state._actors[0] if state._actors else None,
         "scores": scores,
         "totals": list(state.totals),
@@ -94,7 +116,5 @@ def seat_view(state: ArneState, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         mates = state._open_hands(seat)
         if mates:
-            out["team_hands"] = {
-                str(q): [names[ck[c]] for c in state.hands[q]] for q in mates
-            }
+            out["team_hands"] = {str(q): [names[ck[c]] for c in state.hands[q]] for q in mates}
     return out

@@ -135,3 +135,10 @@ _WIDE = Tolerances(touch=2.5)
 
 BOTS: dict[str, type] = {"random": RandomDropBot, "planner": PlannerBot}
 HEURISTIC = "planner"
+# Difficulty levels: the planner's strength grows with the drops it simulates (about 0.1 s
+# of physics each); ISMCTS is too slow here, since every rollout is a game of physics.
+LEVELS = {
+    "easy": "bot:random",
+    "medium": "bot:planner?samples=6&jitter_samples=1",
+    "hard": "bot:planner?samples=24",
+}

@@ -487,6 +487,13 @@ class DropItState(State):
         totals = self.final_totals()
         return Outcome.from_scores([totals[self.game.side_of(s)] for s in range(self.game.players)])
 
+    def estimate(self) -> tuple[float, ...]:
+        """For rollouts cut short: rank the sides by points so far, unused jokers included."""
+        totals = [s + 3 * j for s, j in zip(self.scores, self.jokers, strict=True)]
+        return Outcome.from_scores(
+            [totals[self.game.side_of(s)] for s in range(self.game.players)]
+        ).payoff
+
     def copy(self) -> Self:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
