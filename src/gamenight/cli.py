@@ -363,12 +363,23 @@ def simulate(
         )
     summary = Summary.of(results, n)
     table = Table(
-        "seat", "bot", "win rate", "95% interval", "mean payoff", title=f"{game}: {games_} games"
+        "seat",
+        "bot",
+        "win rate",
+        "95% interval",
+        "mean score",
+        "mean payoff",
+        title=f"{game}: {games_} games",
     )
     for s in range(n):
         rate, lo, hi = summary.win_rate(s)
         table.add_row(
-            str(s), seats[s], f"{rate:.1%}", f"{lo:.1%} - {hi:.1%}", f"{summary.payoff[s]:.3f}"
+            str(s),
+            seats[s],
+            f"{rate:.1%}",
+            f"{lo:.1%} - {hi:.1%}",
+            f"{summary.score[s]:.2f}",
+            f"{summary.payoff[s]:.3f}",
         )
     console.print(table)
     extras = ", ".join(f"{k} per game {v:.2f}" for k, v in summary.stats.items())

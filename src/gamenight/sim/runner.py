@@ -138,25 +138,28 @@ class Summary:
     players: int
     wins: list[int] = field(default_factory=list)
     payoff: list[float] = field(default_factory=list)
+    score: list[float] = field(default_factory=list)
     shared: int = 0
     truncated: int = 0
     stats: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def of(cls, results: Sequence[GameResult], players: int) -> Summary:
-        s = cls(len(results), players, [0] * players, [0.0] * players)
+        s = cls(len(results), players, [0] * players, [0.0] * players, [0.0] * players)
         totals: dict[str, float] = {}
         for r in results:
             for w in r.winners:
                 s.wins[w] += 1
             for seat, p in enumerate(r.payoff):
                 s.payoff[seat] += p
+                s.score[seat] += r.scores[seat]
             s.shared += len(r.winners) > 1
             s.truncated += r.truncated
             for key, value in r.stats.items():
                 totals[key] = totals.get(key, 0.0) + value
         n = max(1, len(results))
         s.payoff = [p / n for p in s.payoff]
+        s.score = [p / n for p in s.score]
         s.stats = {k: v / n for k, v in totals.items()}
         return s
 
