@@ -76,6 +76,8 @@ def make(name: str, game: Game, **params: Any) -> Bot:
     if name not in bots:
         raise BadInput(f"{game.name} has no bot {name!r}; bots: {', '.join(sorted(bots))}")
     cls = bots[name]
+    if name == "ismcts":  # a game's own search settings, overridable per seat
+        params = {**getattr(_module(game.name), "ISMCTS", {}), **params}
     known = parameters(cls)
     unknown = sorted(set(params) - set(known))
     if unknown:

@@ -192,3 +192,7 @@ class _Context:
 
 BOTS: dict[str, type[Any]] = {"random": RandomBot, "greedy": GreedyBot}
 HEURISTIC = "greedy"
+
+# ISMCTS settings for Arne: games are long (about 110 decisions), so rollouts stop after
+# 20 decisions and the state's estimate (totals plus the table's score) judges them.
+ISMCTS = {"iterations": 1000, "max_rollout": 20}

@@ -142,3 +142,7 @@ LEVELS = {
     "medium": "bot:planner?samples=6&jitter_samples=1",
     "hard": "bot:planner?samples=24",
 }
+
+# ISMCTS settings for Drop It: every decision is a drop simulated to rest, so the search
+# is shallow and judged by the state's estimate (points so far) rather than by rollouts.
+ISMCTS = {"iterations": 60, "max_rollout": 0}
