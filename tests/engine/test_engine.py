@@ -122,6 +122,19 @@ def test_codec_refuses_malformed_actions(obj, message):
         action_from_json(obj, [Move])
 
 
+@dataclass(frozen=True, slots=True)
+class Aim(Action):
+    kind: ClassVar[str] = "aim"
+    x: float
+    depth: float = 0.0
+
+
+def test_codec_fills_fields_with_defaults():
+    assert action_from_json({"type": "aim", "x": 2}, [Aim]) == Aim(2.0, 0.0)
+    with pytest.raises(BadInput, match=r"needs field\(s\) \['x'\]"):
+        action_from_json({"type": "aim", "depth": 1}, [Aim])
+
+
 def test_codec_round_trip():
     move = Move(1.5, "red", (1, 2))
     assert move.to_json() == {"type": "move", "x": 1.5, "piece": "red", "cards": [1, 2]}

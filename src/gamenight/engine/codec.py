@@ -65,10 +65,17 @@ def action_from_json(obj: Any, types: Sequence[type[Action]]) -> Action:
     extra = set(obj) - {"type", *names}
     if extra:
         raise BadInput(f"action {kind!r} has no field(s) {sorted(extra)}; fields: {names}")
-    missing = [n for n in names if n not in obj]
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    missing = [
+        n
+        for n in names
+        if n not in obj
+        and fields[n].default is dataclasses.MISSING
+        and fields[n].default_factory is dataclasses.MISSING
+    ]
     if missing:
         raise BadInput(f"action {kind!r} needs field(s) {missing}")
-    return cls(**{n: _coerce(n, obj[n], hints[n]) for n in names})
+    return cls(**{n: _coerce(n, obj[n], hints[n]) for n in names if n in obj})
 
 
 def save_game(
