@@ -7,7 +7,7 @@ nameInput.value = localStorage.getItem("gamenight.name") || "";
 function currentGame() { return games.find((g) => g.name === $("#game").value); }
 
 function players() {
-  const input = document.querySelector('#options [name="players"]');
+  const input = document.querySelector('#create [name="players"]');
   const v = input ? parseInt(input.value, 10) : 2;
   return Number.isFinite(v) && v > 0 ? Math.min(v, 12) : 2;
 }
@@ -16,6 +16,7 @@ function drawOptions() {
   const game = currentGame();
   const box = $("#options");
   box.innerHTML = "";
+  $("#players-opt").innerHTML = "";
   for (const o of game.options) {
     if (game.file_options.includes(o.name) && !o.choices) {
       // a file path option: only presets from the web
@@ -35,7 +36,8 @@ function drawOptions() {
     }
     input.dataset.default = o.default === null ? "" : (Array.isArray(o.default) ? o.default.join(",") : String(o.default));
     input.addEventListener("change", () => { if (o.name === "players") drawSeats(); });
-    box.append(el("label", { class: "opt", title: o.help }, o.name, input, el("small", {}, o.help)));
+    const label = el("label", { class: "opt", title: o.help }, o.name === "players" ? "Players" : o.name, input, el("small", {}, o.help));
+    (o.name === "players" ? $("#players-opt") : box).append(label);
   }
   drawSeats();
 }
@@ -91,7 +93,7 @@ $("#create").addEventListener("submit", async (ev) => {
   const name = nameInput.value.trim();
   localStorage.setItem("gamenight.name", name);
   const options = {};
-  for (const input of document.querySelectorAll("#options [name]")) {
+  for (const input of document.querySelectorAll("#options [name], #players-opt [name]")) {
     if (input.value !== input.dataset.default) options[input.name] = input.value;
   }
   const picks = [...document.querySelectorAll("#seats select")].map((s) => s.value);

@@ -121,6 +121,9 @@ function draw() {
   root.innerHTML = "";
   const n = (p) => ctx.names[p] || `player ${p + 1}`;
   const acts = legal(msg);
+  root.dataset.active = view.active;
+  root.dataset.me = me ?? "";
+  root.dataset.window = view.window ? view.window.kind : "";
 
   // Head: turn, direction, draw pile, phase.
   root.append(el("div", { class: "panel row" },
@@ -202,7 +205,7 @@ function draw() {
     const playable = new Set(acts.map(cardOf).filter(Boolean));
     for (const [i, c] of (view.hand || []).entries()) {
       const can = playable.has(c);
-      const node = el("span", { class: `${can ? "playable" : ""} ${selected === c ? "sel" : ""}`, tabindex: can ? "0" : false, "data-card": c, "data-i": i,
+      const node = el("span", { class: `${can ? "playable" : ""} ${selected === c ? "sel" : ""}`, tabindex: can ? "0" : false, "data-card": c, "data-i": i, "data-black": BLACK.has(parse(c).type) ? "1" : false,
         onclick: can ? () => { selected = selected === c ? null : c; filters = {}; autoSend(); } : null,
         onkeydown: can ? (ev) => { if (ev.key === "Enter") { selected = c; filters = {}; autoSend(); } } : null });
       node.append(cardSvg(c));
