@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/ismcts.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/server.py
+	$(BIN)/python bench/drop_it.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

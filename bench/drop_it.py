@@ -1,0 +1,187 @@
+"""Drop It: milliseconds per drop through the engine against raw pymunk, and seconds per game.
+
+Three scenes come from seeded 4-player games of the random bot, snapshotted before the
+first drop (empty board), before drop 18 (about half the pieces settled) and before drop
+34 (nearly all settled); each scene holds one snapshot per seed, and its drop is the one the
+random bot plays next. For every snapshot two ways are timed:
+
+* engine: `state.act(seat, Drop(...))` on a copy of the state (release placement D12, the
+  D17a round trip, settling D14, frames, assessment, award: everything a turn does);
+* raw pymunk: the same pickled space restored, the same piece (same outline, density and
+  materials) released at the same pose the engine computed, stepped with the same `dt` and
+  iterations until the same at-rest test of D14 holds (every piece below V_REST and W_REST
+  for REST_STEPS consecutive steps, or MAX_STEPS), with public pymunk calls and no rules
+  code: the physics limit. Both ways must end after the same number of steps (checked).
+
+Then seconds per full 4-player game of random drops with default options. Measurements
+are interleaved in rounds and each figure is its best round (timeit's best-of), because
+this 2-core machine is shared with busy processes. One JSON line per figure.
+Goals: engine / raw <= 1.25 per scene; a 4-player game < 1 s.
+Usage: python bench/drop_it.py [rounds] [seeds]
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import sys
+import time
+from dataclasses import dataclass
+
+import pymunk
+
+import gamenight
+from gamenight.games.drop_it import DropIt
+from gamenight.games.drop_it.bots import RandomDropBot
+from gamenight.games.drop_it.rules import Drop, DropItState
+
+ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+SEEDS = int(sys.argv[2]) if len(sys.argv) > 2 else 4
+SCENES = {"empty": 0, "half": 18, "nearly_full": 34}  # pieces settled before the timed drop
+GAME_SEEDS = (1000, 1001)
+
+
+@dataclass
+class Snapshot:
+    state: DropItState
+    seat: int
+    action: Drop
+
+
+def load() -> DropIt:
+    game = gamenight.load("drop-it", players=4)
+    assert isinstance(game, DropIt)
+    return game
+
+
+def scenes(game: DropIt) -> dict[str, list[Snapshot]]:
+    """Play SEEDS random games and keep the state before the drops named in SCENES."""
+    out: dict[str, list[Snapshot]] = {name: [] for name in SCENES}
+    wanted = {turn: name for name, turn in SCENES.items()}
+    for seed in range(SEEDS):
+        state = game.start(seed)
+        bot = RandomDropBot(seed)
+        while state.actors:
+            seat = state.actors[0]
+            action = bot.choose(state, seat)
+            if state.pending is None and state.turn in wanted:
+                assert isinstance(action, Drop)
+                out[wanted[state.turn]].append(Snapshot(state.copy(), seat, action))
+            state.act(seat, action)
+    return out
+
+
+def engine_drop(snap: Snapshot) -> tuple[float, int]:
+    state = snap.state.copy()
+    start = time.perf_counter()
+    state.act(snap.seat, snap.action)
+    spent = time.perf_counter() - start
+    last = state.pending or state.records[-1]
+    return spent, int(last["steps"])
+
+
+def raw_drop(game: DropIt, snap: Snapshot) -> tuple[float, int]:
+    """Restore, release, step to rest: pymunk only (the pose comes from the engine, untimed)."""
+    release = snap.state.release_pose(snap.action)
+    outline = game.shapes[release["piece"].split("-")[1]]
+    cfg = game.physics
+    density = game.board.areal_density
+    world = snap.state.world
+    v2, w_rest, dt = cfg.v_rest * cfg.v_rest, cfg.w_rest, cfg.dt
+    rest_steps, max_steps = cfg.rest_steps, cfg.max_steps
+    start = time.perf_counter()
+    space: pymunk.Space = pickle.loads(world)
+    body = pymunk.Body()
+    body.position = release["x"], release["y"]
+    body.angle = release["angle"]
+    shape: pymunk.Shape
+    if outline.is_circle:
+        shape = pymunk.Circle(body, outline.radius)
+    else:
+        shape = pymunk.Poly(body, list(outline.vertices), radius=0.0)
+    shape.density = density
+    shape.friction = cfg.piece_friction
+    shape.elasticity = cfg.piece_elasticity
+    space.add(body, shape)
+    bodies = [b for b in space.bodies if b.body_type == pymunk.Body.DYNAMIC][::-1]
+    quiet = steps = 0
+    while steps < max_steps and quiet < rest_steps:
+        space.step(dt)
+        steps += 1
+        quiet += 1
+        for b in bodies:
+            v = b.velocity
+            if v.x * v.x + v.y * v.y >= v2 or abs(b.angular_velocity) >= w_rest:
+                quiet = 0
+                break
+    return time.perf_counter() - start, steps
+
+
+def full_game(game: DropIt, seed: int) -> float:
+    start = time.perf_counter()
+    state = game.start(seed)
+    bot = RandomDropBot(seed)
+    while state.actors:
+        seat = state.actors[0]
+        state.act(seat, bot.choose(state, seat))
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    game = load()
+    snaps = scenes(game)
+    best: dict[tuple[str, str], float] = {}
+    steps: dict[str, int] = {}
+    best_game = float("inf")
+    for _ in range(ROUNDS):
+        for name, group in snaps.items():
+            total = {"engine": 0.0, "raw_pymunk": 0.0}
+            n = 0
+            for snap in group:
+                spent_e, steps_e = engine_drop(snap)
+                spent_r, steps_r = raw_drop(game, snap)
+                assert steps_e == steps_r, (name, steps_e, steps_r)
+                total["engine"] += spent_e
+                total["raw_pymunk"] += spent_r
+                n += steps_e
+            steps[name] = n
+            for way, spent in total.items():
+                ms = 1000 * spent / len(group)
+                best[name, way] = min(best.get((name, way), ms), ms)
+        per_game = sum(full_game(game, s) for s in GAME_SEEDS) / len(GAME_SEEDS)
+        best_game = min(best_game, per_game)
+    for name, group in snaps.items():
+        for way in ("engine", "raw_pymunk"):
+            print(
+                json.dumps(
+                    {
+                        "figure": f"drop_it_ms_per_drop_{name}_{way}",
+                        "value": round(best[name, way], 2),
+                        "drops": len(group),
+                        "mean_steps": round(steps[name] / len(group)),
+                    }
+                )
+            )
+        print(
+            json.dumps(
+                {
+                    "figure": f"drop_it_overhead_{name}",
+                    "value": round(best[name, "engine"] / best[name, "raw_pymunk"], 3),
+                    "goal": "<= 1.25",
+                }
+            )
+        )
+    print(
+        json.dumps(
+            {
+                "figure": "drop_it_s_per_game_4p",
+                "value": round(best_game, 3),
+                "games": len(GAME_SEEDS),
+                "goal": "< 1",
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
