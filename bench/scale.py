@@ -71,6 +71,7 @@ def main() -> None:
         if backend == "ray":
             import ray
 
+            os.environ.setdefault("RAY_worker_niceness", "0")  # as the runner's own runtime
             ray.init(
                 num_cpus=2,
                 include_dashboard=False,

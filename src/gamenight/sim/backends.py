@@ -8,6 +8,7 @@ runner puts the chunks back in index order. The backend only decides where they 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -42,6 +43,9 @@ def ray_map(
         if address:
             ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         else:
+            # Ray runs its workers at niceness 15 by default (the driver first); here the
+            # workers are the whole job, so they run at normal priority like processes'.
+            os.environ.setdefault("RAY_worker_niceness", "0")
             ray.init(
                 num_cpus=max(1, workers),
                 include_dashboard=False,
