@@ -11,11 +11,14 @@ reproduce a replay bit for bit; the round trip does, in every process.
 from __future__ import annotations
 
 import math
+import operator
 import pickle
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pymunk
+import pymunk.batch
 
 from gamenight.games.drop_it.board import Board
 from gamenight.games.drop_it.components import MATERIALS, Outline
@@ -63,7 +66,7 @@ class DropResult:
     poses: tuple[tuple[str, float, float, float], ...]  # (piece id, x, y, θ), release order
     settled: bool
     steps: int
-    frames: tuple[tuple[int, tuple[tuple[float, float, float], ...]], ...]
+    frames: tuple[tuple[int, bytes], ...]  # (step, packed doubles x, y, θ per piece)
 
 
 def empty_world(board: Board, cfg: PhysicsConfig) -> bytes:
@@ -139,10 +142,94 @@ def simulate_drop(
     body.angular_velocity = angular_velocity
 
     bodies = _pieces(space)
+    if cfg.sleep or not _batch_order_ok(space, bodies):
+        steps, settled, frames = _settle_per_body(space, bodies, cfg, frame_every)
+    else:
+        steps, settled, frames = _settle_batched(space, cfg, frame_every)
+    if settled and cfg.zero_velocity_at_rest:  # D14: stale spin would return after a restore
+        for b in bodies:
+            b.velocity = (0.0, 0.0)
+            b.angular_velocity = 0.0
+    ids = [b.piece_id for b in bodies]
+    if cfg.sleep:
+        final = poses(space)
+    else:
+        f = _read(space, _POSE)
+        final = tuple((pid, f[3 * i], f[3 * i + 1], f[3 * i + 2]) for i, pid in enumerate(ids))
+    return DropResult(pickle.dumps(space), final, settled, steps, tuple(frames))
+
+
+# -- settling (D14) ---------------------------------------------------------------------------
+_FIELDS = pymunk.batch.BodyFields
+_MOTION = _FIELDS.VELOCITY | _FIELDS.ANGULAR_VELOCITY  # (vx, vy, ω) per body
+_POSE = _FIELDS.POSITION | _FIELDS.ANGLE  # (x, y, θ) per body
+
+
+def _read(space: pymunk.Space, fields: pymunk.batch.BodyFields) -> memoryview[float]:
+    """One C call for `fields` of every body, in the space's body order."""
+    buf = pymunk.batch.Buffer()
+    pymunk.batch.get_space_bodies(space, fields, buf)
+    return memoryview(buf.float_buf()).cast("d")
+
+
+def _batch_order_ok(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bool:
+    """The batch reader walks the space's body array; it must be exactly `bodies`."""
+    buf = pymunk.batch.Buffer()
+    pymunk.batch.get_space_bodies(space, _FIELDS.BODY_ID, buf)
+    return list(memoryview(buf.int_buf()).cast("P")) == [b.id for b in bodies]
+
+
+def _settle_batched(
+    space: pymunk.Space, cfg: PhysicsConfig, frame_every: int
+) -> tuple[int, bool, list[tuple[int, bytes]]]:
+    """D14 without sleeping: after every step read (vx, vy, ω) of all pieces in one C call.
+
+    The test is the per-body one, value for value: a step is quiet unless some piece has
+    vx·vx + vy·vy >= V_REST² or |ω| >= W_REST (with SLEEP off no piece is ever asleep).
+    Frames are the raw (x, y, θ) doubles of every piece, decoded only when asked for.
+    """
+    v2, w_rest = cfg.v_rest * cfg.v_rest, cfg.w_rest
+    rest_steps, max_steps, dt = cfg.rest_steps, cfg.max_steps, cfg.dt
+    step_ = space.step
+    buf = pymunk.batch.Buffer()
+    get, clear, float_buf = pymunk.batch.get_space_bodies, buf.clear, buf.float_buf
+    fast_v, fast_w = v2.__le__, w_rest.__le__
+    mul, add = operator.mul, operator.add
+    frames: list[tuple[int, bytes]] = []
+    quiet = 0
+    step = 0
+    settled = False
+    while step < max_steps:
+        step_(dt)
+        step += 1
+        clear()
+        get(space, _MOTION, buf)
+        m = memoryview(float_buf()).cast("d")
+        vx, vy = m[0::3], m[1::3]
+        if any(map(fast_v, map(add, map(mul, vx, vx), map(mul, vy, vy)))) or any(
+            map(fast_w, map(abs, m[2::3]))
+        ):
+            quiet = 0
+        else:
+            quiet += 1
+        if frame_every and step % frame_every == 0:
+            frames.append((step, _read(space, _POSE).tobytes()))
+        if quiet >= rest_steps:
+            settled = True
+            break
+    if frame_every and (not frames or frames[-1][0] != step):
+        frames.append((step, _read(space, _POSE).tobytes()))
+    return step, settled, frames
+
+
+def _settle_per_body(
+    space: pymunk.Space, bodies: Sequence[pymunk.Body], cfg: PhysicsConfig, frame_every: int
+) -> tuple[int, bool, list[tuple[int, bytes]]]:
+    """D14 one body at a time: needed with SLEEP on (sleeping pieces count as quiet)."""
     newest_first = bodies[::-1]  # the falling piece is usually the one still moving
     v2, w_rest = cfg.v_rest * cfg.v_rest, cfg.w_rest
     rest_steps, max_steps, dt = cfg.rest_steps, cfg.max_steps, cfg.dt
-    frames = []
+    frames: list[tuple[int, bytes]] = []
     quiet = 0
     step = 0
     settled = False
@@ -150,10 +237,10 @@ def simulate_drop(
         space.step(dt)
         step += 1
         for b in newest_first:  # D14: quiet = every awake piece below V_REST and W_REST
-            if b.is_sleeping:
-                continue
             v = b.velocity
-            if v.x * v.x + v.y * v.y >= v2 or abs(b.angular_velocity) >= w_rest:
+            if (
+                v.x * v.x + v.y * v.y >= v2 or abs(b.angular_velocity) >= w_rest
+            ) and not b.is_sleeping:
                 quiet = 0
                 break
         else:
@@ -165,15 +252,17 @@ def simulate_drop(
             break
     if frame_every and (not frames or frames[-1][0] != step):
         frames.append((step, _frame(bodies)))
-    if settled and cfg.zero_velocity_at_rest:  # D14: stale spin would return after a restore
-        for b in bodies:
-            b.velocity = (0.0, 0.0)
-            b.angular_velocity = 0.0
-    return DropResult(pickle.dumps(space), poses(space), settled, step, tuple(frames))
+    return step, settled, frames
 
 
-def _frame(bodies: Sequence[pymunk.Body]) -> tuple[tuple[float, float, float], ...]:
-    return tuple((*b.position, b.angle) for b in bodies)
+def _frame(bodies: Sequence[pymunk.Body]) -> bytes:
+    return array("d", [v for b in bodies for v in (*b.position, b.angle)]).tobytes()
+
+
+def decode_frame(frame: bytes) -> list[tuple[float, float, float]]:
+    """A frame's (x, y, θ) per piece, in release order."""
+    f = memoryview(frame).cast("d")
+    return [(f[i], f[i + 1], f[i + 2]) for i in range(0, len(f), 3)]
 
 
 # -- release placement (D11, D12) ------------------------------------------------------------

@@ -234,7 +234,9 @@ class DropItState(State):
         self.poses: tuple[tuple[str, float, float, float], ...] = ()
         self.records: list[dict[str, Any]] = []
         self.pending: dict[str, Any] | None = None  # a record awaiting the joker decision
-        self.frames: dict[str, Any] | None = None  # the last drop's trajectory
+        # The last drop's trajectory: raw frames, turned into the view's form when asked for.
+        self._trajectory: tuple[tuple[str, ...], tuple[tuple[int, bytes], ...]] | None = None
+        self._frames: dict[str, Any] | None = None
         self._emit(
             "started",
             sides=[
@@ -371,15 +373,8 @@ class DropItState(State):
         )
         self.world, self.poses = result.world, result.poses
         if options.frame_every:
-            self.frames = {
-                "pieces": [p[0] for p in result.poses],
-                "steps": [f[0] for f in result.frames],
-                # 0.01 mm and 1e-4 rad are plenty for animation and keep the view small.
-                "poses": [
-                    [[round(x, 2), round(y, 2), round(a, 4)] for x, y, a in f[1]]
-                    for f in result.frames
-                ],
-            }
+            self._trajectory = (tuple(p[0] for p in result.poses), result.frames)
+            self._frames = None
         found = scoring.assess(
             game.board,
             game.shapes,
@@ -440,6 +435,25 @@ class DropItState(State):
             self._actors = ()
         else:
             self._actors = (self._seat_to_drop(),)
+
+    @property
+    def frames(self) -> dict[str, Any] | None:
+        """The last drop's trajectory for animation: piece ids, sampled steps, poses."""
+        if self._frames is None and self._trajectory is not None:
+            pieces, frames = self._trajectory
+            self._frames = {
+                "pieces": list(pieces),
+                "steps": [f[0] for f in frames],
+                # 0.01 mm and 1e-4 rad are plenty for animation and keep the view small.
+                "poses": [
+                    [
+                        [round(x, 2), round(y, 2), round(a, 4)]
+                        for x, y, a in physics.decode_frame(f[1])
+                    ]
+                    for f in frames
+                ],
+            }
+        return self._frames
 
     def final_totals(self) -> list[int]:
         """D30, D31: drop points plus 3 per unused joker (at the end of the game)."""
