@@ -15,7 +15,7 @@ import random
 from bisect import insort
 from typing import Any, Self
 
-from gamenight.engine.core import Action, Outcome, State
+from gamenight.engine.core import Action, Event, Outcome, State
 from gamenight.games.arne import actions as A
 from gamenight.games.arne.components import PRE_WINDOW_TYPES
 from gamenight.games.arne.game import Arne
@@ -39,6 +39,19 @@ WHITE_CARD: dict[type[Action], str] = {
     A.PassHands: "PASS_HANDS",
     A.SwapPlaces: "SWAP_PLACES",
 }
+
+
+_JSON: dict[Action, dict[str, Any]] = {}
+_new_event = tuple.__new__  # Event(kind, data, to) without the NamedTuple's keyword handling
+
+
+def _json(action: Action) -> dict[str, Any]:
+    """`action.to_json()`, a fresh dict each time, built once per action (events name every
+    declared and black action)."""
+    obj = _JSON.get(action)
+    if obj is None:
+        obj = _JSON[action] = action.to_json()
+    return dict(obj)
 
 
 class ArneState(State):
@@ -226,7 +239,7 @@ class ArneState(State):
         w = self.wkind
         if w == MAIN:
             # A9: the white step, or no white card at all (looks alike to others, A20).
-            if self._whites(self.active):
+            if self._has_white(self.active):
                 self.phase = WHITE
                 self._actors = (self.active,)
             else:
@@ -288,8 +301,44 @@ class ArneState(State):
             return [a for ci, a in g.a_choose.items() if ci not in taken]
         return []
 
+    def _refusal(self, seat: int, action: Action) -> str | None:
+        """The base check (`action in actions(seat)`), with shortcuts for the common cases
+        that build only the part of the list the action can be in. `act` has already
+        checked that `seat` is in `actors`. A refused action always gets the full list."""
+        phase = self.phase
+        kind = type(action)
+        if kind is A.Pass:  # every listed seat may pass in a window and in the final round
+            if phase in (WINDOW, FINAL):
+                return None
+        elif phase == WINDOW and seat == self.player_at[self.holder]:
+            if kind in A.WHITE_ACTIONS:
+                if self.wkind == MAIN and seat == self.active and action in self._whites(seat):
+                    return None
+            elif action in self._blacks(seat, False):
+                return None
+        return super()._refusal(seat, action)
+
     def _own_colour(self, p: int) -> int:
         return self.seat_colour[self.seat_of[p]]
+
+    def _has_white(self, p: int) -> bool:
+        """`bool(self._whites(p))` without building the list: every white card but an X3
+        always has a use (A20); an X3 needs a stack without one."""
+        hand = self.hands[p]
+        if not hand:
+            return False
+        g = self.game
+        ck = g.card_kind
+        black = g.k_black
+        types = g.k_type
+        for c in hand:
+            k = ck[c]
+            if not black[k]:
+                if types[k] != "X3":
+                    return bool(self._whites(p)) if types[k] == "DEMAND_POINTS" else True
+                if any(st[2] < 0 for disp in self.displays for st in disp):
+                    return True
+        return False
 
     def _whites(self, p: int) -> list[Action]:
         """A20-A28: the active player's declarable white cards with every legal target."""
@@ -303,6 +352,11 @@ class ArneState(State):
         own_disp = self.seat_of[p]
         n = g.n
         dummy_ci = self.disp_colour[n] if g.dummy else NONE
+        k_point = g.k_point
+        k_col = g.k_col
+        a_point = g.a_point
+        displays_of = self.displays_of
+        losing = g.losing
         out: list[Action] = []
         prev = -1
         for c in hand:
@@ -310,14 +364,14 @@ class ArneState(State):
             if k == prev:
                 continue
             prev = k
-            if g.k_point[k]:  # A21
-                ci = g.k_col[k]
-                row = g.a_point[k]
+            if k_point[k]:  # A21
+                ci = k_col[k]
+                row = a_point[k]
                 out.append(row[0])  # the discard pile
-                if g.losing:
-                    targets = self.displays_of.get(ci, ()) if ci != own else ()
+                if losing:
+                    targets = displays_of.get(ci, ()) if ci != own else ()
                 else:
-                    targets = self.displays_of.get(ci, ()) if ci in (own, dummy_ci) else ()
+                    targets = displays_of.get(ci, ()) if ci in (own, dummy_ci) else ()
                 for j in targets:
                     out.append(row[j + 1])
                 continue
@@ -363,20 +417,22 @@ class ArneState(State):
         has_cham = False
         prev = -1
         displays = self.displays
+        k_base = g.k_base
+        k_minus = g.k_minus
+        k_black = g.k_black
         for c in hand:
             k = ck[c]
             if k == prev:
                 continue
             prev = k
-            if g.k_base[k]:
+            if k_base[k]:
                 carried.append(k)
-                if not g.k_minus[k]:
-                    continue
-                row = g.a_minus[k]  # A30
-                for j in self.displays_of.get(g.k_col[k], ()):
-                    out.append(row[j])
+                if k_minus[k]:
+                    row = g.a_minus[k]  # A30
+                    for j in self.displays_of.get(g.k_col[k], ()):
+                        out.append(row[j])
                 continue
-            if not g.k_black[k]:
+            if not k_black[k]:
                 continue
             t = types[k]
             if t == "CRUSH":  # A32
@@ -529,7 +585,7 @@ class ArneState(State):
         k = self._white_kind(action)
         self.in_play = self._take(p, k)
         self.decl = action
-        self._emit("declared", player=p, card=g.k_name[k], action=action.to_json())
+        self._emit("declared", player=p, card=g.k_name[k], action=_json(action))
         if g.k_type[k] in PRE_WINDOW_TYPES and g.options.pre_resolution_windows:
             self._open_window(PRE, (self.turn_seat + self.d) % g.n)  # A11
         else:
@@ -742,22 +798,22 @@ class ArneState(State):
         if isinstance(a, A.MinusTwoHundred):  # A30
             c = self._take(p, kind_of[("MINUS200", a.colour)])
             self.displays[a.display].append((c, NONE, NONE, NONE, NONE))
-            self._emit("black", player=p, action=a.to_json())
+            self._emit("black", player=p, action=_json(a))
         elif isinstance(a, A.Chameleon):  # A31
             ch = self._take(p, kind_of[("CHAMELEON", "")])
             c = self._take(p, kind_of[(a.card, a.colour)])
             self.displays[a.display].append((c, ch, NONE, NONE, NONE))
-            self._emit("black", player=p, action=a.to_json())
+            self._emit("black", player=p, action=_json(a))
         elif isinstance(a, A.Crush):  # A32
             c = self._take(p, kind_of[("CRUSH", "")])
             b, ch, x3, _, lk = self.displays[a.display][a.stack]
             self.displays[a.display][a.stack] = (b, ch, x3, c, lk)
-            self._emit("black", player=p, action=a.to_json())
+            self._emit("black", player=p, action=_json(a))
         elif isinstance(a, A.Lock):  # A33
             c = self._take(p, kind_of[("LOCK", "")])
             b, ch, x3, cr, _ = self.displays[a.display][a.stack]
             self.displays[a.display][a.stack] = (b, ch, x3, cr, c)
-            self._emit("black", player=p, action=a.to_json())
+            self._emit("black", player=p, action=_json(a))
         elif isinstance(a, A.ThiefDiscard):  # A29.1
             thief = self._take_thief(p)
             c = self.discard.pop()
@@ -770,7 +826,7 @@ class ArneState(State):
                 f = list(self.fetched)
                 f[p] += 1
                 self.fetched = tuple(f)
-            self._emit("black", player=p, action=a.to_json(), card=g.k_name[g.card_kind[c]])
+            self._emit("black", player=p, action=_json(a), card=g.k_name[g.card_kind[c]])
         elif isinstance(a, A.ThiefStack):  # A29.2
             thief = self._take_thief(p)
             stack = self.displays[a.display].pop(a.stack)
@@ -783,21 +839,21 @@ class ArneState(State):
             self.displays[own].append(stack)
             self.discard.append(thief)
             self._emit(
-                "black", player=p, action=a.to_json(), to_display=own, chameleon_removed=removed
+                "black", player=p, action=_json(a), to_display=own, chameleon_removed=removed
             )
         elif isinstance(a, A.Stop):  # A34, A37
             self.discard.append(self._take(p, kind_of[("STOP", "")]))
             self.pending = ("STOP", p)
-            self._emit("black", player=p, action=a.to_json())
+            self._emit("black", player=p, action=_json(a))
         elif isinstance(a, A.Reverse):
             self.discard.append(self._take(p, kind_of[("REVERSE", "")]))
             if g.dummy:  # A51, A52
                 if self.phase != FINAL or g.options.dummy_reverse_in_final_round:
                     self.dummy_ctrl = self.seat_of[p]
-                self._emit("black", player=p, action=a.to_json(), dummy_seat=self.dummy_ctrl)
+                self._emit("black", player=p, action=_json(a), dummy_seat=self.dummy_ctrl)
             else:  # A35, A37
                 self.pending = ("REVERSE", p)
-                self._emit("black", player=p, action=a.to_json())
+                self._emit("black", player=p, action=_json(a))
         else:  # pragma: no cover
             raise AssertionError(f"not a black action: {a}")
 
@@ -912,6 +968,10 @@ class ArneState(State):
             return []
         my = self.seat_of[p]
         return [self.player_at[s] for s in range(g.n) if s != my and s % g.teams == my % g.teams]
+
+    def _emit(self, kind: str, to: frozenset[int] | None = None, /, **data: Any) -> None:
+        """The base `_emit`, a little faster (two events per decision on average)."""
+        self._log.append(_new_event(Event, (kind, data, to)))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         from gamenight.games.arne.view import seat_view
