@@ -470,4 +470,11 @@ def serve(host: str, port: int, db: str | None) -> None:
     app = create_app(db)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"gamenight is serving at http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=1 << 16,
+        ws_per_message_deflate=False,  # views are small; compression costs more than it saves
+    )

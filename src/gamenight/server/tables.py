@@ -49,7 +49,8 @@ class Conn:
 
     seat: int | None
     send: Callable[[dict[str, Any]], Awaitable[None]]
-    events_sent: int = 0
+    events_sent: int = 0  # events of this seat's stream sent so far
+    log_pos: int = -1  # position in the state's full event log sent up to (-1: none yet)
 
 
 @dataclass(eq=False)
@@ -78,8 +79,16 @@ class LiveTable:
         return any(c.seat == seat for c in self.conns)
 
 
+_HAS_WINDOWS: dict[str, bool] = {}
+
+
 def _window_open(state: State, seat: int) -> bool:
     """A reaction window the seat is asked in (games with a `window` in their view)."""
+    name = state.game.name
+    if name not in _HAS_WINDOWS:
+        _HAS_WINDOWS[name] = "window" in state.view(None)
+    if not _HAS_WINDOWS[name]:
+        return False
     view = state.view(seat)
     return bool(view.get("window"))
 
@@ -114,6 +123,7 @@ class Hub:
         self.pool = pool
         self.db_pool = db_pool
         self.idle_timeout = idle_timeout
+        self.inline_db = store.engine.dialect.name == "sqlite"
         self.live: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.sweeper: asyncio.Task[None] | None = None
@@ -121,6 +131,11 @@ class Hub:
 
     # -- storage, off the event loop ---------------------------------------------------
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run a store call. Inline (on the loop) for a local SQLite file, where a commit
+        takes about a millisecond and a thread hop would cost more under load (every hop
+        waits for the GIL); in the database thread for a server database."""
+        if self.inline_db:
+            return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
 
     # -- loading and restoring ------------------------------------------------------------
@@ -353,7 +368,7 @@ class Hub:
         table.state = new
         table.row.status = status
         table.row.version = n + 1
-        if action.kind != "pass" or _window_id(new) != _window_id(state):
+        if table.pass_ahead and (action.kind != "pass" or _window_id(new) != _window_id(state)):
             # any new black card (or the window closing) cancels every pass in advance
             table.pass_ahead.clear()
         table.deadline = None
@@ -378,7 +393,7 @@ class Hub:
         version = len(state.history)
         row = table.seat_row(seat)
         auto = False
-        if row.kind == "person" and _has_pass(state, seat) and _window_open(state, seat):
+        if row.kind == "person" and _window_open(state, seat) and _has_pass(state, seat):
             # The timer is set for every person asked in a window, before knowing whether
             # the server passes for them, so what others receive is the same (A17).
             seconds = float(table.row.settings.get("reaction_seconds") or 0)
@@ -492,11 +507,19 @@ class Hub:
         if seat not in views:
             views[seat] = state.view(seat)
         msg["view"] = views[seat]
-        events = state.events(seat)
-        start = conn.events_sent or max(0, len(events) - EVENTS_ON_CONNECT)
-        msg["events"] = [e.to_json() for e in events[start:]]
+        log = state._log  # the events since the last message, without re-filtering all
+        if conn.log_pos < 0 or conn.log_pos > len(log):
+            events = state.events(seat)
+            start = max(0, len(events) - EVENTS_ON_CONNECT)
+            fresh = events[start:]
+            conn.events_sent = len(events)
+        else:
+            fresh = [e for e in log[conn.log_pos :] if e.visible_to(seat)]
+            start = conn.events_sent
+            conn.events_sent += len(fresh)
+        conn.log_pos = len(log)
+        msg["events"] = [e.to_json() for e in fresh]
         msg["events_from"] = start
-        conn.events_sent = len(events)
         if seat is not None:
             legal = state.actions(seat) if seat in state.actors else []
             msg["actions"] = (

@@ -1,0 +1,211 @@
+"""Load benchmark of the web server: 100 live tables over real WebSockets on loopback.
+
+Starts `gamenight serve` in its own process on a fresh SQLite file, creates TABLES Drop or
+Stop tables with two people each, and drives every seat with a scripted client that plays a
+random legal move whenever it is asked. Figure: the time from sending an action to receiving
+its broadcast (the state with the next version) on the same socket. Anchor, in the same run
+on the same server: a bare WebSocket echo (/ws/echo) under the same concurrency (one client
+per table doing round trips of a message of the same size). Afterwards every table's stored
+log is replayed and compared with the final state its players saw (no lost actions).
+
+Prints one JSON line per figure. Goal: p99 < 50 ms and p99 < 3x the echo's p99, no errors,
+no lost actions. Usage: python bench/server.py [TABLES] [GAMES_PER_TABLE]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+import gamenight
+from gamenight.server.db import Store, connect
+
+TABLES = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+GAMES = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+ECHO_ROUNDS = 30
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.finals: dict[str, dict[str, Any]] = {}
+
+
+async def seat_client(
+    url: str, tid: str, token: str, seat: int, rng: random.Random, stats: Stats
+) -> None:
+    headers = {"Cookie": f"gn_seat_{tid}={token}"}
+    async with websockets.connect(
+        url, additional_headers=headers, max_size=2**22, compression=None
+    ) as ws:
+        sent_at: dict[int, float] = {}
+        acted: set[int] = set()
+        async for raw in ws:
+            msg = json.loads(raw)
+            if msg["type"] == "refused":
+                stats.errors.append(msg["reason"])
+                continue
+            if msg["type"] != "state" or "view" not in msg:
+                continue
+            version = msg["version"]
+            if version - 1 in sent_at:
+                stats.latencies.append(time.perf_counter() - sent_at.pop(version - 1))
+            if msg["view"]["over"]:
+                if seat == 0:
+                    stats.finals[tid] = msg["view"]
+                return
+            if msg.get("asked") and version not in acted:
+                acted.add(version)
+                action = rng.choice(msg["actions"])
+                sent_at[version] = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
+
+
+async def one_table(base: str, port: int, rng: random.Random, stats: Stats) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        r = await http.post(
+            "/api/tables",
+            json={
+                "game": "drop-or-stop",
+                "options": {"players": 2},
+                "seats": ["open", "open"],
+                "seed": rng.randrange(2**40),
+            },
+        )
+        tid = r.json()["id"]
+        tokens = []
+        for seat in (0, 1):
+            r = await http.post(f"/api/tables/{tid}/join", json={"seat": seat, "name": f"p{seat}"})
+            tokens.append(r.cookies[f"gn_seat_{tid}"])
+            http.cookies.delete(f"gn_seat_{tid}")
+        url = f"ws://127.0.0.1:{port}/ws/tables/{tid}"
+        clients = [
+            asyncio.create_task(
+                seat_client(url, tid, tokens[s], s, random.Random(rng.random()), stats)
+            )
+            for s in (0, 1)
+        ]
+        await asyncio.sleep(0.2)  # both sockets open before the game starts
+        r = await http.post(f"/api/tables/{tid}/start")
+        if r.status_code != 200:
+            stats.errors.append(r.text)
+        await asyncio.gather(*clients)
+
+
+async def echo_client(port: int, size: int, out: list[float]) -> None:
+    payload = json.dumps({"type": "act", "version": 1, "pad": "x" * size})
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/echo", compression=None) as ws:
+        for _ in range(ECHO_ROUNDS):
+            start = time.perf_counter()
+            await ws.send(payload)
+            await ws.recv()
+            out.append(time.perf_counter() - start)
+            await asyncio.sleep(random.uniform(0.0, 0.02))
+
+
+async def main(base: str, port: int) -> tuple[Stats, list[float], float]:
+    stats = Stats()
+    rng = random.Random(2026)
+    start = time.perf_counter()
+    for _ in range(GAMES):
+        await asyncio.gather(*(one_table(base, port, rng, stats) for _ in range(TABLES)))
+    elapsed = time.perf_counter() - start
+    echo: list[float] = []
+    await asyncio.gather(*(echo_client(port, 60, echo) for _ in range(TABLES)))
+    return stats, echo, elapsed
+
+
+def run() -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="gamenight-bench-"))
+    db = f"sqlite:///{tmp / 'bench.sqlite3'}"
+    port = free_port()
+    env = {**os.environ, "GAMENIGHT_DATA": str(tmp)}
+    code = f"from gamenight.server.app import serve; serve('127.0.0.1', {port}, {db!r})"
+    log = open(tmp / "server.log", "wb")  # noqa: SIM115 - open for the server's lifetime
+    server = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        stats, echo, elapsed = asyncio.run(main(base, port))
+    finally:
+        server.terminate()
+        server.wait(20)
+    # Every table's stored log replays to the final state its players saw.
+    store = Store(connect(db))
+    game = gamenight.load("drop-or-stop", players=2)
+    lost = 0
+    for tid, final in stats.finals.items():
+        row = store.table(tid)
+        history = store.history(tid)
+        assert row is not None
+        state = game.replay(row.seed, [(s, game.action_from_json(a)) for s, a in history])
+        if state.view(0) != final or row.status != "finished":
+            lost += 1
+    ms = [x * 1000 for x in stats.latencies]
+    echo_ms = [x * 1000 for x in echo]
+    p99, echo_p99 = quantile(ms, 0.99), quantile(echo_ms, 0.99)
+    figures = {
+        "server_tables": TABLES * GAMES,
+        "server_concurrent_tables": TABLES,
+        "server_actions": len(ms),
+        "server_actions_per_s": round(len(ms) / elapsed, 1),
+        "server_action_to_broadcast_median_ms": round(statistics.median(ms), 2),
+        "server_action_to_broadcast_p99_ms": round(p99, 2),
+        "server_echo_median_ms": round(statistics.median(echo_ms), 2),
+        "server_echo_p99_ms": round(echo_p99, 2),
+        "server_p99_ratio_to_echo": round(p99 / echo_p99, 2),
+        "server_errors": len(stats.errors),
+        "server_unfinished_tables": TABLES * GAMES - len(stats.finals),
+        "server_lost_actions_tables": lost,
+    }
+    for name, value in figures.items():
+        print(json.dumps({"figure": name, "value": value}))
+    print(
+        json.dumps(
+            {
+                "figure": "server_goal_met",
+                "value": p99 < 50
+                and p99 < 3 * echo_p99
+                and not stats.errors
+                and not lost
+                and len(stats.finals) == TABLES * GAMES,
+                "goal": "p99 < 50 ms and < 3x echo p99; no errors; no lost actions",
+            }
+        )
+    )
+    if stats.errors:
+        print(json.dumps({"figure": "server_first_error", "value": stats.errors[0]}))
+
+
+if __name__ == "__main__":
+    run()
