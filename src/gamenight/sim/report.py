@@ -318,13 +318,14 @@ def _plot_scores(columns: Sequence[Setting], path: Path) -> str:
         scores = np.array([r.scores for r in s.results], dtype=float).reshape(-1, s.players)
         values = np.unique(scores)
         integral = bool(np.all(np.equal(np.mod(values, 1), 0)))
-        if integral and len(values) <= 30:
+        if integral and len(values) and values[-1] - values[0] <= 30:  # a bar per value
             width = 0.8 / s.players
             for seat in range(s.players):
                 counts = [(scores[:, seat] == v).mean() for v in values]
-                xs = np.arange(len(values)) + (seat - (s.players - 1) / 2) * width
+                xs = values + (seat - (s.players - 1) / 2) * width
                 ax.bar(xs, counts, width=width, label=f"seat {seat}")
-            ax.set_xticks(range(len(values)), [f"{v:g}" for v in values])
+            if len(values) <= 12:
+                ax.set_xticks(values, [f"{v:g}" for v in values])
         else:
             bins = np.histogram_bin_edges(scores, bins=30)
             for seat in range(s.players):
