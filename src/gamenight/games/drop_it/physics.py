@@ -145,7 +145,7 @@ def simulate_drop(
     if cfg.sleep or not _batch_order_ok(space, bodies):
         steps, settled, frames = _settle_per_body(space, bodies, cfg, frame_every)
     else:
-        steps, settled, frames = _settle_batched(space, cfg, frame_every)
+        steps, settled, frames = _settle_batched(space, len(bodies), cfg, frame_every)
     if settled and cfg.zero_velocity_at_rest:  # D14: stale spin would return after a restore
         for b in bodies:
             b.velocity = (0.0, 0.0)
@@ -154,7 +154,7 @@ def simulate_drop(
     if cfg.sleep:
         final = poses(space)
     else:
-        f = _read(space, _POSE)
+        f = _read(space, _POSE, len(bodies))
         final = tuple((pid, f[3 * i], f[3 * i + 1], f[3 * i + 2]) for i, pid in enumerate(ids))
     return DropResult(pickle.dumps(space), final, settled, steps, tuple(frames))
 
@@ -165,22 +165,25 @@ _MOTION = _FIELDS.VELOCITY | _FIELDS.ANGULAR_VELOCITY  # (vx, vy, ω) per body
 _POSE = _FIELDS.POSITION | _FIELDS.ANGLE  # (x, y, θ) per body
 
 
-def _read(space: pymunk.Space, fields: pymunk.batch.BodyFields) -> memoryview[float]:
-    """One C call for `fields` of every body, in the space's body order."""
+def _read(space: pymunk.Space, fields: pymunk.batch.BodyFields, n: int) -> memoryview[float]:
+    """One C call for three doubles of every body; the first `n` bodies are the pieces."""
     buf = pymunk.batch.Buffer()
     pymunk.batch.get_space_bodies(space, fields, buf)
-    return memoryview(buf.float_buf()).cast("d")
+    return memoryview(buf.float_buf()).cast("d")[: 3 * n]
 
 
 def _batch_order_ok(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bool:
-    """The batch reader walks the space's body array; it must be exactly `bodies`."""
+    """The batch reader walks Chipmunk's body arrays: the pieces must come first, in release
+    order, followed by nothing but the space's static body (which holds the walls)."""
     buf = pymunk.batch.Buffer()
     pymunk.batch.get_space_bodies(space, _FIELDS.BODY_ID, buf)
-    return list(memoryview(buf.int_buf()).cast("P")) == [b.id for b in bodies]
+    ids = list(memoryview(buf.int_buf()).cast("P"))
+    n = len(bodies)
+    return ids[:n] == [b.id for b in bodies] and set(ids[n:]) <= {space.static_body.id}
 
 
 def _settle_batched(
-    space: pymunk.Space, cfg: PhysicsConfig, frame_every: int
+    space: pymunk.Space, n: int, cfg: PhysicsConfig, frame_every: int
 ) -> tuple[int, bool, list[tuple[int, bytes]]]:
     """D14 without sleeping: after every step read (vx, vy, ω) of all pieces in one C call.
 
@@ -195,6 +198,7 @@ def _settle_batched(
     get, clear, float_buf = pymunk.batch.get_space_bodies, buf.clear, buf.float_buf
     fast_v, fast_w = v2.__le__, w_rest.__le__
     mul, add = operator.mul, operator.add
+    end = 3 * n  # the pieces; the static body after them never moves
     frames: list[tuple[int, bytes]] = []
     quiet = 0
     step = 0
@@ -204,7 +208,7 @@ def _settle_batched(
         step += 1
         clear()
         get(space, _MOTION, buf)
-        m = memoryview(float_buf()).cast("d")
+        m = memoryview(float_buf()).cast("d")[:end]
         vx, vy = m[0::3], m[1::3]
         if any(map(fast_v, map(add, map(mul, vx, vx), map(mul, vy, vy)))) or any(
             map(fast_w, map(abs, m[2::3]))
@@ -213,12 +217,12 @@ def _settle_batched(
         else:
             quiet += 1
         if frame_every and step % frame_every == 0:
-            frames.append((step, _read(space, _POSE).tobytes()))
+            frames.append((step, _read(space, _POSE, n).tobytes()))
         if quiet >= rest_steps:
             settled = True
             break
     if frame_every and (not frames or frames[-1][0] != step):
-        frames.append((step, _read(space, _POSE).tobytes()))
+        frames.append((step, _read(space, _POSE, n).tobytes()))
     return step, settled, frames
 
 
