@@ -204,3 +204,22 @@ def test_D17a_bit_identical_in_another_process_with_another_hash_seed() -> None:
     s = game(jitter=True).start(9)
     play_random(s, 8, seed=9)
     assert out.strip() == repr(s.poses)
+
+
+def test_D14_batched_rest_test_equals_the_per_body_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path (one pymunk.batch read per step) is the D14 test value for value: the
+    same steps, poses and frames as the per-body loop, on a pile of 20 pieces."""
+    g = game(jitter=True)
+    s = g.start(7)
+    play_random(s, 20, seed=7)
+    space = ph.restore(s.world)
+    assert ph._batch_order_ok(space, ph._pieces(space))  # the fast path is the one taken
+    outline = g.shapes["triangle"]
+    args = (s.world, "green-triangle-9", outline, (150.0, 380.0, 0.3), (15.0, 0.0), 0.1)
+    fast = ph.simulate_drop(*args, g.board.areal_density, g.physics, frame_every=5)
+    monkeypatch.setattr(ph, "_batch_order_ok", lambda space, bodies: False)
+    slow = ph.simulate_drop(*args, g.board.areal_density, g.physics, frame_every=5)
+    assert (fast.poses, fast.steps, fast.settled) == (slow.poses, slow.steps, slow.settled)
+    assert fast.frames == slow.frames and len(fast.frames) >= 2
+    last = ph.decode_frame(fast.frames[-1][1])
+    assert last == [p[1:] for p in fast.poses]
