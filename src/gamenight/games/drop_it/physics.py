@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import operator
 import pickle
+import threading
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -165,9 +166,25 @@ _MOTION = _FIELDS.VELOCITY | _FIELDS.ANGULAR_VELOCITY  # (vx, vy, ω) per body
 _POSE = _FIELDS.POSITION | _FIELDS.ANGLE  # (x, y, θ) per body
 
 
+_LOCAL = threading.local()
+
+
+def _buffer(which: int) -> pymunk.batch.Buffer:
+    """This thread's batch buffers, made once and reused: pymunk frees a Buffer's C arrays
+    never, and cffi lets other threads run during the C calls."""
+    try:
+        buffers: tuple[pymunk.batch.Buffer, ...] = _LOCAL.buffers
+    except AttributeError:
+        buffers = _LOCAL.buffers = (pymunk.batch.Buffer(), pymunk.batch.Buffer())
+    buf = buffers[which]
+    buf.clear()
+    return buf
+
+
 def _read(space: pymunk.Space, fields: pymunk.batch.BodyFields, n: int) -> memoryview[float]:
-    """One C call for three doubles of every body; the first `n` bodies are the pieces."""
-    buf = pymunk.batch.Buffer()
+    """One C call for three doubles of every body; the first `n` bodies are the pieces.
+    The view is valid until the next `_read` in this thread."""
+    buf = _buffer(1)
     pymunk.batch.get_space_bodies(space, fields, buf)
     return memoryview(buf.float_buf()).cast("d")[: 3 * n]
 
@@ -175,7 +192,7 @@ def _read(space: pymunk.Space, fields: pymunk.batch.BodyFields, n: int) -> memor
 def _batch_order_ok(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bool:
     """The batch reader walks Chipmunk's body arrays: the pieces must come first, in release
     order, followed by nothing but the space's static body (which holds the walls)."""
-    buf = pymunk.batch.Buffer()
+    buf = _buffer(1)
     pymunk.batch.get_space_bodies(space, _FIELDS.BODY_ID, buf)
     ids = list(memoryview(buf.int_buf()).cast("P"))
     n = len(bodies)
@@ -194,7 +211,7 @@ def _settle_batched(
     v2, w_rest = cfg.v_rest * cfg.v_rest, cfg.w_rest
     rest_steps, max_steps, dt = cfg.rest_steps, cfg.max_steps, cfg.dt
     step_ = space.step
-    buf = pymunk.batch.Buffer()
+    buf = _buffer(0)
     get, clear, float_buf = pymunk.batch.get_space_bodies, buf.clear, buf.float_buf
     fast_v, fast_w = v2.__le__, w_rest.__le__
     mul, add = operator.mul, operator.add
