@@ -61,7 +61,8 @@ class TimedOpenSpielISMCTS(ismcts.ISMCTSBot):
         self._root_node = self.create_new_node(state)
         deadline = start + self.seconds
         done = 0
-        while done == 0 or time.perf_counter() < deadline:
+        # The first simulation only expands the root; the final policy needs a visit.
+        while self._root_node.total_visits < 1 or time.perf_counter() < deadline:
             self.run_simulation(self.sample_root_state(state))
             done += 1
         self.searched += 1
