@@ -404,8 +404,8 @@ def _plot_ties(columns: Sequence[Setting], path: Path) -> str:
             color=colour,
             label=name,
         )
-        for x, (r, _, _) in zip(xs, stats, strict=True):
-            ax.text(x, r, _pct(r), ha="center", va="bottom", fontsize=8)
+        for x, (r, _, hi) in zip(xs, stats, strict=True):
+            ax.text(x, hi, _pct(r), ha="center", va="bottom", fontsize=8)
     ax.set_xticks(range(k), labels, fontsize=9)
     ax.set_ylabel("share of games (95% interval)")
     ax.legend(fontsize=8)
