@@ -127,7 +127,7 @@ def test_a_person_plays_arne_against_bots_with_a_black_card_out_of_turn(
             "game": "arne",
             "options": {"players": 3},
             "seats": ["open", "medium", "easy"],
-            "settings": {"bot_delay": 0, "reaction_seconds": 60},
+            "settings": {"bot_delay": 0, "reaction_seconds": 60, "pass_dwell": 0.05},
             "sit": 0,
             "name": "Ann",
             "seed": 31,

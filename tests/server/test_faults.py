@@ -21,6 +21,9 @@ from gamenight.server.db import connect as db_connect
 from tests.server.conftest import join, new_table
 from tests.server.helpers import Server
 
+# websockets' sync client warns about being used without `with`; we close it by hand.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
 
 def ws_open(server: Server, tid: str, token: str, tries: int = 50) -> ClientConnection:
     url = f"ws://127.0.0.1:{server.port}/ws/tables/{tid}"

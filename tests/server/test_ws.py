@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 import gamenight
@@ -236,7 +238,7 @@ def arne_table(client: TestClient, seed: int, **settings: Any) -> tuple[str, str
             "game": "arne",
             "options": {"players": 3},
             "seats": ["open", "easy", "easy"],
-            "settings": {"bot_delay": 0, **settings},
+            "settings": {"bot_delay": 0, "pass_dwell": 0, **settings},
             "seed": seed,
         },
     )
@@ -346,3 +348,41 @@ def test_reaction_timer_passes_for_a_slow_person(client: TestClient) -> None:
         assert timed_out
     history = store(client).history(tid)
     assert history[msg["version"] - 1] == (0, {"type": "pass"})
+
+
+def test_every_pass_in_a_window_takes_the_same_minimum_time(client: TestClient) -> None:
+    """A17: a pass the server makes for a person (nothing to play) takes `pass_dwell`, like
+    a bot's pass, so the pace of a window does not tell who could answer."""
+    tid, token = arne_table(client, seed=21, reaction_seconds=30, pass_dwell=0.25)
+    timed = 0
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, token)) as ws:
+        msg = receive_state(ws)
+        while timed < 2 and not msg["view"]["over"]:
+            if msg.get("asked") and msg["view"]["window"]:
+                if all(a["type"] == "pass" for a in msg["actions"]):
+                    start = time.monotonic()
+                    version = msg["version"]
+                    msg = receive_state(ws, version + 1)
+                    assert time.monotonic() - start >= 0.2
+                    assert store(client).history(tid)[version] == (0, {"type": "pass"})
+                    timed += 1
+                    continue
+                ws.send_json({"type": "act", "version": msg["version"], "action": {"type": "pass"}})
+            elif msg.get("asked"):
+                ws.send_json(
+                    {"type": "act", "version": msg["version"], "action": msg["actions"][0]}
+                )
+            msg = receive_state(ws)
+    assert timed == 2
+
+
+def test_another_sites_page_cannot_open_a_seat_socket(client: TestClient) -> None:
+    tid, a, _b = two_people(client)
+    headers = {**cookie(tid, a), "origin": "http://evil.example"}
+    from starlette.websockets import WebSocketDisconnect
+
+    with (
+        pytest.raises(WebSocketDisconnect),
+        client.websocket_connect(f"/ws/tables/{tid}", headers=headers) as ws,
+    ):
+        ws.receive_json()

@@ -29,6 +29,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -210,12 +211,22 @@ def create_app(
         return obj
 
     def clean_settings(obj: Any) -> dict[str, Any]:
-        settings = {"reaction_seconds": 20.0, "turn_seconds": 0.0, "bot_delay": 0.6}
+        settings = {
+            "reaction_seconds": 20.0,
+            "turn_seconds": 0.0,
+            "bot_delay": 0.6,
+            "pass_dwell": 0.3,
+        }
         if obj is None:
             return settings
         if not isinstance(obj, dict):
             raise BadInput("'settings' must be an object")
-        limits = {"reaction_seconds": 600.0, "turn_seconds": 3600.0, "bot_delay": 10.0}
+        limits = {
+            "reaction_seconds": 600.0,
+            "turn_seconds": 3600.0,
+            "bot_delay": 10.0,
+            "pass_dwell": 5.0,
+        }
         for key, value in obj.items():
             if key not in limits:
                 raise BadInput(f"no table setting {key!r}; settings: {', '.join(limits)}")
@@ -374,6 +385,12 @@ def create_app(
     # -- live play ----------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
+        origin = websocket.headers.get("origin")
+        host = websocket.headers.get("host")
+        if origin and host and urlsplit(origin).netloc != host:
+            # Another site's page must not act with this browser's seat cookie.
+            await websocket.close(code=4403)
+            return
         await websocket.accept()
         try:
             table = await hub().get(table_id)

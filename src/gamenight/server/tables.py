@@ -32,6 +32,7 @@ log = logging.getLogger("gamenight.server")
 HEAVY_GAMES = {"drop-it"}  # games whose `act` runs physics: applied in the worker pool
 MAX_ACTIONS_SENT = 400  # the legal-action list is sent when it is at most this long
 EVENTS_ON_CONNECT = 60
+PASS_DWELL = 0.3  # seconds every pass in a window takes at least (table setting pass_dwell)
 
 
 class Refused(Exception):
@@ -66,6 +67,8 @@ class LiveTable:
     timer: asyncio.Task[None] | None = None
     bot_task: asyncio.Task[None] | None = None
     bot_version: int = -1  # the version the bot task was started for
+    asked_key: tuple[int, int] | None = None  # (version, seat) holding priority in a window
+    asked_at: float = 0.0  # when that seat was given priority (monotonic seconds)
     idle_since: float = field(default_factory=time.time)
 
     @property
@@ -318,6 +321,23 @@ class Hub:
     # -- actions ------------------------------------------------------------------------
     async def act(self, table: LiveTable, seat: int, version: Any, obj: Any) -> None:
         """Accept `seat`'s action made against `version`, or raise Refused (nothing changes)."""
+        if (
+            isinstance(obj, dict)
+            and obj.get("type") == "pass"
+            and table.asked_key
+            == (
+                version,
+                seat,
+            )
+        ):
+            # A17: every pass of the seat holding priority in a window takes at least
+            # `pass_dwell` seconds, whoever made it (the person, the server for a person with
+            # nothing to play or "always pass", a bot, the timer): how fast a window moves
+            # on does not tell who could have answered.
+            dwell = float(table.row.settings.get("pass_dwell", PASS_DWELL) or 0)
+            wait = table.asked_at + dwell - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
         async with table.lock:
             await self._act_locked(table, seat, version, obj)
         await self._after(table)
@@ -393,7 +413,11 @@ class Hub:
         version = len(state.history)
         row = table.seat_row(seat)
         auto = False
-        if row.kind == "person" and _window_open(state, seat) and _has_pass(state, seat):
+        window = _window_open(state, seat)
+        if window and table.asked_key != (version, seat):
+            table.asked_key = (version, seat)
+            table.asked_at = time.monotonic()
+        if row.kind == "person" and window and _has_pass(state, seat):
             # The timer is set for every person asked in a window, before knowing whether
             # the server passes for them, so what others receive is the same (A17).
             seconds = float(table.row.settings.get("reaction_seconds") or 0)

@@ -92,6 +92,8 @@ function drawTimer(msg) {
     const left = Math.max(0, msg.deadline - (Date.now() / 1000 - skew));
     $("#timer-text").textContent = `${who}: ${left.toFixed(0)} s left to answer`;
     $("#timer-bar").style.width = `${(100 * left) / total}%`;
+    const inBanner = document.getElementById("window-timer");
+    if (inBanner) inBanner.textContent = ` ${left.toFixed(0)} s`;
   };
   tick();
   timerHandle = setInterval(tick, 250);

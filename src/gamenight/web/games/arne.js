@@ -137,7 +137,8 @@ function draw() {
     const mine = msg.asked && acts.some((a) => a.type === "pass");
     const banner = el("div", { class: `window-banner ${mine ? "mine" : ""}`, id: "window" },
       el("strong", {}, `Reaction window open (${view.window.kind}) — `),
-      mine ? el("strong", {}, "you hold priority: play a black card or pass") : `${n(view.window.holder)} holds priority`);
+      mine ? el("strong", {}, "you hold priority: play a black card or pass") : `${n(view.window.holder)} holds priority`,
+      msg.deadline ? el("span", { class: "pill warn", id: "window-timer", "data-deadline": msg.deadline - msg.now }, ` ${Math.max(0, Math.round(msg.deadline - msg.now))} s`) : "");
     const row = el("div", { class: "row", style: "margin-top:.4rem" });
     if (mine) row.append(el("button", { type: "button", class: "primary", id: "pass", onclick: () => send({ type: "pass" }) }, "Pass (P)"));
     else if (me !== null && me !== undefined && !view.over) {
