@@ -33,6 +33,7 @@ test: lint typecheck pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/drop_or_stop.py
+	$(BIN)/python bench/arne.py
 	$(BIN)/python bench/ismcts.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/server.py
