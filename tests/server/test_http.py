@@ -141,6 +141,7 @@ def test_replay_and_rematch(client: TestClient) -> None:
     assert len(replay["views"]) == len(replay["steps"]) + 1
     assert replay["views"][-1]["over"] and replay["outcome"]["winners"]
     assert replay["views"][0]["hand"] is None  # the spectator's view
+    assert replay["views"][0]["rounds"] == [] and replay["views"][-1]["rounds"]  # snapshots
     seat0 = client.get(f"/api/tables/{tid}/replay?seat=0").json()
     assert seat0["views"][0]["hand"] is not None
     assert client.get(f"/api/tables/{tid}/replay?seat=7").status_code == 400

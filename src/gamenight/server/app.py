@@ -341,13 +341,18 @@ def create_app(
 
             def build() -> dict[str, Any]:
                 state = game.start(seed)
-                views = [state.view(seat)]
+
+                def snap(view: dict[str, Any]) -> Any:
+                    # a snapshot: a view may share lists with the live state
+                    return json.loads(json.dumps(view))
+
+                views = [snap(state.view(seat))]
                 steps = []
                 for s, obj in history:
                     action = game.action_from_json(obj)
                     state.act(s, action)
                     steps.append({"seat": s, "action": obj})
-                    views.append(state.view(seat))
+                    views.append(snap(state.view(seat)))
                 return {
                     "id": table_id,
                     "game": game.name,
