@@ -8,8 +8,11 @@ on the same server: a bare WebSocket echo (/ws/echo) under the same concurrency 
 per table doing round trips of a message of the same size). Afterwards every table's stored
 log is replayed and compared with the final state its players saw (no lost actions).
 
-Prints one JSON line per figure. Goal: p99 < 50 ms and p99 < 3x the echo's p99, no errors,
-no lost actions. Usage: python bench/server.py [TABLES] [GAMES_PER_TABLE]
+Scripted players pause before each move (uniform, mean THINK seconds; 0 makes every client
+answer at once, a closed-loop stress test). The echo clients send a message of the size of
+a state message at the same rate. Prints one JSON line per figure. Goal: p99 < 50 ms and
+p99 < 3x the echo's p99, no errors, no lost actions.
+Usage: python bench/server.py [TABLES] [GAMES_PER_TABLE] [THINK]
 """
 
 from __future__ import annotations
@@ -35,7 +38,13 @@ from gamenight.server.db import Store, connect
 
 TABLES = int(sys.argv[1]) if len(sys.argv) > 1 else 100
 GAMES = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+THINK = float(sys.argv[3]) if len(sys.argv) > 3 else 0.5  # mean seconds before each move
 ECHO_ROUNDS = 30
+
+
+def think() -> float:
+    """A scripted player's pause before answering: uniform in [0, 2 * THINK]."""
+    return random.uniform(0.0, 2 * THINK)
 
 
 def free_port() -> int:
@@ -82,6 +91,7 @@ async def seat_client(
             if msg.get("asked") and version not in acted:
                 acted.add(version)
                 action = rng.choice(msg["actions"])
+                await asyncio.sleep(think())
                 sent_at[version] = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
 
@@ -125,7 +135,7 @@ async def echo_client(port: int, size: int, out: list[float]) -> None:
             await ws.send(payload)
             await ws.recv()
             out.append(time.perf_counter() - start)
-            await asyncio.sleep(random.uniform(0.0, 0.02))
+            await asyncio.sleep(think() / 2)  # two seats per table: twice the message rate
 
 
 async def main(base: str, port: int) -> tuple[Stats, list[float], float]:
@@ -136,7 +146,7 @@ async def main(base: str, port: int) -> tuple[Stats, list[float], float]:
         await asyncio.gather(*(one_table(base, port, rng, stats) for _ in range(TABLES)))
     elapsed = time.perf_counter() - start
     echo: list[float] = []
-    await asyncio.gather(*(echo_client(port, 60, echo) for _ in range(TABLES)))
+    await asyncio.gather(*(echo_client(port, 2500, echo) for _ in range(TABLES)))
     return stats, echo, elapsed
 
 
@@ -177,6 +187,7 @@ def run() -> None:
     figures = {
         "server_tables": TABLES * GAMES,
         "server_concurrent_tables": TABLES,
+        "server_mean_think_s": THINK,
         "server_actions": len(ms),
         "server_actions_per_s": round(len(ms) / elapsed, 1),
         "server_action_to_broadcast_median_ms": round(statistics.median(ms), 2),

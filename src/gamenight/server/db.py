@@ -34,6 +34,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 
@@ -75,6 +76,16 @@ actions = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),  # the action's JSON form
     Column("at", Float, nullable=False),
+)
+
+
+# The hot path (one accepted action) as plain SQL built once: building Core statements costs
+# more than the commit itself.
+_BUMP_VERSION = text(
+    "UPDATE tables SET version = :n1, status = :st, updated = :now WHERE id = :id AND version = :n"
+)
+_INSERT_ACTION = text(
+    "INSERT INTO actions (table_id, n, seat, action, at) VALUES (:id, :n, :seat, :action, :at)"
 )
 
 
@@ -211,16 +222,13 @@ class Store:
         now = time.time()
         with self.engine.begin() as conn:
             result = conn.execute(
-                update(tables)
-                .where(tables.c.id == table_id, tables.c.version == n)
-                .values(version=n + 1, status=status, updated=now)
+                _BUMP_VERSION, {"id": table_id, "n": n, "n1": n + 1, "st": status, "now": now}
             )
             if result.rowcount != 1:
                 raise RuntimeError(f"table {table_id}: stored version is not {n}")
             conn.execute(
-                insert(actions).values(
-                    table_id=table_id, n=n, seat=seat, action=json.dumps(action), at=now
-                )
+                _INSERT_ACTION,
+                {"id": table_id, "n": n, "seat": seat, "action": json.dumps(action), "at": now},
             )
 
     def _table(self, conn: Connection, r: Any) -> TableRow:
