@@ -216,23 +216,28 @@ class ArneState(State):
         elif self.seat_of == self.game.identity:  # nobody swapped: seats are players
             self._actors = order
         else:
-            self._actors = tuple(at[s] for s in order)
+            self._actors = tuple(map(at.__getitem__, order))
 
     def _pass_priority(self) -> None:
         """A16: count quiet players; the window closes when all n have been quiet. A player
         who passed in advance passes now, seen exactly as a chosen pass."""
         n = self.game.n
-        self.quiet = 1 if self.played else self.quiet + 1
+        quiet = 1 if self.played else self.quiet + 1
         self.played = False
-        while self.quiet < n:
-            self.holder = (self.holder + self.d) % n
-            p = self.player_at[self.holder]
+        holder = self.holder
+        while quiet < n:
+            holder = (holder + self.d) % n
+            p = self.player_at[holder]
             if p not in self.early:
+                self.quiet = quiet
+                self.holder = holder
                 self._window_actors()
                 return
             self.early = self.early - {p}
             self._emit("pass", player=p)
-            self.quiet += 1
+            quiet += 1
+        self.quiet = quiet
+        self.holder = holder
         self._close_window()
 
     def _close_window(self) -> None:
