@@ -63,6 +63,8 @@ class Stats:
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.finals: dict[str, dict[str, Any]] = {}
+        self.server_side: dict[str, Any] = {}
+        self.sizes: list[int] = []
 
 
 async def seat_client(
@@ -76,6 +78,7 @@ async def seat_client(
         acted: set[int] = set()
         async for raw in ws:
             msg = json.loads(raw)
+            stats.sizes.append(len(raw))
             if msg["type"] == "refused":
                 stats.errors.append(msg["reason"])
                 continue
@@ -96,11 +99,23 @@ async def seat_client(
                 await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
 
 
+async def post(http: httpx.AsyncClient, url: str, body: Any = None) -> httpx.Response:
+    """POST with a few retries: setting up 100 tables at once may meet a full backlog."""
+    for attempt in range(5):
+        try:
+            return await http.post(url, json=body)
+        except httpx.TransportError:
+            await asyncio.sleep(0.2 * (attempt + 1))
+    return await http.post(url, json=body)
+
+
 async def one_table(base: str, port: int, rng: random.Random, stats: Stats) -> None:
+    await asyncio.sleep(rng.uniform(0, 1.0))  # tables arrive over a second, not at once
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        r = await http.post(
+        r = await post(
+            http,
             "/api/tables",
-            json={
+            {
                 "game": "drop-or-stop",
                 "options": {"players": 2},
                 "seats": ["open", "open"],
@@ -110,7 +125,7 @@ async def one_table(base: str, port: int, rng: random.Random, stats: Stats) -> N
         tid = r.json()["id"]
         tokens = []
         for seat in (0, 1):
-            r = await http.post(f"/api/tables/{tid}/join", json={"seat": seat, "name": f"p{seat}"})
+            r = await post(http, f"/api/tables/{tid}/join", {"seat": seat, "name": f"p{seat}"})
             tokens.append(r.cookies[f"gn_seat_{tid}"])
             http.cookies.delete(f"gn_seat_{tid}")
         url = f"ws://127.0.0.1:{port}/ws/tables/{tid}"
@@ -121,7 +136,7 @@ async def one_table(base: str, port: int, rng: random.Random, stats: Stats) -> N
             for s in (0, 1)
         ]
         await asyncio.sleep(0.2)  # both sockets open before the game starts
-        r = await http.post(f"/api/tables/{tid}/start")
+        r = await post(http, f"/api/tables/{tid}/start")
         if r.status_code != 200:
             stats.errors.append(r.text)
         await asyncio.gather(*clients)
@@ -145,6 +160,8 @@ async def main(base: str, port: int) -> tuple[Stats, list[float], float]:
     for _ in range(GAMES):
         await asyncio.gather(*(one_table(base, port, rng, stats) for _ in range(TABLES)))
     elapsed = time.perf_counter() - start
+    async with httpx.AsyncClient(base_url=base) as http:
+        stats.server_side = (await http.get("/api/metrics")).json()
     echo: list[float] = []
     await asyncio.gather(*(echo_client(port, 2500, echo) for _ in range(TABLES)))
     return stats, echo, elapsed
@@ -195,6 +212,9 @@ def run() -> None:
         "server_echo_median_ms": round(statistics.median(echo_ms), 2),
         "server_echo_p99_ms": round(echo_p99, 2),
         "server_p99_ratio_to_echo": round(p99 / echo_p99, 2),
+        "server_side_median_ms": stats.server_side.get("median_ms"),
+        "server_side_p99_ms": stats.server_side.get("p99_ms"),
+        "server_state_message_mean_bytes": round(statistics.mean(stats.sizes)),
         "server_errors": len(stats.errors),
         "server_unfinished_tables": TABLES * GAMES - len(stats.finals),
         "server_lost_actions_tables": lost,

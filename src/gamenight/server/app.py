@@ -404,12 +404,19 @@ def create_app(
             await websocket.close(code=4404)
             return
         seat = hub().seat_of(table, websocket.cookies.get(seat_cookie(table_id)))
-        send_lock = asyncio.Lock()
+        # Messages go through a queue and a writer task: a slow reader delays only itself,
+        # never the table's other players or the action that caused the message.
+        outbox: asyncio.Queue[str] = asyncio.Queue()
 
         async def send(msg: dict[str, Any]) -> None:
-            async with send_lock:
-                await websocket.send_text(json.dumps(msg, separators=(",", ":")))
+            outbox.put_nowait(json.dumps(msg, separators=(",", ":")))
 
+        async def writer() -> None:
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                while True:
+                    await websocket.send_text(await outbox.get())
+
+        writing = asyncio.create_task(writer())
         conn = Conn(seat, send)
         await hub().attach(table, conn)
         try:
@@ -422,6 +429,7 @@ def create_app(
             pass
         finally:
             await hub().detach(table, conn)
+            writing.cancel()
 
     async def handle(table: LiveTable, conn: Conn, text: str) -> None:
         def refuse(reason: str) -> dict[str, Any]:
@@ -476,6 +484,18 @@ def create_app(
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             while True:
                 await websocket.send_text(await websocket.receive_text())
+
+    @app.get("/api/metrics")
+    async def metrics() -> dict[str, Any]:
+        """Server-side time per accepted action (taking it to having sent its broadcast)."""
+        times = sorted(hub().timings)
+        if not times:
+            return {"actions": 0}
+
+        def q(x: float) -> float:
+            return round(1000 * times[min(len(times) - 1, int(x * len(times)))], 3)
+
+        return {"actions": len(times), "median_ms": q(0.5), "p99_ms": q(0.99), "max_ms": q(1.0)}
 
     @app.get("/api/health")
     async def health() -> Response:

@@ -115,6 +115,9 @@ def connect(url: str | None) -> Engine:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
+            # No checkpoint inside a commit (it syncs the file and would stall the event
+            # loop): the app checkpoints in its database thread instead (Store.checkpoint).
+            cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
     else:
@@ -167,6 +170,12 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+
+    def checkpoint(self) -> None:
+        """Copy the SQLite write-ahead log into the database file (no-op elsewhere)."""
+        if self.engine.dialect.name == "sqlite":
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def create_table(self, row: TableRow) -> None:
         with self.engine.begin() as conn:

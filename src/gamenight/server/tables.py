@@ -12,6 +12,7 @@ in advance), the reaction timer, or the end of the game.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import random
@@ -32,6 +33,7 @@ log = logging.getLogger("gamenight.server")
 HEAVY_GAMES = {"drop-it"}  # games whose `act` runs physics: applied in the worker pool
 MAX_ACTIONS_SENT = 400  # the legal-action list is sent when it is at most this long
 EVENTS_ON_CONNECT = 60
+CHECKPOINT_EVERY = 2.0  # seconds between SQLite checkpoints, in the database thread
 PASS_DWELL = 0.3  # seconds every pass in a window takes at least (table setting pass_dwell)
 
 
@@ -131,6 +133,8 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self.sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        # Seconds from taking an accepted action to having sent its broadcast (metrics).
+        self.timings: collections.deque[float] = collections.deque(maxlen=100_000)
 
     # -- storage, off the event loop ---------------------------------------------------
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -321,6 +325,11 @@ class Hub:
     # -- actions ------------------------------------------------------------------------
     async def act(self, table: LiveTable, seat: int, version: Any, obj: Any) -> None:
         """Accept `seat`'s action made against `version`, or raise Refused (nothing changes)."""
+        start = time.perf_counter()
+        await self._act(table, seat, version, obj)
+        self.timings.append(time.perf_counter() - start)
+
+    async def _act(self, table: LiveTable, seat: int, version: Any, obj: Any) -> None:
         if (
             isinstance(obj, dict)
             and obj.get("type") == "pass"
@@ -605,9 +614,14 @@ class Hub:
         return gone
 
     async def run_sweeper(self, every: float) -> None:
+        loop = asyncio.get_running_loop()
+        last_checkpoint = time.monotonic()
         while True:
-            await asyncio.sleep(every)
+            await asyncio.sleep(min(every, CHECKPOINT_EVERY))
             try:
+                if time.monotonic() - last_checkpoint >= CHECKPOINT_EVERY:
+                    last_checkpoint = time.monotonic()
+                    await loop.run_in_executor(self.db_pool, self.store.checkpoint)
                 await self.sweep()
             except Exception:
                 log.exception("sweeping tables failed")
