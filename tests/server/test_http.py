@@ -156,3 +156,17 @@ def test_drop_it_board_picture(client: TestClient) -> None:
     board = client.get("/api/drop-it/board").json()
     assert board["svg"].startswith("<svg") and board["board"]["levels"] == 8
     assert set(board["outlines"]) == {"circle", "square", "triangle", "diamond"}
+
+
+def test_metrics_count_accepted_actions(client: TestClient) -> None:
+    assert client.get("/api/metrics").json() == {"actions": 0}
+    t = new_table(client, seats=["easy", "easy"], seed=3)
+    client.post(f"/api/tables/{t['id']}/start")
+    import time
+
+    for _ in range(200):
+        if client.get(f"/api/tables/{t['id']}").json()["status"] == "finished":
+            break
+        time.sleep(0.05)
+    m = client.get("/api/metrics").json()
+    assert m["actions"] > 0 and 0 <= m["median_ms"] <= m["p99_ms"] <= m["max_ms"]
