@@ -397,6 +397,7 @@ class Hub:
         table.state = new
         table.row.status = status
         table.row.version = n + 1
+        table.row.updated = time.time()  # a table in play (bots too) is not idle
         if table.pass_ahead and (action.kind != "pass" or _window_id(new) != _window_id(state)):
             # any new black card (or the window closing) cancels every pass in advance
             table.pass_ahead.clear()
