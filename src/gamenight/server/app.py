@@ -509,6 +509,10 @@ def serve(host: str, port: int, db: str | None) -> None:
     import uvicorn
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    import sys
+
+    # Threads (the database thread) get the GIL back from the event loop within 1 ms.
+    sys.setswitchinterval(float(os.environ.get("GAMENIGHT_SWITCH_INTERVAL", "0.001")))
     app = create_app(db)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"gamenight is serving at http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)

@@ -15,6 +15,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import os
 import random
 import secrets
 import time
@@ -128,7 +129,10 @@ class Hub:
         self.pool = pool
         self.db_pool = db_pool
         self.idle_timeout = idle_timeout
-        self.inline_db = store.engine.dialect.name == "sqlite"
+        self.inline_db = (
+            os.environ.get("GAMENIGHT_INLINE_DB", "1") == "1"
+            and store.engine.dialect.name == "sqlite"
+        )
         self.live: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.sweeper: asyncio.Task[None] | None = None
