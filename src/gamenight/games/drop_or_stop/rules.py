@@ -324,7 +324,7 @@ class DropOrStopState(State):
             "discard_pile_size": len(self.discard),
             "discard": game.multiset(self.discard),
             "unseen": dict(sorted(unseen.items())),  # R32
-            "rounds": self.results,  # R29
+            "rounds": list(self.results),  # R29 (a copy: a view is a snapshot)
             "legal": [a.kind for a in self.actions(seat)] if seat is not None else [],
             "over": not self._actors,
             "winners": list(self.outcome().winners) if not self._actors else [],
