@@ -345,7 +345,7 @@ def simulate(
         count = players or len(bot_list) or None
         the_game = _load(game, options, count)
         n = the_game.players
-        bot_list = bot_list or [bot_registry.default_bot(game)]
+        bot_list = bot_list or [bot_registry.simulation_bot(game)]
         seats = tuple(_seat_spec(bot_list[s % len(bot_list)]) for s in range(n))
         for spec in seats:
             bot_registry.make_seat(spec, the_game, 0)  # refuse bad names before starting

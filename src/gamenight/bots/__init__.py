@@ -44,6 +44,13 @@ def default_bot(game_name: str) -> str:
     return str(_module(game_name).HEURISTIC)
 
 
+def simulation_bot(game_name: str) -> str:
+    """The bot `simulate` seats when none is named: the heuristic, unless the game names a
+    cheaper one for mass runs (Drop It: its planner simulates every candidate drop)."""
+    module = _module(game_name)
+    return str(getattr(module, "SIMULATE", module.HEURISTIC))
+
+
 def levels(game_name: str, players: int | None = None) -> dict[str, str]:
     """Difficulty name -> seat text (a concrete bot and budget) for a game (and a number
     of players, where a game's bots depend on it)."""

@@ -146,3 +146,7 @@ LEVELS = {
 # ISMCTS settings for Drop It: every decision is a drop simulated to rest, so the search
 # is shallow and judged by the state's estimate (points so far) rather than by rollouts.
 ISMCTS = {"iterations": 60, "max_rollout": 0}
+
+# `gamenight simulate drop-it` without --bots seats random droppers: the planner thinks for
+# seconds per drop, which mass simulation cannot afford (ask for it with --bots planner).
+SIMULATE = "random"
