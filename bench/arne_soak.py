@@ -23,31 +23,11 @@ import traceback
 from typing import Any
 
 import gamenight
-from gamenight.engine.core import BadInput
+from gamenight.games.arne.variants import VARIANTS, combinations
 
-VARIANTS: dict[str, dict[str, Any]] = {
-    "normal": {},
-    "losing": {"mode": "losing"},
-    "learning": {"learning": True},
-    "dummy": {"variant": "dummy"},
-    "team": {"variant": "team"},
-}
 PLAYERS = range(2, 7)
 CHUNK = 250
 WORKERS = 2
-
-
-def combinations() -> list[tuple[int, str]]:
-    """(players, variant) for every variant the options allow at that count."""
-    out = []
-    for n in PLAYERS:
-        for name, options in VARIANTS.items():
-            try:
-                gamenight.load("arne", players=n, **options)
-            except BadInput:
-                continue
-            out.append((n, name))
-    return out
 
 
 def outcome_problem(state: Any) -> str | None:
@@ -116,7 +96,7 @@ def run_chunk(task: tuple[int, str, int, int]) -> dict[str, Any]:
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    combos = combinations()
+    combos = combinations(PLAYERS)
     tasks = [
         (n, v, first, min(CHUNK, games - first))
         for n, v in combos

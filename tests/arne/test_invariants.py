@@ -15,33 +15,13 @@ from hypothesis import strategies as st
 
 import gamenight
 from gamenight.bots import make_seat
-from gamenight.engine.core import BadInput, State
+from gamenight.engine.core import State
 from gamenight.games.arne.components import FACE
 from gamenight.games.arne.rules import ArneState
 from gamenight.games.arne.scoring import Stack, display_score, player_scores
+from gamenight.games.arne.variants import VARIANTS, combinations
 
-VARIANTS: dict[str, dict[str, Any]] = {
-    "normal": {},
-    "losing": {"mode": "losing"},
-    "learning": {"learning": True},
-    "dummy": {"variant": "dummy"},
-    "team": {"variant": "team"},
-}
-
-
-def _combinations() -> list[tuple[int, str]]:
-    out = []
-    for n in range(2, 7):
-        for name, options in VARIANTS.items():
-            try:
-                gamenight.load("arne", players=n, **options)
-            except BadInput:
-                continue
-            out.append((n, name))
-    return out
-
-
-COMBINATIONS = _combinations()
+COMBINATIONS = combinations()
 OPTIONS = st.sampled_from(COMBINATIONS).map(lambda c: {"players": c[0], **VARIANTS[c[1]]})
 
 
