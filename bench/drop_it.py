@@ -39,6 +39,7 @@ import pymunk.batch
 import gamenight
 from gamenight.games.drop_it import DropIt
 from gamenight.games.drop_it.bots import RandomDropBot
+from gamenight.games.drop_it.physics import add_piece
 from gamenight.games.drop_it.rules import Drop, DropItState
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
@@ -98,18 +99,8 @@ def raw_drop(game: DropIt, snap: Snapshot) -> tuple[float, int]:
     rest_steps, max_steps = cfg.rest_steps, cfg.max_steps
     start = time.perf_counter()
     space: pymunk.Space = pickle.loads(world)
-    body = pymunk.Body()
-    body.position = release["x"], release["y"]
-    body.angle = release["angle"]
-    shape: pymunk.Shape
-    if outline.is_circle:
-        shape = pymunk.Circle(body, outline.radius)
-    else:
-        shape = pymunk.Poly(body, list(outline.vertices), radius=0.0)
-    shape.density = density
-    shape.friction = cfg.piece_friction
-    shape.elasticity = cfg.piece_elasticity
-    space.add(body, shape)
+    pose = (release["x"], release["y"], release["angle"])
+    add_piece(space, release["piece"], outline, pose, density, cfg)
     buf = BUFFER
     motion = pymunk.batch.BodyFields.VELOCITY | pymunk.batch.BodyFields.ANGULAR_VELOCITY
     quiet = steps = 0

@@ -108,6 +108,32 @@ def poses(space: pymunk.Space) -> tuple[tuple[str, float, float, float], ...]:
     return tuple((b.piece_id, b.position.x, b.position.y, b.angle) for b in _pieces(space))
 
 
+def add_piece(
+    space: pymunk.Space,
+    piece_id: str,
+    outline: Outline,
+    pose: Pose,
+    density: float,
+    cfg: PhysicsConfig,
+) -> pymunk.Body:
+    """Put one piece into `space` at `pose`, at rest, with the board's material (§4)."""
+    body = pymunk.Body()
+    body.position = pose[0], pose[1]
+    body.angle = pose[2]
+    body.piece_id = piece_id  # no leading "_": pymunk drops those when pickling (D17a)
+    shape: pymunk.Shape
+    if outline.is_circle:
+        shape = pymunk.Circle(body, outline.radius)
+    else:
+        shape = pymunk.Poly(body, list(outline.vertices), radius=0.0)
+    shape.density = density
+    shape.friction = cfg.piece_friction
+    shape.elasticity = cfg.piece_elasticity
+    shape.piece_id = piece_id
+    space.add(body, shape)
+    return body
+
+
 def simulate_drop(
     world: bytes,
     piece_id: str,
@@ -125,20 +151,7 @@ def simulate_drop(
     end) for animation.
     """
     space = restore(world)
-    body = pymunk.Body()
-    body.position = pose[0], pose[1]
-    body.angle = pose[2]
-    body.piece_id = piece_id  # no leading "_": pymunk drops those when pickling (D17a)
-    shape: pymunk.Shape
-    if outline.is_circle:
-        shape = pymunk.Circle(body, outline.radius)
-    else:
-        shape = pymunk.Poly(body, list(outline.vertices), radius=0.0)
-    shape.density = density
-    shape.friction = cfg.piece_friction
-    shape.elasticity = cfg.piece_elasticity
-    shape.piece_id = piece_id
-    space.add(body, shape)
+    body = add_piece(space, piece_id, outline, pose, density, cfg)
     body.velocity = velocity
     body.angular_velocity = angular_velocity
 
