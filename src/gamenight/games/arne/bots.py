@@ -193,6 +193,9 @@ class _Context:
 BOTS: dict[str, type[Any]] = {"random": RandomBot, "greedy": GreedyBot}
 HEURISTIC = "greedy"
 
-# ISMCTS settings for Arne: games are long (about 110 decisions), so rollouts stop after
-# 20 decisions and the state's estimate (totals plus the table's score) judges them.
-ISMCTS = {"iterations": 1000, "max_rollout": 20}
+# ISMCTS settings for Arne: rollouts play to the end of the game (about 110 decisions in a
+# 2-player game), because what a card is worth depends on the end: cards left in hand score
+# nothing (A42) and SWAP_PLACES/PASS_HANDS turn leads round. Measured at 300 iterations
+# against random, 2 players: rollouts cut after 20 decisions and judged by `estimate()`
+# finished ahead in 76% of 200 games, full rollouts in 89% of 84, at twice the time.
+ISMCTS = {"iterations": 1000, "max_rollout": 1000}
