@@ -9,7 +9,7 @@ import random
 import pytest
 
 import gamenight
-from gamenight.bots import available, levels, make, make_seat, parse_seat
+from gamenight.bots import available, defaults, levels, make, make_seat, parse_seat
 from gamenight.engine import BadInput, RandomBot, play
 from gamenight.games.drop_or_stop.solver import Table, hands, threshold_round
 from gamenight.sim.tournament import play_tournament
@@ -77,6 +77,16 @@ def test_registry_lists_every_bot_and_level():
         game = gamenight.load(name)
         for level in ("easy", "medium", "hard", "bot:hard"):
             assert hasattr(make_seat(level, game, 0), "choose")
+
+
+def test_game_search_settings_are_the_listed_and_used_defaults():
+    """Arne's ISMCTS plays rollouts to the end; `gamenight bots` shows what a seat gets,
+    and `hard` spends fewer iterations at bigger tables, where rollouts are longer."""
+    assert defaults("arne", "ismcts")["max_rollout"] == 1000
+    assert make("ismcts", gamenight.load("arne", players=2)).max_rollout == 1000
+    assert make("ismcts", gamenight.load("arne", players=2), max_rollout="5").max_rollout == 5
+    hard = [make_seat("hard", gamenight.load("arne", players=n), 0) for n in (2, 4, 6)]
+    assert [bot.iterations for bot in hard] == [1000, 400, 200]
 
 
 def test_seat_text_is_parsed_and_bad_text_refused():

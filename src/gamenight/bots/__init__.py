@@ -77,6 +77,15 @@ def parameters(cls: type) -> dict[str, Any]:
     }
 
 
+def defaults(game_name: str, name: str) -> dict[str, Any]:
+    """A bot's parameters with the defaults it gets in this game (a game's own ISMCTS
+    settings replace the search's generic ones)."""
+    known = parameters(available(game_name)[name])
+    if name == "ismcts":
+        known.update(getattr(_module(game_name), "ISMCTS", {}))
+    return known
+
+
 def make(name: str, game: Game, **params: Any) -> Bot:
     """The bot `name` for `game`; parameters given as text are parsed to the default's type."""
     bots = available(game.name)

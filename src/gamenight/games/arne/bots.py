@@ -199,3 +199,14 @@ HEURISTIC = "greedy"
 # against random, 2 players: rollouts cut after 20 decisions and judged by `estimate()`
 # finished ahead in 76% of 200 games, full rollouts in 89% of 84, at twice the time.
 ISMCTS = {"iterations": 1000, "max_rollout": 1000}
+
+# Difficulty levels. Full rollouts grow with the table (about 110 decisions at 2 players,
+# 440 at 4), so `hard` keeps a person's wait near a second or two by spending fewer
+# iterations at bigger tables (players -> iterations).
+HARD_ITERATIONS = {2: 1000, 3: 600, 4: 400, 5: 300}
+LEVELS = {"easy": "bot:random", "medium": "bot:greedy", "hard": "bot:ismcts?iterations=1000"}
+
+
+def levels_for(players: int) -> dict[str, str]:
+    iterations = HARD_ITERATIONS.get(players, 200)
+    return {**LEVELS, "hard": f"bot:ismcts?iterations={iterations}"}
