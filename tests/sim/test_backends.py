@@ -22,6 +22,14 @@ def test_processes_give_the_same_results_for_one_and_two_workers():
         assert [r.index for r in two] == list(range(60))
 
 
+def test_progress_comes_every_few_games_and_adds_up():
+    """Slow games (ISMCTS takes seconds) must still move the progress bar."""
+    steps: list[int] = []
+    results = run(DOS, 400, workers=2, on_progress=steps.append)
+    assert sum(steps) == len(results) == 400
+    assert max(steps) <= 4 and len(steps) >= 100
+
+
 def test_unknown_backend_is_refused():
     with pytest.raises(BadInput, match="processes, ray"):
         run(DOS, 3, backend="threads")

@@ -94,40 +94,43 @@ def run_many(
     """Play several jobs (games 0..n-1 of each) in one pool; results per job, in order."""
     check_backend(backend)
     total = sum(n for _, n in batches)
-    chunk = max(1, min(500, total // (workers * 8) or 1))
+    # Many small chunks: the progress bar moves every few games even when a game takes
+    # seconds (ISMCTS), and cheap games still go 500 to a chunk.
+    chunk = max(1, min(500, total // (workers * 64)))
     chunks = [
         (b, (job, range(a, min(a + chunk, games))))
         for b, (job, games) in enumerate(batches)
         for a in range(0, games, chunk)
     ]
-    results: list[list[GameResult]] = [[] for _ in batches]
+    tasks = [c for _, c in chunks]
+    slots: list[list[GameResult]] = [[] for _ in chunks]
+    done: Iterable[tuple[int, list[GameResult]]]
+    pool = None
     if backend == "ray":
-        slots: list[list[GameResult]] = [[] for _ in chunks]
-        tasks = [c for _, c in chunks]
-        for i, part in ray_map(_play_chunk, tasks, workers=workers, address=address):
-            slots[i] = part
-            if on_progress:
-                on_progress(len(part))
-        for (b, _), part in zip(chunks, slots, strict=True):
-            results[b].extend(part)
-        return results
-    parts: Iterable[list[GameResult]]
-    if workers <= 1:
-        parts = (_play_chunk(c) for _, c in chunks)
-        pool = None
+        done = ray_map(_play_chunk, tasks, workers=workers, address=address)
+    elif workers <= 1:
+        done = ((i, _play_chunk(t)) for i, t in enumerate(tasks))
     else:
         pool = multiprocessing.get_context("spawn").Pool(workers)
-        parts = pool.imap(_play_chunk, [c for _, c in chunks])
+        done = pool.imap_unordered(_numbered_chunk, enumerate(tasks))
     try:
-        for (b, _), part in zip(chunks, parts, strict=True):
-            results[b].extend(part)
+        for i, part in done:  # in finishing order; slots put them back in game order
+            slots[i] = part
             if on_progress:
                 on_progress(len(part))
     finally:
         if pool is not None:
             pool.close()
             pool.join()
+    results: list[list[GameResult]] = [[] for _ in batches]
+    for (b, _), part in zip(chunks, slots, strict=True):
+        results[b].extend(part)
     return results
+
+
+def _numbered_chunk(task: tuple[int, tuple[Job, range]]) -> tuple[int, list[GameResult]]:
+    i, chunk = task
+    return i, _play_chunk(chunk)
 
 
 @dataclass
