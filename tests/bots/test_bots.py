@@ -159,6 +159,16 @@ def test_ismcts_beats_random_at_drop_or_stop():
     assert payoff / 20 > 0.6
 
 
+def test_ismcts_beats_random_at_arne_with_rollouts_to_the_end():
+    """Issue 5's Arne target in small: even at 100 iterations, ISMCTS with Arne's own
+    settings (rollouts to the end of the game, A42) finishes ahead of random in most of
+    16 seat-rotated games."""
+    tour = play_tournament("arne", {"players": 2}, ["random", "ismcts?iterations=100"], 2, 16, 3)
+    rate, _, _, games = tour.pair_rate("ismcts?iterations=100", "random")
+    assert games == 16
+    assert rate >= 0.7
+
+
 def test_tournament_same_for_one_and_two_workers():
     args = ("drop-or-stop", {"players": 2}, ["random", "threshold", "exact"], 2, 6, 11)
     one = play_tournament(*args, workers=1)
