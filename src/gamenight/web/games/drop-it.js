@@ -114,7 +114,7 @@ function draw() {
   const anim = animating && animating.turn === (view.last && view.last.turn) ? animating : null;
   if (anim) {
     const f = view.frames;
-    const t = (performance.now() - anim.start) / 1000;
+    const t = animTime(anim);
     let i = 0;
     while (i < f.steps.length - 1 && f.steps[i] * B.dt < t) i++;
     pieces = f.pieces.map((id, k) => ({ id, x: f.poses[i][k][0], y: f.poses[i][k][1], angle: f.poses[i][k][2] }));
@@ -202,11 +202,18 @@ function doDrop() {
 
 export function onRefused() { sent = false; if (lastMsg) draw(); }
 
+// A drop that takes long to settle (up to the physics timeout) is played faster, so
+// nobody waits more than a few seconds to see where it ended.
+const MAX_ANIMATION_S = 3;
+
+/** Seconds of simulated time shown so far by an animation. */
+function animTime(anim) { return ((performance.now() - anim.start) / 1000) * anim.speed; }
+
 function animate() {
   if (!animating) return;
   const f = lastMsg.view.frames;
   const total = f && f.steps.length ? f.steps[f.steps.length - 1] * B.dt : 0;
-  if ((performance.now() - animating.start) / 1000 > total) { animating = null; draw(); return; }
+  if (animTime(animating) > total) { animating = null; draw(); return; }
   draw();
   requestAnimationFrame(animate);
 }
@@ -221,7 +228,9 @@ export function render(rootEl, msg, ctx) {
     const first = shownTurn === -1 && prevVersion === -1;
     shownTurn = last.turn;
     if (!first && msg.view.frames && msg.view.frames.steps.length) {
-      animating = { turn: last.turn, start: performance.now() };
+      const f = msg.view.frames;
+      const total = f.steps[f.steps.length - 1] * B.dt;
+      animating = { turn: last.turn, start: performance.now(), speed: Math.max(1, total / MAX_ANIMATION_S) };
       document.body.dataset.animated = String(Number(document.body.dataset.animated || 0) + 1);
       requestAnimationFrame(animate);
       return;
