@@ -143,11 +143,13 @@ def list_bots(game: Annotated[str | None, typer.Argument()] = None) -> None:
         except (BadInput, ImportError) as err:
             table.add_row(name, "-", f"not available: {err}")
             continue
-        for bot in sorted(found):
-            params = bot_registry.defaults(name, bot)
-            shown = ", ".join(f"{k}={v!r}" for k, v in params.items() if k != "game")
-            table.add_row(name, bot + (" (bot)" if bot == default else ""), shown)
         players = load(name).players
+        for bot in sorted(found):
+            params = bot_registry.defaults(name, bot, players)
+            shown = ", ".join(f"{k}={v!r}" for k, v in params.items() if k != "game")
+            if bot == "ismcts":
+                shown += f"  ({players} players)"
+            table.add_row(name, bot + (" (bot)" if bot == default else ""), shown)
         for level, seat in bot_registry.levels(name, players).items():
             table.add_row(name, f"{level} (level)", f"{seat}  ({players} players)")
     console.print(table)

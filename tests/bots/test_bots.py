@@ -80,13 +80,18 @@ def test_registry_lists_every_bot_and_level():
 
 
 def test_game_search_settings_are_the_listed_and_used_defaults():
-    """Arne's ISMCTS plays rollouts to the end; `gamenight bots` shows what a seat gets,
-    and `hard` spends fewer iterations at bigger tables, where rollouts are longer."""
-    assert defaults("arne", "ismcts")["max_rollout"] == 1000
+    """Arne's ISMCTS plays rollouts to the end at 2 players and cuts them at bigger tables;
+    `gamenight bots` shows what a seat gets, and a seat's own parameters win."""
+    assert defaults("arne", "ismcts", 2)["max_rollout"] == 1000
+    assert defaults("arne", "ismcts", 4)["max_rollout"] == 20
     assert make("ismcts", gamenight.load("arne", players=2)).max_rollout == 1000
     assert make("ismcts", gamenight.load("arne", players=2), max_rollout="5").max_rollout == 5
     hard = [make_seat("hard", gamenight.load("arne", players=n), 0) for n in (2, 4, 6)]
-    assert [bot.iterations for bot in hard] == [1000, 400, 200]
+    assert [(bot.iterations, bot.max_rollout) for bot in hard] == [
+        (1000, 1000),
+        (1000, 20),
+        (1000, 20),
+    ]
 
 
 def test_seat_text_is_parsed_and_bad_text_refused():

@@ -77,12 +77,21 @@ def parameters(cls: type) -> dict[str, Any]:
     }
 
 
-def defaults(game_name: str, name: str) -> dict[str, Any]:
+def search_settings(game_name: str, players: int | None = None) -> dict[str, Any]:
+    """A game's own ISMCTS settings (`ISMCTS`, or `ismcts_for(players)` where they
+    depend on the table size)."""
+    module = _module(game_name)
+    if players is not None and hasattr(module, "ismcts_for"):
+        return dict(module.ismcts_for(players))
+    return dict(getattr(module, "ISMCTS", {}))
+
+
+def defaults(game_name: str, name: str, players: int | None = None) -> dict[str, Any]:
     """A bot's parameters with the defaults it gets in this game (a game's own ISMCTS
     settings replace the search's generic ones)."""
     known = parameters(available(game_name)[name])
     if name == "ismcts":
-        known.update(getattr(_module(game_name), "ISMCTS", {}))
+        known.update(search_settings(game_name, players))
     return known
 
 
@@ -93,7 +102,7 @@ def make(name: str, game: Game, **params: Any) -> Bot:
         raise BadInput(f"{game.name} has no bot {name!r}; bots: {', '.join(sorted(bots))}")
     cls = bots[name]
     if name == "ismcts":  # a game's own search settings, overridable per seat
-        params = {**getattr(_module(game.name), "ISMCTS", {}), **params}
+        params = {**search_settings(game.name, game.players), **params}
     known = parameters(cls)
     unknown = sorted(set(params) - set(known))
     if unknown:
