@@ -209,11 +209,12 @@ const MAX_ANIMATION_S = 3;
 /** Seconds of simulated time shown so far by an animation. */
 function animTime(anim) { return ((performance.now() - anim.start) / 1000) * anim.speed; }
 
+/** Seconds of simulated time a drop's trajectory frames cover (0 without frames). */
+function trajectorySeconds(f) { return f && f.steps.length ? f.steps[f.steps.length - 1] * B.dt : 0; }
+
 function animate() {
   if (!animating) return;
-  const f = lastMsg.view.frames;
-  const total = f && f.steps.length ? f.steps[f.steps.length - 1] * B.dt : 0;
-  if (animTime(animating) > total) { animating = null; draw(); return; }
+  if (animTime(animating) > trajectorySeconds(lastMsg.view.frames)) { animating = null; draw(); return; }
   draw();
   requestAnimationFrame(animate);
 }
@@ -228,9 +229,8 @@ export function render(rootEl, msg, ctx) {
     const first = shownTurn === -1 && prevVersion === -1;
     shownTurn = last.turn;
     if (!first && msg.view.frames && msg.view.frames.steps.length) {
-      const f = msg.view.frames;
-      const total = f.steps[f.steps.length - 1] * B.dt;
-      animating = { turn: last.turn, start: performance.now(), speed: Math.max(1, total / MAX_ANIMATION_S) };
+      const speed = Math.max(1, trajectorySeconds(msg.view.frames) / MAX_ANIMATION_S);
+      animating = { turn: last.turn, start: performance.now(), speed };
       document.body.dataset.animated = String(Number(document.body.dataset.animated || 0) + 1);
       requestAnimationFrame(animate);
       return;
