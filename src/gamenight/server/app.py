@@ -39,6 +39,8 @@ from gamenight.engine.core import BadInput
 from gamenight.engine.options import describe_options
 from gamenight.engine.registry import game_class, games, spec
 from gamenight.server import workers
+from gamenight.server.accounts import Accounts, link_seat
+from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import Store, connect, token_hash
 from gamenight.server.tables import Conn, Hub, LiveTable, Refused
 
@@ -90,6 +92,7 @@ def create_app(
         db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamenight-db")
         hub = Hub(Store(engine), work, db_pool, idle_timeout=idle_timeout)
         state["hub"] = hub
+        state["accounts"] = Accounts(engine)
         if pool == "process":
             await asyncio.get_running_loop().run_in_executor(work, workers.warm)
         restored = await hub.restore()
@@ -110,6 +113,12 @@ def create_app(
     def hub() -> Hub:
         h: Hub = state["hub"]
         return h
+
+    def people() -> Accounts:
+        found: Accounts = state["accounts"]
+        return found
+
+    app.include_router(accounts_router(people, lambda: hub().store, WEB))
 
     async def body(request: Request) -> dict[str, Any]:
         raw = await request.body()
@@ -257,7 +266,8 @@ def create_app(
             game,
             clean_options(obj.get("options")),
             seats,
-            clean_settings(obj.get("settings")),
+            clean_settings(obj.get("settings"))
+            | ({"seed_chosen": True} if seed is not None else {}),
             seed=seed,
         )
         response = JSONResponse(summary(table), status_code=201)
@@ -266,6 +276,7 @@ def create_app(
         sit = obj.get("sit")
         if isinstance(sit, int) and not isinstance(sit, bool) and isinstance(name, str):
             token = await hub().join(table, sit, name, None)
+            await link_seat(request, people(), table.row.id, sit)
             response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
             data = summary(table)
             data["you"] = sit
@@ -288,6 +299,7 @@ def create_app(
         if not isinstance(name, str):
             raise BadInput("'name' must be text")
         token = await hub().join(table, seat, name, request.cookies.get(seat_cookie(table_id)))
+        await link_seat(request, people(), table_id, seat)
         data = summary(table, request)
         data["you"] = seat
         response = JSONResponse(data)
