@@ -1,0 +1,83 @@
+"""One way for every bench to print a figure: a JSON line with its goal and met / not met.
+
+`make bench` runs every script in bench/; each figure line carries `goal` (a sentence) and
+`status` ("met", "not met", or "no goal" for a figure printed only as context), so the
+output can be read top to bottom or grepped for "not met".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+
+def figure(name: str, goal: str | None = None, met: bool | None = None, **values: Any) -> None:
+    """Print one figure: its name, its values, its goal and whether the goal is met."""
+    line: dict[str, Any] = {"figure": name, **values}
+    if goal is not None:
+        line["goal"] = goal
+        line["status"] = "met" if met else "not met"
+    else:
+        line["status"] = "no goal"
+    print(json.dumps(line), flush=True)
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages, quoted beside figures that load can move."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError):  # the process may have ended
+            found += [int(p) for p in task.read_text().split()]
+    return found
+
+
+def tree_rss_kb(pid: int) -> int:
+    """Resident memory of `pid` and all its descendants, summed (Linux /proc)."""
+    total = 0
+    stack = [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+                    break
+        except OSError:
+            continue
+        stack += _children(p)
+    return total
+
+
+class PeakRSS:
+    """Samples the summed RSS of this process tree every `interval` s while in the block."""
+
+    def __init__(self, pid: int | None = None, interval: float = 0.02) -> None:
+        self.pid = pid or os.getpid()
+        self.interval = interval
+        self.peak_kb = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.is_set():
+            self.peak_kb = max(self.peak_kb, tree_rss_kb(self.pid))
+            time.sleep(self.interval)
+
+    def __enter__(self) -> PeakRSS:
+        self.peak_kb = tree_rss_kb(self.pid)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak_kb = max(self.peak_kb, tree_rss_kb(self.pid))
