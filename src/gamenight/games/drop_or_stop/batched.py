@@ -59,8 +59,9 @@ class Policy(Protocol):
 class Tables:
     """N tables of one Drop or Stop game, held as arrays (one row per table)."""
 
-    def __init__(self, game: DropOrStop, size: int) -> None:
+    def __init__(self, game: DropOrStop, size: int, *, record: bool = True) -> None:
         self.game = game
+        self.record = record  # keep every decision for `histories` (not in endless use)
         n = self.players = game.players
         opts = game.options
         self.kind_of = np.asarray(game.card_kind, dtype=np.int64)
@@ -225,7 +226,8 @@ class Tables:
         """Every table in `slots` takes its decision (True = DROP, R11; False = STOP, R12);
         rounds that end are scored and dealt anew. Returns the slots whose game ended."""
         seats = self.current[slots]
-        self.log.append((slots, seats, drop))
+        if self.record:
+            self.log.append((slots, seats, drop))
         self.decisions[slots] += 1
         dropping, droppers = slots[drop], seats[drop]
         if dropping.size:
@@ -298,6 +300,8 @@ class Tables:
 
     def histories(self, slots: Sequence[int]) -> list[list[tuple[int, Action]]]:
         """Each slot's decisions as the engine's history, (seat, DROP or STOP) in order."""
+        if not self.record:
+            raise ValueError("these tables were made with record=False")
         every_slot = np.concatenate([s for s, _, _ in self.log])
         every_seat = np.concatenate([s for _, s, _ in self.log])
         every_drop = np.concatenate([d for _, _, d in self.log])
