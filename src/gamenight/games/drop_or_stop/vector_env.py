@@ -14,7 +14,7 @@ observation of the old game in `infos["final_obs"]`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -28,8 +28,6 @@ DROP_INDEX, STOP_INDEX = 0, 1
 
 
 class DropOrStopVectorEnv(VectorEnv):
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP}
-
     def __init__(
         self,
         game: DropOrStop,
@@ -41,6 +39,7 @@ class DropOrStopVectorEnv(VectorEnv):
     ) -> None:
         if not 0 <= seat < game.players:
             raise ValueError(f"seat must be 0..{game.players - 1}, got {seat}")
+        self.metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
         self.game = game
         self.num_envs = num_envs
         self.seat = seat
