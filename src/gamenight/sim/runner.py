@@ -22,6 +22,7 @@ import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from multiprocessing.pool import Pool
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -137,6 +138,7 @@ def run(
     on_progress: Callable[[int], None] | None = None,
     backend: str = "processes",
     address: str | None = None,
+    pool: Pool | None = None,
 ) -> list[GameResult]:
     """Play games 0..games-1 of `job`; `on_progress(n)` after every n finished games.
 
@@ -144,7 +146,13 @@ def run(
     cluster at `address`); the results are the same for any backend and worker count."""
     return list(
         stream(
-            job, games, workers=workers, on_progress=on_progress, backend=backend, address=address
+            job,
+            games,
+            workers=workers,
+            on_progress=on_progress,
+            backend=backend,
+            address=address,
+            pool=pool,
         )
     )
 
@@ -157,11 +165,19 @@ def stream(
     on_progress: Callable[[int], None] | None = None,
     backend: str = "processes",
     address: str | None = None,
+    pool: Pool | None = None,
 ) -> Iterator[GameResult]:
     """`run`, yielding each game's result in game order as soon as it and every game
-    before it are done: memory holds only chunks that finished out of order."""
+    before it are done: memory holds only chunks that finished out of order. `pool`: a
+    running process pool of `workers` processes to use (and leave running) instead of
+    starting one."""
     for _, part in _chunks_in_order(
-        [(job, games)], workers=workers, on_progress=on_progress, backend=backend, address=address
+        [(job, games)],
+        workers=workers,
+        on_progress=on_progress,
+        backend=backend,
+        address=address,
+        pool=pool,
     ):
         yield from part
 
@@ -200,6 +216,7 @@ def _chunks_in_order(
     on_progress: Callable[[int], None] | None,
     backend: str,
     address: str | None,
+    pool: Pool | None = None,
 ) -> Iterator[tuple[int, list[GameResult]]]:
     """(job number, results of a chunk) in game order, whatever order chunks finish in."""
     check_backend(backend)
@@ -211,13 +228,14 @@ def _chunks_in_order(
     ]
     tasks = [c for _, c in chunks]
     done: Iterable[tuple[int, list[GameResult]]]
-    pool = None
+    owned = None
     if backend == "ray":
         done = ray_map(_play_chunk, tasks, workers=workers, address=address)
     elif workers <= 1:
         done = ((i, _play_chunk(t)) for i, t in enumerate(tasks))
     else:
-        pool = multiprocessing.get_context("spawn").Pool(workers)
+        if pool is None:
+            pool = owned = multiprocessing.get_context("spawn").Pool(workers)
         done = pool.imap_unordered(_numbered_chunk, enumerate(tasks))
     waiting: dict[int, list[GameResult]] = {}
     following = 0
@@ -230,12 +248,12 @@ def _chunks_in_order(
                 yield chunks[following][0], waiting.pop(following)
                 following += 1
     finally:
-        if pool is not None:
+        if owned is not None:
             if following < len(chunks):  # the consumer stopped early
-                pool.terminate()
+                owned.terminate()
             else:
-                pool.close()
-            pool.join()
+                owned.close()
+            owned.join()
 
 
 def write_json(results: Iterable[GameResult], path: Path) -> Iterator[GameResult]:
