@@ -40,44 +40,54 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def rss_kb(pid: int) -> int:
+    """Resident memory of one process in KB (0 if it has ended)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def tree_rss_kb(pid: int) -> int:
     """Resident memory of `pid` and all its descendants, summed (Linux /proc)."""
     total = 0
     stack = [pid]
     while stack:
         p = stack.pop()
-        try:
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-                    break
-        except OSError:
-            continue
+        total += rss_kb(p)
         stack += _children(p)
     return total
 
 
 class PeakRSS:
-    """Samples the summed RSS of this process tree every `interval` s while in the block."""
+    """Samples the summed RSS of a process tree (`peak_kb`) and of its root alone
+    (`root_peak_kb`) every `interval` s while in the block."""
 
     def __init__(self, pid: int | None = None, interval: float = 0.02) -> None:
         self.pid = pid or os.getpid()
         self.interval = interval
         self.peak_kb = 0
+        self.root_peak_kb = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
     def _sample(self) -> None:
         while not self._stop.is_set():
-            self.peak_kb = max(self.peak_kb, tree_rss_kb(self.pid))
+            self._measure()
             time.sleep(self.interval)
 
+    def _measure(self) -> None:
+        self.peak_kb = max(self.peak_kb, tree_rss_kb(self.pid))
+        self.root_peak_kb = max(self.root_peak_kb, rss_kb(self.pid))
+
     def __enter__(self) -> PeakRSS:
-        self.peak_kb = tree_rss_kb(self.pid)
+        self._measure()
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
-        self.peak_kb = max(self.peak_kb, tree_rss_kb(self.pid))

@@ -202,8 +202,9 @@ def run_many(
 def _chunk_size(batches: Sequence[tuple[Job, int]], workers: int) -> int:
     total = sum(n for _, n in batches)
     if all(batchable(job) for job, _ in batches):
-        # Lockstep batches pay a fixed cost per step: big chunks, a few per worker.
-        return max(1, min(4096, total // (workers * 8)))
+        # Lockstep batches pay a fixed cost per step: big chunks, a few per worker; at
+        # most 1,024 games, so a chunk's results stay small in the parent (they stream).
+        return max(1, min(1024, total // (workers * 8)))
     # Many small chunks: the progress bar moves every few games even when a game takes
     # seconds (ISMCTS), and cheap games still go 500 to a chunk.
     return max(1, min(500, total // (workers * 64)))
