@@ -2,7 +2,9 @@
 
 `make bench` runs every script in bench/; each figure line carries `goal` (a sentence) and
 `status` ("met", "not met", or "no goal" for a figure printed only as context), so the
-output can be read top to bottom or grepped for "not met".
+output can be read top to bottom or grepped for "not met". With BENCH_LOG set, every
+figure is also appended to that file, and `python bench/goals.py LOG` closes a run with
+the figures that have a goal, met or not (`make bench` does both).
 """
 
 from __future__ import annotations
@@ -24,7 +26,12 @@ def figure(name: str, goal: str | None = None, met: bool | None = None, **values
         line["status"] = "met" if met else "not met"
     else:
         line["status"] = "no goal"
-    print(json.dumps(line), flush=True)
+    text = json.dumps(line)
+    print(text, flush=True)
+    log = os.environ.get("BENCH_LOG")
+    if log:
+        with open(log, "a") as out:
+            out.write(text + "\n")
 
 
 def load_average() -> str:
@@ -91,3 +98,26 @@ class PeakRSS:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
+
+
+def summary(path: str) -> None:
+    """Every figure with a goal from a BENCH_LOG file: met first, then not met."""
+    lines = [json.loads(t) for t in Path(path).read_text().splitlines() if t.strip()]
+    judged = [x for x in lines if x.get("status") in ("met", "not met")]
+    print(f"\n{len(judged)} figures with a goal; load average now {load_average()}")
+    for status in ("met", "not met"):
+        for x in judged:
+            if x["status"] == status:
+                where = ", ".join(str(x[k]) for k in ("game", "backend") if k in x)
+                value = next(
+                    (x[k] for k in ("value", "ratio", "speedup", "ours_finish_ahead") if k in x),
+                    "",
+                )
+                label = f"{x['figure']}" + (f" ({where})" if where else "")
+                print(f"  {status:8}  {label}: {value}  goal {x['goal']}")
+
+
+if __name__ == "__main__":
+    import sys
+
+    summary(sys.argv[1])
