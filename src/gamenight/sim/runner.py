@@ -76,10 +76,12 @@ def play_one(job: Job, index: int) -> GameResult:
 
 
 def _batched_module(game: Game) -> ModuleType | None:
-    package = type(game).__module__.rpartition(".")[0]
+    name = type(game).__module__.rpartition(".")[0] + ".batched"
     try:
-        return importlib.import_module(f"{package}.batched")
-    except ModuleNotFoundError:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name != name:  # a batched module that fails to import is a bug: say so
+            raise
         return None
 
 
