@@ -342,7 +342,8 @@ def simulate(
     backend: Backend = "processes",
     address: Address = None,
     batched: Annotated[
-        bool, typer.Option(help="lockstep batches also for bots that differ only in stream")
+        bool,
+        typer.Option(help="lockstep batches also for random bots (same odds, other games)"),
     ] = False,
 ) -> None:
     """Play many bot games and print win rates per seat and game lengths."""
@@ -360,11 +361,14 @@ def simulate(
     except BadInput as err:
         raise _fail(str(err)) from err
     job = Job(game, tuple(sorted(the_game_options(the_game).items())), seats, seed, batched or None)
-    with _progress(game, games_) as advance:
-        results = stream(
-            job, games_, workers=workers, on_progress=advance, backend=backend, address=address
-        )
-        summary = Summary.of(results if out is None else write_json(results, out), n)
+    try:
+        with _progress(game, games_) as advance:
+            results = stream(
+                job, games_, workers=workers, on_progress=advance, backend=backend, address=address
+            )
+            summary = Summary.of(results if out is None else write_json(results, out), n)
+    except OSError as err:
+        raise _fail(f"cannot write {out}: {err.strerror}") from err
     table = Table(
         "seat",
         "bot",

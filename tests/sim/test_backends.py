@@ -86,3 +86,11 @@ def test_ray_gives_the_same_results_as_processes():
         assert table in by_ray.output
     finally:
         ray.shutdown()
+
+
+def test_simulate_refuses_an_unwritable_out_in_one_line(tmp_path: Path):
+    out = tmp_path / "missing" / "results.json"
+    args = ["simulate", "drop-or-stop", "--games", "5", "--workers", "1", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and result.exception is not None
+    assert "cannot write" in result.output and "Traceback" not in result.output
