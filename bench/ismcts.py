@@ -42,6 +42,7 @@ import random
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import numpy as np
 import pyspiel
@@ -49,7 +50,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import gamenight
 import gamenight.adapters.openspiel as adapter
-from gamenight.bots import make_seat, search_settings
+from gamenight.bots import make, make_seat, search_settings
 from gamenight.bots.ismcts import ISMCTSBot
 from gamenight.engine.seeds import derive_seed
 from gamenight.sim.runner import wilson_fraction
@@ -151,18 +152,21 @@ def iteration_rates(players: int, iterations: int, count: int = 12) -> None:
     )
 
 
-def duel(args: tuple[int, int, int, float]) -> dict[str, Any]:
+def duel(args: tuple[int, int, int, float, dict[str, str]]) -> dict[str, Any]:
     """One game; ours sit in the seats of one parity (which one alternates by game)."""
-    master, index, players, seconds = args
+    master, index, players, seconds, overrides = args
     game = pyspiel.load_game(
         "python_gamenight_arne",
         {"players": players, "rng_seed": derive_seed(master, index) % 2**31},
     )
     ours_seats = [s for s in range(players) if s % 2 == index % 2]
-    settings = search_settings("arne", players)
-    settings.pop("iterations", None)
     ours = {
-        s: ISMCTSBot(seed=derive_seed(master, index, s), seconds=seconds, c=C, **settings)
+        s: make(
+            "ismcts",  # Arne's own settings for the table size, then the overrides
+            game.inner,
+            **{"seed": str(derive_seed(master, index, s)), "seconds": str(seconds), "c": str(C)},
+            **overrides,
+        )
         for s in ours_seats
     }
     theirs = {
@@ -202,8 +206,10 @@ def duel(args: tuple[int, int, int, float]) -> dict[str, Any]:
     }
 
 
-def head_to_head(games: int, players: int, seconds: float, workers: int) -> None:
-    tasks = [(2026, i, players, seconds) for i in range(games)]
+def head_to_head(
+    games: int, players: int, seconds: float, workers: int, overrides: dict[str, str]
+) -> None:
+    tasks = [(2026, i, players, seconds, overrides) for i in range(games)]
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             results = pool.map(duel, tasks, chunksize=1)
@@ -221,6 +227,7 @@ def head_to_head(games: int, players: int, seconds: float, workers: int) -> None
         met=low > 0.55,
         game=f"arne, {players} players, seats rotated every game",
         games=games,
+        ours_settings={**search_settings("arne", players), **overrides},
         seconds_per_decision=seconds,
         ours_mean_search_s=round(ours_t, 4),
         openspiel_mean_search_s=round(their_t, 4),
@@ -275,6 +282,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--skip-rates", action="store_true")
+    parser.add_argument("--ours", default="", help="our search settings, e.g. max_rollout=20")
     args = parser.parse_args()
     if not args.skip_rates:
         for players in (2, 4):
@@ -282,7 +290,8 @@ def main() -> None:
         decision_memory()
     for players in map(int, args.players.split(",")):
         for seconds in map(float, args.seconds.split(",")):
-            head_to_head(args.games, players, seconds, args.workers)
+            overrides = dict(parse_qsl(args.ours))
+            head_to_head(args.games, players, seconds, args.workers, overrides)
 
 
 if __name__ == "__main__":
