@@ -29,8 +29,9 @@ def _job(options: dict[str, object], seats: tuple[str, ...], batched: bool | Non
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_threshold_batches_give_the_engines_results(options: dict[str, object]) -> None:
-    seats = ("bot:threshold", "bot:threshold?stop_at=6&max_risk=0.3") * 2
-    seats = seats[: int(options["players"])]  # type: ignore[call-overload]
+    players = options["players"]
+    assert isinstance(players, int)
+    seats = (("bot:threshold", "bot:threshold?stop_at=6&max_risk=0.3") * 2)[:players]
     batched, engine = _job(options, seats, None), _job(options, seats, False)
     assert batchable(batched) and not batchable(engine)
     assert run(batched, 150) == run(engine, 150)
