@@ -31,13 +31,18 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
+# Every figure prints with its goal and met / not met; the closing summary lists them
+# (bench/goals.py; server.py prints its own lines, above the summary).
+BENCH_LOG ?= /tmp/gamenight-bench.jsonl
 bench: $(STAMP)
-	$(BIN)/python bench/drop_or_stop.py
-	$(BIN)/python bench/arne.py
-	$(BIN)/python bench/ismcts.py
-	$(BIN)/python bench/scale.py
-	$(BIN)/python bench/server.py
-	$(BIN)/python bench/drop_it.py
+	rm -f $(BENCH_LOG)
+	BENCH_LOG=$(BENCH_LOG) $(BIN)/python bench/drop_or_stop.py
+	BENCH_LOG=$(BENCH_LOG) $(BIN)/python bench/arne.py
+	BENCH_LOG=$(BENCH_LOG) $(BIN)/python bench/ismcts.py
+	BENCH_LOG=$(BENCH_LOG) $(BIN)/python bench/scale.py
+	BENCH_LOG=$(BENCH_LOG) $(BIN)/python bench/server.py
+	BENCH_LOG=$(BENCH_LOG) $(BIN)/python bench/drop_it.py
+	$(BIN)/python bench/goals.py $(BENCH_LOG)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

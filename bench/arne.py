@@ -14,13 +14,13 @@ Usage: python bench/arne.py [seconds per figure, default 3]
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 import time
 from collections.abc import Callable
 
 import gamenight
+from goals import figure, load_average
 
 SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
 ROUNDS = 10
@@ -81,16 +81,13 @@ def main() -> None:
             games[name] = max(games[name], g / spent)
             actions[name] = max(actions[name], a / spent)
     for name in runners:
-        print(json.dumps({"figure": f"{name}_games_per_s", "value": round(games[name], 1)}))
-        print(json.dumps({"figure": f"{name}_actions_per_s", "value": round(actions[name])}))
+        figure(f"{name}_games_per_s", value=round(games[name], 1))
+        figure(f"{name}_actions_per_s", value=round(actions[name]))
     anchor = actions["rlcard_uno"]
     for n in PLAYERS:
         ratio = actions[f"arne_{n}p"] / anchor
-        print(
-            json.dumps(
-                {"figure": f"ratio_arne_{n}p_uno_actions", "value": round(ratio, 2), "goal": ">= 2"}
-            )
-        )
+        figure(f"ratio_arne_{n}p_uno_actions", goal=">= 2", met=ratio >= 2, value=round(ratio, 2))
+    figure("load_average", value=load_average())
 
 
 if __name__ == "__main__":

@@ -1,38 +1,56 @@
-"""Simulation throughput with 1 and 2 workers on each backend (processes, ray).
+"""Simulation throughput with 1 and 2 workers on each backend (processes, ray), and the
+peak memory of `simulate` on 2 workers.
 
-Prints one JSON line per figure: games per second for each game, backend and worker count,
-then the speed-up of 2 workers over 1 per game and backend, and whether the results were
-identical (they must be: seeds are derived, not drawn). The pool (worker processes, or the
-Ray runtime with that many CPUs) is part of the timed run for processes and started before
-the clock for Ray (a runtime is started once and reused). Each figure is the best of
-`--rounds` interleaved runs. Goal: speed-up >= 1.8 on a 2-core machine for Arne and Drop It.
+Figures (one JSON line each, with goal and met / not met; see goals.py):
 
-Anchor: other load on the machine lowers every parallel figure, so each speed-up line also
-carries `anchor_speedup`, the 2-process speed-up of a pure CPU loop (no I/O, no pickling)
-measured next to it in the same run, and `efficiency` = speedup / anchor_speedup: the
-share of the parallelism the machine offered at that moment that the simulation used.
+1. `throughput`: games per second for each game, backend and worker count, and
+   `speedup_2_workers` per game and backend, with whether the results were identical (they
+   must be: seeds are derived, not drawn). Goal: speed-up >= 1.8 for every game and both
+   backends (issue 17, item 8).
+2. `peak_rss_simulate`: `gamenight simulate drop-or-stop` on 2 workers as a user runs it, its
+   resident memory summed over the process tree (parent and workers), sampled every 20 ms,
+   at 10,000 and 100,000 games, and of the parent alone. Results are streamed, so the
+   parent must not grow with the number of games: goal, the parent's 100,000-game peak <=
+   1.1x its 10,000-game peak (item 9; before streaming the parent held every result).
 
-Usage: python bench/scale.py [--scale 1.0]
+Why the speed-up is fair:
+- Each one-worker run lasts about `--seconds` (12 by default): the game counts are sized
+  from a short calibration run in this process, so start-up and the last straggling chunk
+  are a small share of the run.
+- Pools start before the clock: the 2-process pool is started and has imported the game
+  before timing (`run(..., pool=pool)`); the Ray runtime is started once, and its workers
+  have played a warm-up game before timing. One worker plays in this process, as
+  `simulate --workers 1` does.
+- The anchor: other load on the machine lowers every parallel figure, so each speed-up
+  line carries `anchor_speedup`, the 2-process speed-up of a pure CPU loop (no I/O, no
+  pickling, pool started before the clock) measured right after it, and `efficiency` =
+  speedup / anchor_speedup, the share of the parallelism the machine offered at that
+  moment that the simulation used.
+
+Usage: python bench/scale.py [--seconds 12] [--rounds 2] [--backends processes,ray]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import multiprocessing
 import os
+import subprocess
+import sys
 import time
+from multiprocessing.pool import Pool
 from typing import Any
 
 from gamenight.sim.runner import Job, run
+from goals import PeakRSS, figure, load_average
 
-# (game, seats, games at scale 1): 15-30 s for one worker each on an idle machine.
-CASES: list[tuple[str, tuple[str, ...], int]] = [
-    ("arne", ("bot:greedy",) * 4, 240),
-    ("drop-it", ("bot:random",) * 2, 14),
-    ("drop-or-stop", ("bot:threshold",) * 3, 4000),
+CASES: list[tuple[str, tuple[str, ...]]] = [
+    ("arne", ("bot:greedy",) * 4),
+    ("drop-it", ("bot:random",) * 2),
+    ("drop-or-stop", ("bot:threshold",) * 3),
 ]
+CALIBRATION_SECONDS = 1.5
 
 
 def _spin(n: int) -> int:
@@ -40,6 +58,13 @@ def _spin(n: int) -> int:
     for i in range(n):
         total += i * i
     return total
+
+
+def _warm(name: str) -> None:
+    """Import and load the game in a worker, so timing starts with the worker ready."""
+    import gamenight
+
+    gamenight.load(name)
 
 
 def anchor_speedup(tasks: int = 6, n: int = 4_000_000) -> float:
@@ -54,24 +79,120 @@ def anchor_speedup(tasks: int = 6, n: int = 4_000_000) -> float:
     return times[1] / times[2]
 
 
-def timed(job: Job, games: int, workers: int, backend: str) -> tuple[float, list[Any]]:
+def calibrate(job: Job, seconds: float) -> int:
+    """How many games one worker plays in about `seconds`."""
+    games = 1
+    while True:
+        start = time.perf_counter()
+        run(job, games)
+        spent = time.perf_counter() - start
+        if spent >= CALIBRATION_SECONDS or games >= 1 << 20:
+            return max(4, int(games * seconds / spent))
+        games *= 4
+
+
+def timed(job: Job, games: int, workers: int, backend: str, pool: Pool | None) -> tuple[float, Any]:
     start = time.perf_counter()
-    results = run(job, games, workers=workers, backend=backend)
+    results = run(job, games, workers=workers, backend=backend, pool=pool)
     return time.perf_counter() - start, results
+
+
+def speedups(backend: str, seconds: float, rounds: int) -> None:
+    for name, seats in CASES:
+        job = Job(name, (), seats, 7)
+        games = calibrate(job, seconds)
+        pool = None
+        if backend == "processes":
+            pool = multiprocessing.get_context("spawn").Pool(2)
+            pool.map(_warm, [name] * 2)
+        else:
+            run(job, 2, workers=2, backend="ray")  # Ray's workers start and import
+        rates = {1: 0.0, 2: 0.0}
+        outputs = {}
+        try:
+            for _ in range(rounds):
+                for workers in (1, 2):
+                    spent, results = timed(
+                        job, games, workers, backend, pool if workers == 2 else None
+                    )
+                    rates[workers] = max(rates[workers], games / spent)
+                    outputs[workers] = results
+        finally:
+            if pool is not None:
+                pool.close()
+                pool.join()
+        for workers in (1, 2):
+            figure(
+                "throughput",
+                game=name,
+                seats=",".join(seats),
+                backend=backend,
+                workers=workers,
+                games=games,
+                games_per_second=round(rates[workers], 2),
+            )
+        speedup = rates[2] / rates[1]
+        anchor = anchor_speedup()
+        figure(
+            "speedup_2_workers",
+            goal=">= 1.8",
+            met=speedup >= 1.8,
+            game=name,
+            backend=backend,
+            speedup=round(speedup, 2),
+            anchor_speedup=round(anchor, 2),
+            efficiency=round(speedup / anchor, 2),
+            identical_results=outputs[1] == outputs[2],
+            load_average=load_average(),
+        )
+
+
+def simulate_peak_kb(games: int) -> tuple[int, int, float]:
+    """Peak RSS of `gamenight simulate drop-or-stop` on 2 workers, summed over the tree and
+    of the parent alone, and its seconds."""
+    command = [
+        sys.executable,
+        "-m",
+        "gamenight.cli",
+        "simulate",
+        "drop-or-stop",
+        "--games",
+        str(games),
+        "--workers",
+        "2",
+    ]
+    start = time.perf_counter()
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL) as child, PeakRSS(child.pid) as peak:
+        child.wait()
+    return peak.peak_kb, peak.root_peak_kb, time.perf_counter() - start
+
+
+def memory() -> None:
+    small, small_parent, small_s = simulate_peak_kb(10_000)
+    large, large_parent, large_s = simulate_peak_kb(100_000)
+    figure(
+        "peak_rss_simulate",
+        goal="parent at 100,000 games <= 1.1x parent at 10,000 games (streamed)",
+        met=large_parent <= 1.1 * small_parent,
+        game="drop-or-stop, 3 x bot:threshold, 2 workers",
+        tree_mb=[round(small / 1024, 1), round(large / 1024, 1)],
+        parent_mb=[round(small_parent / 1024, 1), round(large_parent / 1024, 1)],
+        games=[10_000, 100_000],
+        seconds=[round(small_s, 1), round(large_s, 1)],
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scale", type=float, default=1.0, help="multiply the game counts")
+    parser.add_argument("--seconds", type=float, default=12.0, help="one worker's run length")
     parser.add_argument("--backends", default="processes,ray")
     parser.add_argument("--rounds", type=int, default=2, help="best of this many runs")
     args = parser.parse_args()
-    cpus = os.cpu_count() or 1
+    os.environ.setdefault("RAY_worker_niceness", "0")  # as the runner's own runtime
     for backend in args.backends.split(","):
         if backend == "ray":
             import ray
 
-            os.environ.setdefault("RAY_worker_niceness", "0")  # as the runner's own runtime
             ray.init(
                 num_cpus=2,
                 include_dashboard=False,
@@ -79,53 +200,11 @@ def main() -> None:
                 logging_level=logging.WARNING,
             )
         try:
-            for name, seats, base in CASES:
-                games = max(2, int(base * args.scale))
-                job = Job(name, (), seats, 7)
-                rates = {1: 0.0, 2: 0.0}
-                outputs = {}
-                for _ in range(args.rounds):
-                    for workers in (1, 2):
-                        seconds, results = timed(job, games, workers, backend)
-                        rates[workers] = max(rates[workers], games / seconds)
-                        outputs[workers] = results
-                for workers in (1, 2):
-                    print(
-                        json.dumps(
-                            {
-                                "figure": "throughput",
-                                "game": name,
-                                "seats": ",".join(seats),
-                                "backend": backend,
-                                "workers": workers,
-                                "games": games,
-                                "games_per_second": round(rates[workers], 2),
-                            }
-                        ),
-                        flush=True,
-                    )
-                speedup = rates[2] / rates[1]
-                anchor = anchor_speedup()
-                print(
-                    json.dumps(
-                        {
-                            "figure": "speedup_2_workers",
-                            "game": name,
-                            "backend": backend,
-                            "speedup": round(speedup, 2),
-                            "anchor_speedup": round(anchor, 2),
-                            "efficiency": round(speedup / anchor, 2),
-                            "identical_results": outputs[1] == outputs[2],
-                            "cpus": cpus,
-                            "goal": ">= 1.8 (arne, drop-it)",
-                            "met": speedup >= 1.8 if name != "drop-or-stop" else None,
-                        }
-                    ),
-                    flush=True,
-                )
+            speedups(backend, args.seconds, args.rounds)
         finally:
             if backend == "ray":
                 ray.shutdown()
+    memory()
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from gamenight.engine.core import BadInput, Game, IllegalAction, State
 from gamenight.engine.driver import Bot
 from gamenight.engine.options import describe_options
 from gamenight.engine.registry import game_class, games, load
-from gamenight.sim.runner import Job, Summary, run
+from gamenight.sim.runner import Job, Summary, stream, write_json
 
 app = typer.Typer(help="gamenight: Drop or Stop, Arne and Drop It.", no_args_is_help=True)
 console = Console()
@@ -341,6 +341,10 @@ def simulate(
     set_: SetOpt = None,
     backend: Backend = "processes",
     address: Address = None,
+    batched: Annotated[
+        bool,
+        typer.Option(help="lockstep batches also for random bots (same odds, other games)"),
+    ] = False,
 ) -> None:
     """Play many bot games and print win rates per seat and game lengths."""
     try:
@@ -356,17 +360,15 @@ def simulate(
             bot_registry.make_seat(spec, the_game, 0)  # refuse bad names before starting
     except BadInput as err:
         raise _fail(str(err)) from err
-    job = Job(game, tuple(sorted(the_game_options(the_game).items())), seats, seed)
-    with _progress(game, games_) as advance:
-        results = run(
-            job,
-            games_,
-            workers=workers,
-            on_progress=advance,
-            backend=backend,
-            address=address,
-        )
-    summary = Summary.of(results, n)
+    job = Job(game, tuple(sorted(the_game_options(the_game).items())), seats, seed, batched or None)
+    try:
+        with _progress(game, games_) as advance:
+            results = stream(
+                job, games_, workers=workers, on_progress=advance, backend=backend, address=address
+            )
+            summary = Summary.of(results if out is None else write_json(results, out), n)
+    except OSError as err:
+        raise _fail(f"cannot write {out}: {err.strerror}") from err
     table = Table(
         "seat",
         "bot",
@@ -392,7 +394,6 @@ def simulate(
         f"{extras}; shared wins {summary.shared / games_:.1%}; truncated {summary.truncated}"
     )
     if out is not None:
-        out.write_text(json.dumps([r.__dict__ for r in results]))
         console.print(f"results written to {out}")
 
 

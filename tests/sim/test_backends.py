@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import multiprocessing
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
 from gamenight.cli import app
 from gamenight.engine import BadInput
-from gamenight.sim.runner import Job, run, run_many
+from gamenight.sim.runner import Job, run, run_many, stream
 from gamenight.sim.tournament import play_tournament
 
 ARNE = Job("arne", (("players", 3),), ("bot:random",) * 3, 11)
+DOS_DEFAULT = Job("drop-or-stop", (), ("bot:threshold",) * 3, 0)
 DOS = Job("drop-or-stop", (("players", 3),), ("bot:threshold", "bot:random", "bot"), 5)
 
 
@@ -20,6 +25,23 @@ def test_processes_give_the_same_results_for_one_and_two_workers():
         two = run(job, 60, workers=2)
         assert one == two
         assert [r.index for r in two] == list(range(60))
+
+
+def test_a_running_pool_is_used_and_left_running():
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        first = run(ARNE, 30, workers=2, pool=pool)
+        again = list(stream(ARNE, 30, workers=2, pool=pool))  # still usable
+    assert first == again == run(ARNE, 30)
+
+
+def test_simulate_writes_every_streamed_result(tmp_path: Path):
+    out = tmp_path / "results.json"
+    args = ["simulate", "drop-or-stop", "--games", "250", "--workers", "2", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    written = json.loads(out.read_text())
+    assert [r["index"] for r in written] == list(range(250))
+    assert written == json.loads(json.dumps([r.__dict__ for r in run(DOS_DEFAULT, 250)]))
 
 
 def test_progress_comes_every_few_games_and_adds_up():
@@ -64,3 +86,11 @@ def test_ray_gives_the_same_results_as_processes():
         assert table in by_ray.output
     finally:
         ray.shutdown()
+
+
+def test_simulate_refuses_an_unwritable_out_in_one_line(tmp_path: Path):
+    out = tmp_path / "missing" / "results.json"
+    args = ["simulate", "drop-or-stop", "--games", "5", "--workers", "1", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and result.exception is not None
+    assert "cannot write" in result.output and "Traceback" not in result.output
