@@ -8,10 +8,9 @@ import traceback
 from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated
 
-import click
 import typer
 
-from gamenight.cli.output import INTERRUPTED, STOPPED, err, fail
+from gamenight.cli.output import BAD_INPUT, INTERRUPTED, STOPPED, err, fail
 from gamenight.engine.registry import games
 
 app = typer.Typer(
@@ -74,17 +73,19 @@ def main(argv: list[str] | None = None) -> None:
     _tolerant_streams()
     try:
         code = app(args=argv, prog_name="gamenight", standalone_mode=False)
-    except click.exceptions.NoArgsIsHelpError as error:
-        print(error.format_message())
-        sys.exit(0)
-    except click.ClickException as error:  # a bad argument: one line, and where help is
-        context = getattr(error, "ctx", None)
-        hint = f" (see: {context.command_path} --help)" if context is not None else ""
-        fail(f"{error.format_message()}{hint}", error.exit_code)
-        sys.exit(error.exit_code)
-    except click.exceptions.Abort:
+    except typer.Abort:
         err.print("stopped")
         sys.exit(STOPPED)
+    except typer.TyperException as error:  # a bad argument: one line, and where help is
+        message = error.format_message() if hasattr(error, "format_message") else str(error)
+        if type(error).__name__ == "NoArgsIsHelpError":  # `gamenight` alone: the help
+            print(message)
+            sys.exit(0)
+        context = getattr(error, "ctx", None)
+        hint = f" (see: {context.command_path} --help)" if context is not None else ""
+        code = int(getattr(error, "exit_code", BAD_INPUT))
+        fail(f"{message}{hint}", code)
+        sys.exit(code)
     except KeyboardInterrupt:
         err.print("interrupted")
         sys.exit(INTERRUPTED)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import socket
 from typing import Annotated, Any
 
@@ -11,7 +12,7 @@ from rich.text import Text
 
 from gamenight import bots as bot_registry
 from gamenight.cli.app import app
-from gamenight.cli.output import INTERRUPTED, STOPPED, fail, say, show
+from gamenight.cli.output import INTERRUPTED, STOPPED, fail, show
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import describe_options
 from gamenight.engine.registry import game_class, games, load
@@ -136,6 +137,20 @@ def _check_database(url: str | None) -> None:
         raise fail(f"cannot use the database {url}: {first}") from err
 
 
+def _workers_ignore_ctrl_c() -> None:
+    """Start the server's forkserver (its worker processes are forked from it) with Ctrl+C
+    ignored: the terminal sends SIGINT to every process of the group, and only the main
+    process should stop on it (each worker printed a KeyboardInterrupt traceback)."""
+    import multiprocessing.forkserver
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(["gamenight.server.workers"])
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(metavar="ADDRESS", help="address to listen on")] = (
@@ -152,13 +167,15 @@ def serve(
     """Start the web app: lobby, live tables, bots, persistence."""
     _check_port(host, port)
     _check_database(db)
+    _workers_ignore_ctrl_c()
     from gamenight.server.app import serve as run_server
 
     try:
         run_server(host=host, port=port, db=db)
     except KeyboardInterrupt:
-        say("stopped")
-        raise typer.Exit(INTERRUPTED) from None
+        pass
     except SystemExit as stop:  # uvicorn exits 1 when it cannot start
         if stop.code:
             raise fail(f"the server on {host}:{port} stopped (exit {stop.code})", STOPPED) from None
+    # uvicorn returns only after a signal (Ctrl+C or a kill): say so, and exit as interrupted
+    raise fail("server stopped by a signal; tables are saved", INTERRUPTED)
