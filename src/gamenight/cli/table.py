@@ -158,10 +158,10 @@ class Sitting:
     def ask(self, seat: int) -> None:
         """Ask a person until they give a legal action; explain every bad input."""
         name = player_name(seat, self.people)
+        show(self.ui.render(self.state.view(seat)))
+        for i, line in enumerate(self.ui.describe_actions(self.state, seat), 1):
+            say(f"  {i}. {line}")
         while True:
-            show(self.ui.render(self.state.view(seat)))
-            for i, line in enumerate(self.ui.describe_actions(self.state, seat), 1):
-                say(f"  {i}. {line}")
             text = Prompt.ask(Text(f"{name}, your move", style="bold"), console=out)
             try:
                 self.state.act(seat, self.ui.parse(text, self.state, seat))

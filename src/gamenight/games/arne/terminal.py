@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -38,27 +39,30 @@ def card_words(name: str) -> str:
     """A card as a player says it: "red P100" -> "red 100", "TAKE_RANDOM" -> "take random"."""
     colour, _, rest = name.partition(" ")
     if rest:
-        return f"{colour_word(colour)} {rest.removeprefix('P')}"
+        value = rest.removeprefix("P").replace("MINUS", "-").replace("X2", "x2")
+        return f"{colour_word(colour)} {value}"
     return name.replace("_", " ").lower()
 
 
 def card_text(name: str) -> Text:
-    """A card in its colour (black cards in reverse), never split over two lines."""
+    """A card in its colour (black cards in reverse)."""
     words = card_words(name)
     colour = words.split(" ")[0]
-    style = _STYLES.get(colour, "reverse" if " " not in name else "")
-    return Text(words.replace(" ", "\u00a0"), style=style)
+    return Text(words, style=_STYLES.get(colour, "reverse" if " " not in name else ""))
 
 
-def _cards(names: list[str]) -> Text:
-    return Text(", ").join(card_text(n) for n in names) if names else Text("(none)")
+def _cards(names: list[str]) -> RenderableType:
+    """Cards side by side, wrapped between cards, never inside a card's name."""
+    if not names:
+        return Text("(none)")
+    return Columns([card_text(n) for n in names], padding=(0, 2))
 
 
 def _stack(s: dict[str, Any]) -> Text:
     marks = [word for word in ("chameleon", "x3", "crush", "lock") if s[word]]
     text = card_text(s["base"])
     if marks:
-        text.append("\u00a0+" + "+".join(m.upper() for m in marks), style="italic")
+        text.append(" (" + ", ".join(marks) + ")", style="italic")
     return text
 
 
@@ -92,8 +96,8 @@ def render(view: dict[str, Any]) -> RenderableType:
             who = _player(player, me) + (" *" if j == view["turn_seat"] else "")
             hand = str(seats[j]["hand_size"])
         colour = colour_word(d["colour"])
-        stacks = Text("  ").join(
-            Text(f"{i}:") + _stack(s) for i, s in enumerate(d["stacks"])
+        stacks = Text("\n").join(
+            Text(f"{i}: ") + _stack(s) for i, s in enumerate(d["stacks"])
         ) or Text("-")
         table.add_row(
             str(j),
@@ -134,9 +138,11 @@ def render(view: dict[str, Any]) -> RenderableType:
         scores += "   totals: " + ", ".join(map(str, view["totals"]))
     parts.append(Text("scores: " + scores))
     if view["hand"] is not None:
-        parts.append(Text("your hand: ", style="bold") + _cards(view["hand"]))
+        parts.append(Text("your hand:", style="bold"))
+        parts.append(_cards(view["hand"]))
     for mate, cards in (view.get("team_hands") or {}).items():
-        parts.append(Text(f"team-mate player {mate}: ") + _cards(cards))
+        parts.append(Text(f"team-mate player {mate}:"))
+        parts.append(_cards(cards))
     return Panel(Group(*parts), expand=False)
 
 

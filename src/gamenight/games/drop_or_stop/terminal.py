@@ -23,7 +23,8 @@ def render(view: dict[str, Any]) -> RenderableType:
     """The table as `view["seat"]` sees it: tableaux, wins, own hand and total (R31, R32)."""
     me = view["seat"]
     table = Table(title=f"Drop or Stop - round {view['round']}", expand=False)
-    for column in ("player", "wins", "tableau (face up)", "visible", "status"):
+    table.add_column("player", no_wrap=True)
+    for column in ("wins", "tableau (face up)", "visible", "status"):
         table.add_column(column)
     for s, info in enumerate(view["seats"]):
         marks = []
