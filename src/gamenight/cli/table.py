@@ -161,6 +161,9 @@ class Sitting:
         show(self.ui.render(self.state.view(seat)))
         for i, line in enumerate(self.ui.describe_actions(self.state, seat), 1):
             say(f"  {i}. {line}")
+        hint = getattr(self.ui, "hint", None)
+        if hint is not None and (words := hint(self.state, seat)):
+            say(words, "dim")
         while True:
             text = Prompt.ask(Text(f"{name}, your move", style="bold"), console=out)
             try:

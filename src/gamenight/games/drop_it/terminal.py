@@ -192,7 +192,10 @@ def parse(text: str, state: State, seat: int) -> Action:
     if len(numbers) == 4:  # "red circle 1 120 30 0": the first number names the piece
         words.append(numbers.pop(0))
     if len(numbers) < 2:
-        raise BadInput("give x (mm) and angle (degrees) after the piece, e.g. 'red-circle 120 30'")
+        raise BadInput(
+            f"{text.strip()!r}: give x (mm) and angle (degrees) after the piece, "
+            "e.g. 'red-circle 120 30'"
+        )
     if not words and len(numbers) >= 3:  # "1 120 30": the piece of line 1
         words.append(numbers.pop(0))
     tokens = [t for w in words for t in re.split(r"[-_/]", w) if t]
@@ -238,13 +241,20 @@ def describe_actions(state: State, seat: int) -> list[str]:
         lo, hi = game.feasible_x_range(outline, 0.0)
         colour, kind = ck.split("-")
         lines.append(f"{_ICON[kind]} {colour} {kind}: x from {lo:.0f} to {hi:.0f} mm at angle 0")
-    clamp = "refused" if game.options.strict else "moved inside them"
-    lines.append(
-        f"type the line number or the piece, then x (mm) and angle (degrees), and a depth "
-        f"in mm if you like: e.g. '1 120 30' or '{kinds[0]} 120 30'. The x limits change "
-        f"with the angle; an x outside them is {clamp}"
-    )
     return lines
+
+
+def hint(state: State, seat: int) -> str | None:
+    """How to type a drop, shown under the numbered lines."""
+    assert isinstance(state, DropItState)
+    if state.pending is not None:
+        return None
+    clamp = "refused" if state.game.options.strict else "moved inside them"
+    return (
+        f"Type the line number or the piece, then x (mm) and angle (degrees) [depth mm]: "
+        f"e.g. '1 120 30' or '{_piece_lines(state)[0]} 120 30'. The x limits change with "
+        f"the angle; an x outside them is {clamp}."
+    )
 
 
 def describe(action: Action) -> str:
