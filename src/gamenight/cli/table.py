@@ -193,6 +193,8 @@ class Sitting:
         action = self.state.history[-1][1]
         after = getattr(self.ui, "picture_after", None)
         if self.pictures is not None and after is not None and after(action):
+            if not self.shared:
+                self.narrate(self.people[0] if self.people else None)  # the caption first
             self.pictures.draw(self.ui, self.state)
 
     def play(self) -> None:
