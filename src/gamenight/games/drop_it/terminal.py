@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -45,14 +46,20 @@ _STYLE = {"red": "bold red", "green": "bold green", "yellow": "bold yellow", "bl
 
 def piece_text(piece: str) -> Text:
     """ "red-circle-2" -> "● red circle" in red."""
-    colour, kind, *_ = [*piece.split("-"), "", ""]
+    colour, kind = _colour_kind(piece)
     return Text(f"{_ICON.get(kind, '')} {colour} {kind}".strip(), style=_STYLE.get(colour, ""))
 
 
-def describe_result(last: dict[str, Any], with_score: bool = True) -> str:
+def _colour_kind(piece: str) -> tuple[str, str]:
+    """ "red-circle-2" -> ("red", "circle")."""
+    colour, _, rest = piece.partition("-")
+    return colour, rest.partition("-")[0]
+
+
+def describe_result(last: Mapping[str, Any], with_score: bool = True) -> str:
     """One line on where the last drop settled (the level of its highest point, as N6
     counts it) and what it scored."""
-    colour, kind, *_ = [*last["piece"].split("-"), "", ""]
+    colour, kind = _colour_kind(str(last["piece"]))
     parts = [f"{colour} {kind} reaches level {last['level']}"]
     if last.get("bonus"):
         parts.append(f"covers {len(last['bonus'])} bonus circle(s)")
@@ -260,7 +267,7 @@ def hint(state: State, seat: int) -> str | None:
 def describe(action: Action) -> str:
     """One line for a move."""
     if isinstance(action, Drop):
-        colour, kind, *_ = [*action.piece.split("-"), "", ""]
+        colour, kind = _colour_kind(action.piece)
         depth = f", {action.depth:.0f} mm deep" if action.depth else ""
         return (
             f"drop the {colour} {kind} at x {action.x:.0f} mm, "
@@ -285,7 +292,7 @@ def describe_event(event: Event) -> str | None:
         return f"Drop It, {data['edge_mode']} edges. {sides}"
     if event.kind == "dropped":
         rel = data["release"]
-        colour, kind, *_ = [*data["piece"].split("-"), "", ""]
+        colour, kind = _colour_kind(str(data["piece"]))
         return (
             f"player {data['seat']} (side {data['side']}) drops the {colour} {kind} at x "
             f"{rel['x']:.0f} mm, {math.degrees(rel['angle']):.0f} degrees: "
