@@ -113,3 +113,25 @@ def test_arne_whole_game_with_a_black_card_out_of_turn(tmp_path: Path) -> None:
     assert "player 0 (you): pass (no other choice)" in played
     assert re.search(r"^\s+1\. pass\s*$\n(?!\s+2\.)", played, re.MULTILINE) is None
     assert "wins" in end and prompts > 0
+
+
+def test_pass_and_play_clears_the_screen_between_people(tmp_path: Path) -> None:
+    """Issue 14 item 7: several people at one keyboard; the screen is cleared and the next
+    person named before their hand is shown, in a reaction window too."""
+    child = spawn(tmp_path, "play", "arne", "--seats", "you,you,bot", "--seed", "3")
+    try:
+        asked: list[int] = []
+        for _ in range(8):
+            child.expect(r"Pass the keyboard to player (\d)")
+            assert "\x1b[2J" in (child.before or "")  # what was on screen is gone
+            person = int(child.match.group(1))
+            asked.append(person)
+            child.sendline("")
+            child.expect(PROMPT)
+            board = screen(child)
+            assert f"player {person} (you)" in board
+            assert f"player {1 - person} (you)" not in board
+            child.sendline("1")
+        assert set(asked) == {0, 1}
+    finally:
+        child.terminate(force=True)
