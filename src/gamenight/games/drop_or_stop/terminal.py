@@ -108,7 +108,7 @@ def describe_event(event: Event) -> str | None:
             for s, (hand, tableau, total) in enumerate(
                 zip(d["hands"], d["tableaux"], d["totals"], strict=True)
             ):
-                flex = f"  FLEX as {d['flex'][s]}" if d["flex"][s] else ""
+                flex = f"  FLEX as {' and '.join(map(str, d['flex'][s]))}" if d["flex"][s] else ""
                 won = "  wins the round" if s in d["winners"] else ""
                 lines.append(
                     f"  player {s}: {_cards(hand)} + {_cards(tableau)} = {total}{flex}{won}"
