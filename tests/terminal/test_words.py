@@ -69,3 +69,18 @@ def test_arne_names_agree_after_swapping_places() -> None:
         )
         assert f"player {place['player']}" in row  # the display row names who sits there
     assert "seat" not in text  # places are "display N", people are "player N"
+
+
+def test_arne_marks_the_player_whose_turn_it_is_after_a_swap() -> None:
+    """After SWAP_PLACES the active player keeps the turn (A27): the star is on their row."""
+    ui = terminal_of("arne")
+    for seed in range(300):
+        state = _random_game("arne", seed, 3, until="swapped")
+        view = state.view(0)
+        turn_place = next(s for s in view["seats"] if s["seat"] == view["turn_seat"])
+        if not state.over and turn_place["player"] != view["active"]:
+            break
+    else:
+        pytest.skip("no swap that moved the active player")
+    starred = [line for line in _screen(ui.render(view)).splitlines() if " * " in line]
+    assert len(starred) == 1 and f"player {view['active']} " in starred[0]

@@ -93,7 +93,7 @@ def render(view: dict[str, Any]) -> RenderableType:
             hand = ""
         else:
             player = seats[j]["player"]
-            who = _player(player, me) + (" *" if j == view["turn_seat"] else "")
+            who = _player(player, me) + (" *" if player == view["active"] else "")
             hand = str(seats[j]["hand_size"])
         colour = colour_word(d["colour"])
         stacks = Text("\n").join(
