@@ -246,10 +246,10 @@ def play(
         Path | None, typer.Option(metavar="FILE", help="write seed + moves to this file")
     ] = None,
     mode: Annotated[
-        str | None, typer.Option(metavar="MODE", help="game mode option (Arne: normal or losing)")
+        str | None, typer.Option(metavar="MODE", help="the game's mode option, if it has one")
     ] = None,
     variant: Annotated[
-        str | None, typer.Option(metavar="VARIANT", help="variant option (Arne: team, dummy, ...)")
+        str | None, typer.Option(metavar="VARIANT", help="the game's variant option, if it has one")
     ] = None,
     pictures: Annotated[
         Path,

@@ -87,19 +87,21 @@ _RULES = {
 }
 
 
-def _supply_summary(ids: list[str]) -> str:
-    """Pieces left per colour, e.g. "red ●3 ■2 ▲1"."""
+def _supply_summary(ids: list[str]) -> Text:
+    """Pieces left per colour, in that colour, e.g. "red ●3 ■2 ▲1"."""
     counts: dict[str, dict[str, int]] = {}
     for pid in ids:
-        colour, kind, _ = pid.split("-")
+        colour, kind = _colour_kind(pid)
         counts.setdefault(colour, {}).setdefault(kind, 0)
         counts[colour][kind] += 1
-    return (
-        "\n".join(
-            colour + " " + " ".join(f"{_ICON[k]}{n}" for k, n in kinds.items())
-            for colour, kinds in counts.items()
+    if not counts:
+        return Text("-")
+    return Text("\n").join(
+        Text(
+            colour + " " + " ".join(f"{_ICON[k]}{n}" for k, n in kinds.items()),
+            _STYLE.get(colour, ""),
         )
-        or "-"
+        for colour, kinds in counts.items()
     )
 
 
@@ -247,7 +249,7 @@ def describe_actions(state: State, seat: int) -> list[str]:
         outline = game.shapes[ck.split("-")[1]]
         lo, hi = game.feasible_x_range(outline, 0.0)
         colour, kind = ck.split("-")
-        lines.append(f"{_ICON[kind]} {colour} {kind}: x from {lo:.0f} to {hi:.0f} mm at angle 0")
+        lines.append(f"{_ICON[kind]} {colour} {kind}: x from {lo:.1f} to {hi:.1f} mm at angle 0")
     return lines
 
 
@@ -289,7 +291,7 @@ def describe_event(event: Event) -> str | None:
             f"{' + '.join(s['colours'])}"
             for s in data["sides"]
         )
-        return f"Drop It, {data['edge_mode']} edges. {sides}"
+        return f"Drop It on {data['board']}, {data['edge_mode']} edges. {sides}"
     if event.kind == "dropped":
         rel = data["release"]
         colour, kind = _colour_kind(str(data["piece"]))
