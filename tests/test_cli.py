@@ -29,7 +29,7 @@ def test_play_explains_bad_input_and_finishes(tmp_path):
     assert seed == 3 and game.players == 3
     final = game.replay(seed, history)
     assert final.over
-    winners = ", ".join(f"seat {s}" for s in final.outcome().winners)
+    winners = ", ".join(f"player {s}" for s in final.outcome().winners)
     assert f"Winner(s): {winners}" in result.output
 
 
@@ -42,9 +42,9 @@ def test_replay_shows_moves_and_reaches_the_same_end(tmp_path):
     result = runner.invoke(app, ["replay", str(save), "--reveal"])
     assert result.exit_code == 0, result.output
     game, seed, history = load_game(save)
-    assert f"{len(history):4d}. seat" in result.output
+    assert f"{len(history):4d}. player" in result.output
     out = game.replay(seed, history).outcome()
-    winners = ", ".join(f"seat {s}" for s in out.winners)
+    winners = ", ".join(f"player {s}" for s in out.winners)
     assert f"Game over. Winner(s): {winners}" in result.output
 
 

@@ -64,7 +64,7 @@ def test_terminal_render_describe_parse():
     console = Console(record=True, width=120)
     console.print(terminal.render(state.view(0)))
     text = console.export_text()
-    assert "red P100" in text and "green P500+X3" in text and "main window" in text
+    assert "red 100" in text and "green 500 (x3)" in text and "may answer now (main)" in text
     lines = terminal.describe_actions(state, 0)
     assert len(lines) == len(state.actions(0)) and lines[0] == "pass"
     assert terminal.parse("1", state, 0) == A.PASS

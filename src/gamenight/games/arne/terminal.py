@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -17,72 +18,132 @@ from rich.text import Text
 from gamenight.engine.core import Action, BadInput, Event, State
 from gamenight.games.arne import actions as A
 
+# Colour words as the terminal shows them; the word itself is the symbol, so a player who
+# cannot tell the colours apart still reads them.
+_COLOUR_NAMES = {"c5": "purple", "c6": "orange"}
+_STYLES = {
+    "red": "bold red",
+    "green": "bold green",
+    "yellow": "bold yellow",
+    "blue": "bold blue",
+    "purple": "bold magenta",
+    "orange": "bold dark_orange",
+}
 
-def _stack(s: dict[str, Any]) -> str:
-    marks = [m for m in ("chameleon", "x3", "crush", "lock") if s[m]]
-    return s["base"] + ("+" + "+".join(m.upper() for m in marks) if marks else "")
+
+def colour_word(colour: str | None) -> str:
+    return "-" if colour is None else _COLOUR_NAMES.get(colour, colour)
+
+
+def card_words(name: str) -> str:
+    """A card as a player says it: "red P100" -> "red 100", "TAKE_RANDOM" -> "take random"."""
+    colour, _, rest = name.partition(" ")
+    if rest:
+        value = rest.removeprefix("P").replace("MINUS", "-").replace("X2", "x2")
+        return f"{colour_word(colour)} {value}"
+    return name.replace("_", " ").lower()
+
+
+def card_text(name: str) -> Text:
+    """A card in its colour (black cards in reverse)."""
+    words = card_words(name)
+    colour = words.split(" ")[0]
+    return Text(words, style=_STYLES.get(colour, "reverse" if " " not in name else ""))
+
+
+def _cards(names: list[str]) -> RenderableType:
+    """Cards side by side, wrapped between cards, never inside a card's name."""
+    if not names:
+        return Text("(none)")
+    return Columns([card_text(n) for n in names], padding=(0, 2))
+
+
+def _stack(s: dict[str, Any]) -> Text:
+    marks = [word for word in ("chameleon", "x3", "crush", "lock") if s[word]]
+    text = card_text(s["base"])
+    if marks:
+        text.append(" (" + ", ".join(marks) + ")", style="italic")
+    return text
+
+
+def _player(p: int, me: int | None) -> str:
+    return f"player {p}" + (" (you)" if p == me else "")
 
 
 def render(view: dict[str, Any]) -> RenderableType:
-    """Hand, displays with their stacks, discard top, draw pile, turn and direction, the
-    window and who holds priority, and the live score preview (section 6)."""
+    """Hand, displays with their stacks, discard top, draw pile, whose turn and direction,
+    the window and who holds priority, and the live scores (section 6). A participant is
+    always "player N" (A56); the displays stay with the places at the table."""
     me = view["player"]
     seats = view["seats"]
-    table = Table(title=f"Arne - game {view['game_no']} ({view['mode']}, {view['variant']})")
-    for column in ("display", "colour", "player", "hand", "stacks (index: card)", "score"):
-        table.add_column(column)
+    mode = "losing game" if view["mode"] == "losing" else "normal game"
+    variant = "" if view["variant"] == "standard" else f", {view['variant']}"
+    table = Table(title=f"Arne - game {view['game_no']} ({mode}{variant})", expand=False)
+    table.add_column("display", justify="right")
+    table.add_column("colour")
+    table.add_column("player")
+    table.add_column("hand", justify="right")
+    table.add_column("stacks", overflow="fold")
+    table.add_column("score", justify="right")
     for d in view["displays"]:
         j = d["display"]
         if d["owner_seat"] is None:
-            who = "dummy" + (
-                f" (seat {view['dummy_seat']})" if view["dummy_seat"] is not None else ""
-            )
+            ctrl = view["dummy_seat"]
+            who = "dummy" + (f" (player {seats[ctrl]['player']})" if ctrl is not None else "")
             hand = ""
         else:
-            seat = seats[j]
-            who = f"P{seat['player']}" + (" (you)" if seat["player"] == me else "")
-            if j == view["turn_seat"]:
-                who += " *turn*"
-            hand = str(seat["hand_size"])
-        stacks = "  ".join(f"{i}:{_stack(s)}" for i, s in enumerate(d["stacks"])) or "-"
-        table.add_row(str(j), str(d["colour"]), who, hand, stacks, str(d["score"]))
+            player = seats[j]["player"]
+            who = _player(player, me) + (" *" if player == view["active"] else "")
+            hand = str(seats[j]["hand_size"])
+        colour = colour_word(d["colour"])
+        stacks = Text("\n").join(
+            Text(f"{i}: ") + _stack(s) for i, s in enumerate(d["stacks"])
+        ) or Text("-")
+        table.add_row(
+            str(j),
+            Text(colour, style=_STYLES.get(colour, "")),
+            Text(who, style="bold" if seats[j]["player"] == me and j < len(seats) else ""),
+            hand,
+            stacks,
+            str(d["score"]),
+        )
     parts: list[RenderableType] = [table]
     arrow = "clockwise" if view["direction"] > 0 else "counter-clockwise"
-    top = view["discard"][-1] if view["discard"] else "-"
-    line = (
-        f"draw pile {view['draw_pile']}   discard top {top} ({len(view['discard'])})   "
-        f"turn: seat {view['turn_seat']} (P{view['active']}), {arrow}"
-    )
+    line = Text(f"draw pile {view['draw_pile']}   discard {len(view['discard'])}")
+    if view["discard"]:
+        line += Text(" (top ") + card_text(view["discard"][-1]) + Text(")")
+    line += Text(f"   turn: {_player(view['active'], me)}, {arrow}")
+    parts.append(line)
     if view["pending"]:
-        line += f"   pending {view['pending']['kind']} by P{view['pending']['player']}"
-    parts.append(Text(line))
+        kind = card_words(str(view["pending"]["kind"]))
+        parts.append(Text(f"pending: {kind} by {_player(view['pending']['player'], me)}"))
     if view["in_play"]:
-        parts.append(Text(f"in play: {view['in_play']['card']}", style="bold"))
+        parts.append(Text("in play: ") + card_text(view["in_play"]["card"]))
     w = view["window"]
     if w:
         parts.append(
-            Text(
-                f"{w['kind']} window: priority P{w['holder']} "
-                f"(order {w['order']}, quiet {w['quiet']})"
-            )
+            Text(f"black cards may answer now ({w['kind']}); first: {_player(w['holder'], me)}")
         )
-    elif view["phase"] != "window":
-        parts.append(Text(f"phase: {view['phase']}"))
     if view["give"]:
         g = view["give"]
-        parts.append(Text(f"P{g['target']} hands {g['left']} {g['cards']} card(s) to P{g['to']}"))
-    parts.append(
-        Text(
-            "scores: "
-            + ", ".join(f"P{p}: {s}" for p, s in enumerate(view["scores"]))
-            + ("   totals: " + str(view["totals"]) if view["game_no"] > 1 else "")
+        cards = "black" if g["cards"] == "black" else colour_word(g["cards"])
+        parts.append(
+            Text(
+                f"{_player(g['target'], me)} hands {g['left']} {cards} card(s) "
+                f"to {_player(g['to'], me)}"
+            )
         )
-    )
+    scores = ", ".join(f"{_player(p, me)}: {sc}" for p, sc in enumerate(view["scores"]))
+    if view["game_no"] > 1:
+        scores += "   totals: " + ", ".join(map(str, view["totals"]))
+    parts.append(Text("scores: " + scores))
     if view["hand"] is not None:
-        parts.append(Text("your hand: " + (", ".join(view["hand"]) or "(empty)"), style="bold"))
+        parts.append(Text("your hand:", style="bold"))
+        parts.append(_cards(view["hand"]))
     for mate, cards in (view.get("team_hands") or {}).items():
-        parts.append(Text(f"team-mate P{mate}: " + ", ".join(cards)))
-    return Panel(Group(*parts))
+        parts.append(Text(f"team-mate player {mate}:"))
+        parts.append(_cards(cards))
+    return Panel(Group(*parts), expand=False)
 
 
 def _where(j: int, s: int) -> str:
@@ -94,30 +155,33 @@ def describe(a: Action) -> str:
     if isinstance(a, A.Pass):
         return "pass"
     if isinstance(a, A.ChooseColour):
-        return f"choose colour {a.colour}"
+        return f"choose colour {colour_word(a.colour)}"
     if isinstance(a, A.PlayPoint):
-        card = f"{a.colour} {a.card}"
+        card = card_words(f"{a.colour} {a.card}")
         return f"discard {card}" if a.display < 0 else f"play {card} to display {a.display}"
     if isinstance(a, A.Triple):
         return f"X3 on {_where(a.display, a.stack)}"
     if isinstance(a, A.TakeRandom):
-        return f"take a random card from P{a.target}"
+        return f"take a random card from player {a.target}"
     if isinstance(a, A.DemandPoints):
-        return f"demand 2 {a.colour} point cards from P{a.target} into display {a.display}"
+        return (
+            f"demand 2 {colour_word(a.colour)} point cards from player {a.target} "
+            f"into display {a.display}"
+        )
     if isinstance(a, A.DemandBlack):
-        return f"demand 2 black cards from P{a.target}"
+        return f"demand 2 black cards from player {a.target}"
     if isinstance(a, A.DrawThree):
         return "draw three cards"
     if isinstance(a, A.PassHands):
         return "everybody passes their hand on"
     if isinstance(a, A.SwapPlaces):
-        return f"swap places with P{a.target} (in a team game you join their team)"
+        return f"swap places with player {a.target}"
     if isinstance(a, A.Give):
-        return f"hand over {(a.colour + ' ') if a.colour else ''}{a.card}"
+        return "hand over " + card_words(f"{a.colour} {a.card}" if a.colour else a.card)
     if isinstance(a, A.MinusTwoHundred):
-        return f"-200 ({a.colour}) into display {a.display}"
+        return f"-200 ({colour_word(a.colour)}) into display {a.display}"
     if isinstance(a, A.Chameleon):
-        return f"chameleon with {a.colour} {a.card} into display {a.display}"
+        return f"chameleon with {card_words(f'{a.colour} {a.card}')} into display {a.display}"
     if isinstance(a, A.ThiefDiscard):
         return "thief: take the top of the discard pile"
     if isinstance(a, A.ThiefStack):
@@ -130,7 +194,7 @@ def describe(a: Action) -> str:
         return "STOP!"
     if isinstance(a, A.Reverse):
         return "REVERSE!"
-    return str(a)
+    return a.kind.replace("_", " ")
 
 
 def describe_actions(state: State, seat: int) -> list[str]:
@@ -168,55 +232,65 @@ def parse(text: str, state: State, seat: int) -> Action:
     )
 
 
+def _players(ps: list[int]) -> str:
+    names = [f"player {p}" for p in ps]
+    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def describe_event(event: Event) -> str | None:
-    """One line for the log, or None for bookkeeping events."""
+    """One line for the log, or None for bookkeeping events (and passes)."""
     d = event.data
     k = event.kind
     if k == "turn":
-        return f"--- turn of seat {d['seat']} (P{d['player']})"
+        return f"--- turn of player {d['player']} (at display {d['seat']})"
     if k == "drew":
-        return f"P{d['player']} draws {d['count']} card(s); {d['draw_pile']} left"
+        return f"player {d['player']} draws {d['count']} card(s); {d['draw_pile']} left"
     if k in ("drew_cards", "hand", "card_taken", "gave_card", "hand_received", "team_hand"):
-        return f"  ({k.replace('_', ' ')}: {', '.join(d['cards'])})"
+        cards = ", ".join(card_words(c) for c in d["cards"])
+        return f"  ({k.replace('_', ' ')}: {cards})"
     if k == "declared":
-        return f"P{d['player']} plays {d['card']}: {describe_json(d['action'])}"
+        return f"player {d['player']} plays {card_words(d['card'])}: {describe_json(d['action'])}"
     if k == "black":
-        extra = f" ({d['card']})" if "card" in d else ""
-        return f"P{d['player']} black: {describe_json(d['action'])}{extra}"
+        extra = f" ({card_words(d['card'])})" if "card" in d else ""
+        return f"player {d['player']} answers: {describe_json(d['action'])}{extra}"
     if k == "pass":
         return None
     if k == "pass_in_advance":
-        return f"P{d['player']} will pass"
+        return f"player {d['player']} will pass"
     if k == "no_white":
-        return f"P{d['player']} plays no white card"
+        return f"player {d['player']} plays no white card"
     if k == "took_random":
-        return f"P{d['player']} takes a random card from P{d['target']}" + (
+        return f"player {d['player']} takes a random card from player {d['target']}" + (
             "" if d["moved"] else " (empty hand)"
         )
     if k == "demand":
-        return f"P{d['target']} must hand over {d['count']} {d['cards']} card(s)"
+        cards = "black" if d["cards"] == "black" else colour_word(str(d["cards"]))
+        return f"player {d['target']} must hand over {d['count']} {cards} card(s)"
     if k == "gave_point":
-        return f"P{d['target']} hands over {d['card']}"
+        return f"player {d['target']} hands over {card_words(d['card'])}"
     if k == "gave_black":
-        return f"P{d['target']} hands over a black card"
+        return f"player {d['target']} hands over a black card"
     if k == "swapped":
-        return f"P{d['player']} and P{d['target']} swap places"
+        return f"player {d['player']} and player {d['target']} swap places"
     if k == "hands_passed":
         return "everybody passes their hand on"
     if k == "final_round":
-        return f"final round: {d['order']}"
+        return f"final round: {_players(list(d['order']))} play once more"
     if k == "cleanup":
         return "hands go to the discard pile"
     if k == "scored":
-        return f"game {d['game_no']} scores: {d['scores']}"
+        scores = ", ".join(f"player {p}: {sc}" for p, sc in enumerate(d["scores"]))
+        return f"game {d['game_no']} scores: {scores}"
     if k == "over":
-        return f"game over; winners: {d['winners']}"
+        return f"game over; {_players(list(d['winners']))} win" + (
+            "s" if len(d["winners"]) == 1 else ""
+        )
     if k == "game":
-        return f"=== game {d['game_no']}, first seat {d['first_seat']}"
+        return f"=== game {d['game_no']}, display {d['first_seat']} begins"
     if k == "colour":
-        return f"seat(s) {d['seats']} take {d['colour']}"
+        return f"{_players(list(d['seats']))} take {colour_word(d['colour'])}"
     if k == "dummy":
-        return f"the dummy plays {d['colour']}"
+        return f"the dummy plays {colour_word(d['colour'])}"
     return None
 
 

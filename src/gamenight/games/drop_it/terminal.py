@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,9 @@ from rich.table import Table
 from rich.text import Text
 
 from gamenight.engine.core import Action, BadInput, Event, State
+from gamenight.games.drop_it import KEEP, SPEND, Drop, DropItState
 from gamenight.games.drop_it.board import COLOURS, KINDS
-from gamenight.games.drop_it.render import describe_result, png
-from gamenight.games.drop_it.rules import KEEP, SPEND, Drop, DropItState
+from gamenight.games.drop_it.render import png
 
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?(deg|rad|°)?")
 _JOKER_WORDS = {
@@ -38,32 +39,81 @@ _JOKER_WORDS = {
 
 
 _ICON = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆"}
+# Each piece in its colour with its shape's symbol (a colour-blind player reads the symbol
+# and the colour word).
+_STYLE = {"red": "bold red", "green": "bold green", "yellow": "bold yellow", "blue": "bold blue"}
 
 
-def _supply_summary(ids: list[str]) -> str:
-    """Pieces left per colour, e.g. "red ●3 ■2 ▲1"."""
+def piece_text(piece: str) -> Text:
+    """ "red-circle-2" -> "● red circle" in red."""
+    colour, kind = _colour_kind(piece)
+    return Text(f"{_ICON.get(kind, '')} {colour} {kind}".strip(), style=_STYLE.get(colour, ""))
+
+
+def _colour_kind(piece: str) -> tuple[str, str]:
+    """ "red-circle-2" -> ("red", "circle")."""
+    colour, _, rest = piece.partition("-")
+    return colour, rest.partition("-")[0]
+
+
+def describe_result(last: Mapping[str, Any], with_score: bool = True) -> str:
+    """One line on where the last drop settled (the level of its highest point, as N6
+    counts it) and what it scored."""
+    colour, kind = _colour_kind(str(last["piece"]))
+    parts = [f"{colour} {kind} reaches level {last['level']}"]
+    if last.get("bonus"):
+        parts.append(f"covers {len(last['bonus'])} bonus circle(s)")
+    broken = [_RULES.get(v["rule"], v["rule"]) for v in last["violations"]]
+    if broken:
+        parts.append("broke a rule: " + "; ".join(broken))
+    if not with_score:
+        pass
+    elif "awarded" in last:
+        joker = " with a joker" if last.get("joker_used") else ""
+        parts.append(f"scores {last['awarded']}{joker}")
+    else:
+        parts.append(f"would score {last['raw_points']}: joker decision pending")
+    if not last.get("settled", True):
+        parts.append("still moving when time ran out")
+    return "; ".join(parts)
+
+
+# The landing rules by the words a player knows them by (spec D18-D22).
+_RULES = {
+    "SHAPE": "touches a piece of the same shape",
+    "COLOUR": "touches a piece of the same colour",
+    "EDGE": "touches the edge",
+    "HEIGHT": "sticks out over the top",
+}
+
+
+def _supply_summary(ids: list[str]) -> Text:
+    """Pieces left per colour, in that colour, e.g. "red ●3 ■2 ▲1"."""
     counts: dict[str, dict[str, int]] = {}
     for pid in ids:
-        colour, kind, _ = pid.split("-")
+        colour, kind = _colour_kind(pid)
         counts.setdefault(colour, {}).setdefault(kind, 0)
         counts[colour][kind] += 1
-    return (
-        "\n".join(
-            colour + " " + " ".join(f"{_ICON[k]}{n}" for k, n in kinds.items())
-            for colour, kinds in counts.items()
+    if not counts:
+        return Text("-")
+    return Text("\n").join(
+        Text(
+            colour + " " + " ".join(f"{_ICON[k]}{n}" for k, n in kinds.items()),
+            _STYLE.get(colour, ""),
         )
-        or "-"
+        for colour, kinds in counts.items()
     )
 
 
 def render(view: dict[str, Any]) -> RenderableType:
-    """Scores, tokens, jokers and remaining pieces per side, and the last drop's result."""
+    """Scores, jokers and remaining pieces per side, and the last drop's result. (The
+    rulebook's +25/+50 tokens only extend its score track, D28: the total says it all.)"""
     me = view["side"]
     table = Table(
         title=f"Drop It - turn {min(view['turn'] + 1, view['turns'])}/{view['turns']}"
         f" ({view['edge_mode']} edges)"
     )
-    for column in ("side", "seats", "colours", "score", "tokens", "jokers", "pieces left"):
+    for column in ("side", "players", "colours", "score", "jokers", "pieces left"):
         table.add_column(column)
     for s in view["sides"]:
         name = str(s["side"])
@@ -73,10 +123,9 @@ def render(view: dict[str, Any]) -> RenderableType:
             name = "▶ " + name
         table.add_row(
             name,
-            ",".join(map(str, s["seats"])),
-            "+".join(s["colours"]),
+            ", ".join(map(str, s["seats"])),
+            Text(" + ").join(Text(c, style=_STYLE.get(c, "")) for c in s["colours"]),
             str(s["total"]),
-            " ".join(s["tokens"]) or "-",
             str(s["jokers"]) if view["jokers_variant"] else "-",
             _supply_summary(s["supply"]),
         )
@@ -152,8 +201,18 @@ def parse(text: str, state: State, seat: int) -> Action:
     if len(numbers) == 4:  # "red circle 1 120 30 0": the first number names the piece
         words.append(numbers.pop(0))
     if len(numbers) < 2:
-        raise BadInput("give x (mm) and angle (degrees) after the piece, e.g. 'red-circle 120 30'")
+        raise BadInput(
+            f"{text.strip()!r}: give x (mm) and angle (degrees) after the piece, "
+            "e.g. 'red-circle 120 30'"
+        )
+    if not words and len(numbers) >= 3:  # "1 120 30": the piece of line 1
+        words.append(numbers.pop(0))
     tokens = [t for w in words for t in re.split(r"[-_/]", w) if t]
+    if len(tokens) == 1 and tokens[0].isdigit():
+        lines = _piece_lines(state)
+        if not 1 <= int(tokens[0]) <= len(lines):
+            raise BadInput(f"no piece line {tokens[0]}; choose 1 to {len(lines)}")
+        tokens = lines[int(tokens[0]) - 1].split("-")
     colour, kind, n = _piece_words(tokens)
     x = _number(numbers[0], "x")
     angle_text = numbers[1]
@@ -166,59 +225,88 @@ def parse(text: str, state: State, seat: int) -> Action:
     return Drop(piece, x, angle, depth)
 
 
+def _piece_lines(state: DropItState) -> list[str]:
+    """Colour-kind of each piece the side to drop may choose, in a fixed order."""
+    return sorted(
+        {p.rsplit("-", 1)[0] for p in state.supplies[state.active_side]},
+        key=lambda ck: (COLOURS.index(ck.split("-")[0]), KINDS.index(ck.split("-")[1])),
+    )
+
+
 def describe_actions(state: State, seat: int) -> list[str]:
     """A short help of what to type now (not the whole grid)."""
     assert isinstance(state, DropItState)
     if state.pending is not None:
         raw = state.pending["raw_points"]
         return [
-            f"spend  - use a joker and score {raw} anyway (V3)",
+            f"spend  - use a joker and score {raw} anyway",
             "keep   - score 0 now, the joker is worth 3 points at the end",
         ]
     game = state.game
     lines = []
-    kinds = sorted(
-        {p.rsplit("-", 1)[0] for p in state.supplies[state.active_side]},
-        key=lambda ck: (COLOURS.index(ck.split("-")[0]), KINDS.index(ck.split("-")[1])),
-    )
+    kinds = _piece_lines(state)
     for ck in kinds:
         outline = game.shapes[ck.split("-")[1]]
         lo, hi = game.feasible_x_range(outline, 0.0)
-        lines.append(f"{ck}: x {lo:.1f}..{hi:.1f} mm at angle 0")
-    clamp = "refused" if game.options.strict else "clamped"
-    lines.append(
-        f"type '<piece> <x mm> <angle degrees> [depth mm]', e.g. '{kinds[0]} 120 30'; "
-        f"x limits change with the angle, an x outside them is {clamp}"
-    )
+        colour, kind = ck.split("-")
+        lines.append(f"{_ICON[kind]} {colour} {kind}: x from {lo:.1f} to {hi:.1f} mm at angle 0")
     return lines
+
+
+def hint(state: State, seat: int) -> str | None:
+    """How to type a drop, shown under the numbered lines."""
+    assert isinstance(state, DropItState)
+    if state.pending is not None:
+        return None
+    clamp = "refused" if state.game.options.strict else "moved inside them"
+    return (
+        f"Type the line number or the piece, then x (mm) and angle (degrees) [depth mm]: "
+        f"e.g. '1 120 30' or '{_piece_lines(state)[0]} 120 30'. The x limits change with "
+        f"the angle; an x outside them is {clamp}."
+    )
+
+
+def describe(action: Action) -> str:
+    """One line for a move."""
+    if isinstance(action, Drop):
+        colour, kind = _colour_kind(action.piece)
+        depth = f", {action.depth:.0f} mm deep" if action.depth else ""
+        return (
+            f"drop the {colour} {kind} at x {action.x:.0f} mm, "
+            f"{math.degrees(action.angle):.0f} degrees{depth}"
+        )
+    return "spend a joker" if action == SPEND else "keep the joker"
+
+
+def picture_after(action: Action) -> bool:
+    """A picture after every drop (not after a joker decision)."""
+    return isinstance(action, Drop)
 
 
 def describe_event(event: Event) -> str | None:
     data = event.data
     if event.kind == "started":
         sides = "; ".join(
-            f"side {s['side']} (seats {s['seats']}): {'+'.join(s['colours'])}"
+            f"side {s['side']} (players {', '.join(map(str, s['seats']))}): "
+            f"{' + '.join(s['colours'])}"
             for s in data["sides"]
         )
         return f"Drop It on {data['board']}, {data['edge_mode']} edges. {sides}"
     if event.kind == "dropped":
         rel = data["release"]
+        colour, kind = _colour_kind(str(data["piece"]))
         return (
-            f"side {data['side']} (seat {data['seat']}) dropped {data['piece']} at x "
-            f"{rel['x']:.1f}, {math.degrees(rel['angle']):.0f}°: level {data['level']}"
-            + (f", bonus {', '.join(data['bonus'])}" if data["bonus"] else "")
-            + (
-                "; broke " + ", ".join(v["rule"] for v in data["violations"])
-                if data["violations"]
-                else ""
-            )
-            + ("" if data["settled"] else f" (still moving after {data['time']:g} s, D14)")
+            f"player {data['seat']} (side {data['side']}) drops the {colour} {kind} at x "
+            f"{rel['x']:.0f} mm, {math.degrees(rel['angle']):.0f} degrees: "
+            + describe_result(data, with_score=False)
         )
     if event.kind == "scored":
         joker = " (joker spent)" if data["joker_used"] else ""
         return f"side {data['side']} scores {data['awarded']}{joker}; total {data['total']}"
     if event.kind == "game_over":
-        return f"game over: totals {data['totals']}, winners {data['winners']}"
+        totals = ", ".join(f"side {s}: {t}" for s, t in enumerate(data["totals"]))
+        winners = " and ".join(f"side {s}" for s in data["winners"])
+        return f"game over: {totals}; {winners} win" + ("s" if len(data["winners"]) == 1 else "")
     return None
 
 

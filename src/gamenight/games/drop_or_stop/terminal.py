@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from gamenight.engine.core import Action, BadInput, Event, State
-from gamenight.games.drop_or_stop.rules import DROP, STOP
+from gamenight.games.drop_or_stop import DROP, STOP
 
 _WORDS: dict[str, Action] = {"d": DROP, "drop": DROP, "s": STOP, "stop": STOP}
 
@@ -23,7 +23,8 @@ def render(view: dict[str, Any]) -> RenderableType:
     """The table as `view["seat"]` sees it: tableaux, wins, own hand and total (R31, R32)."""
     me = view["seat"]
     table = Table(title=f"Drop or Stop - round {view['round']}", expand=False)
-    for column in ("seat", "wins", "tableau (face up)", "visible", "status"):
+    table.add_column("player", no_wrap=True)
+    for column in ("wins", "tableau (face up)", "visible", "status"):
         table.add_column(column)
     for s, info in enumerate(view["seats"]):
         marks = []
@@ -37,7 +38,11 @@ def render(view: dict[str, Any]) -> RenderableType:
         visible = f"{info['tableau_value']} (+{info['hand_size']} hidden)"
         name = f"{s}{' (you)' if s == me else ''}{' ' + '/'.join(marks) if marks else ''}"
         wins = "*" * info["wins"] + "." * (view["wins_to_win"] - info["wins"])
-        table.add_row(name, wins, _cards(info["tableau"]), visible, status)
+        style = "bold" if s == me else ""
+        table.add_row(
+            Text(name, style=style), wins, Text(_cards(info["tableau"]), style="cyan"), visible,
+            Text(status, style="green" if info["active"] else "dim"),
+        )  # fmt: skip
     parts: list[RenderableType] = [table]
     if me is not None:
         parts.append(
@@ -52,6 +57,11 @@ def render(view: dict[str, Any]) -> RenderableType:
         )
     )
     return Panel(Group(*parts), expand=False)
+
+
+def describe(action: Action) -> str:
+    """One human word for an action."""
+    return "drop" if action == DROP else "stop"
 
 
 def describe_actions(state: State, seat: int) -> list[str]:
@@ -70,11 +80,11 @@ def parse(text: str, state: State, seat: int) -> Action:
         raise BadInput(f"type d (drop) or s (stop), not {text!r}")
     action = _WORDS[word]
     if action not in legal:
-        if not state._actors:
+        if state.over:
             raise BadInput("the game is over")
         raise BadInput(
-            "you cannot drop now: both piles are empty (R14) or you may not draw while over "
-            "the target (R12a); type s"
+            "you cannot drop now: both piles are empty, or you are over the target and may "
+            "not draw; type s"
         )
     return action
 
@@ -83,13 +93,13 @@ def describe_event(event: Event) -> str | None:
     d = event.data
     match event.kind:
         case "dealt":
-            return f"Round {d['round']}: seat {d['start_seat']} has the start card; 2 cards each."
+            return f"Round {d['round']}: player {d['start_seat']} has the start card; 2 cards each."
         case "hand":
             return f"Your hand: {_cards(d['cards'])}"
         case "dropped":
-            return f"Seat {d['seat']} drops: [{d['card']}]"
+            return f"Player {d['seat']} drops: [{d['card']}]"
         case "stopped":
-            return f"Seat {d['seat']} stops."
+            return f"Player {d['seat']} stops."
         case "reshuffled":
             n = sum(d["cards"].values())
             return f"The discard pile ({n} cards) is shuffled into a new draw pile."
@@ -98,14 +108,16 @@ def describe_event(event: Event) -> str | None:
             for s, (hand, tableau, total) in enumerate(
                 zip(d["hands"], d["tableaux"], d["totals"], strict=True)
             ):
-                flex = f"  FLEX as {d['flex'][s]}" if d["flex"][s] else ""
+                flex = f"  FLEX as {' and '.join(map(str, d['flex'][s]))}" if d["flex"][s] else ""
                 won = "  wins the round" if s in d["winners"] else ""
-                lines.append(f"  seat {s}: {_cards(hand)} + {_cards(tableau)} = {total}{flex}{won}")
+                lines.append(
+                    f"  player {s}: {_cards(hand)} + {_cards(tableau)} = {total}{flex}{won}"
+                )
             if not d["winners"]:
                 lines.append("  everyone went over: nobody wins this round")
             return "\n".join(lines)
         case "game_over":
-            return f"Game over. Winner(s): {', '.join(f'seat {s}' for s in d['winners'])}"
+            return f"Game over. Winner(s): {', '.join(f'player {s}' for s in d['winners'])}"
         case "truncated":
-            return f"The game stopped after {d['rounds']} rounds (max_rounds): no result."
+            return f"The game stopped after {d['rounds']} rounds (the round limit): no result."
     return None

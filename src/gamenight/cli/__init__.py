@@ -1,0 +1,10 @@
+"""The `gamenight` command: play, replay, simulate and study any game in the terminal.
+
+`app` is the Typer app; each module below registers its commands on it (a new command is a
+new module and one line here). `main` is the console entry point.
+"""
+
+from gamenight.cli import batch, info, table  # noqa: F401  (they register their commands)
+from gamenight.cli.app import app, main
+
+__all__ = ["app", "main"]

@@ -1,0 +1,364 @@
+"""Many games at once: `simulate`, `tournament` and `report`.
+
+Everything a person can get wrong (a bot name, a player count, an output path, a backend)
+is checked before the first game is played.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from gamenight import bots as bot_registry
+from gamenight.cli.app import app
+from gamenight.cli.output import STOPPED, fail, out, say, show
+from gamenight.cli.table import GameName, SetOpt, parse_sets
+from gamenight.engine.core import BadInput, Game
+from gamenight.engine.options import options_to_json
+from gamenight.engine.registry import load
+from gamenight.sim.runner import Job, Summary, stream, write_json
+
+Backend = Annotated[
+    str,
+    typer.Option(
+        metavar="NAME",
+        help="processes (local worker processes) or ray (a local Ray runtime, or the cluster "
+        "at --address); results are the same for one seed whatever the backend and workers",
+    ),
+]
+Address = Annotated[
+    str | None,
+    typer.Option(
+        metavar="ADDRESS",
+        help="join this Ray cluster (e.g. auto or ray://host:10001); needs --backend ray",
+    ),
+]
+Workers = Annotated[int, typer.Option(metavar="NUMBER", min=1, help="worker processes")]
+CPUS = os.cpu_count() or 1
+Seed = Annotated[
+    int, typer.Option(metavar="NUMBER", help="master seed; every seed derives from it")
+]
+Players = Annotated[
+    int | None, typer.Option(metavar="NUMBER", help="seats per game (default: one per bot)")
+]
+
+
+def _check_backend(backend: str, address: str | None) -> None:
+    from gamenight.sim.backends import check_backend
+
+    check_backend(backend)
+    if address and backend != "ray":
+        raise BadInput("--address joins a Ray cluster: use it with --backend ray")
+
+
+def _check_new_file(path: Path | None) -> None:
+    """An output file must be writable: refuse it before playing, not after."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise BadInput(f"{path} is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise BadInput(f"cannot write {path}: the folder {path.parent} does not exist")
+    try:
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except OSError as error:
+        raise BadInput(f"cannot write in {path.parent}: {error.strerror or error}") from error
+
+
+def _check_new_folder(path: Path) -> None:
+    if path.exists() and not path.is_dir():
+        raise BadInput(f"{path} exists and is not a folder; --out names a folder for the report")
+    parent = path if path.exists() else path.parent
+    if not parent.is_dir():
+        raise BadInput(f"cannot make {path}: the folder {parent} does not exist")
+    try:
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as error:
+        raise BadInput(f"cannot write in {parent}: {error.strerror or error}") from error
+
+
+def _seat_spec(name: str) -> str:
+    return name if name.startswith("bot") else f"bot:{name}"
+
+
+def _names(text: str | None) -> list[str]:
+    return [b.strip() for b in (text or "").split(",") if b.strip()]
+
+
+def _check_bots(game_name: str, names: list[str]) -> None:
+    """Refuse an unknown bot by its name before any count of players is worked out."""
+    known = set(bot_registry.available(game_name)) | set(bot_registry.LEVELS) | {"bot"}
+    for name in names:
+        bare = name.removeprefix("bot:").partition("?")[0]
+        if bare and bare not in known:
+            raise BadInput(
+                f"{game_name} has no bot {bare!r}; bots: {', '.join(sorted(known - {'bot'}))}"
+            )
+
+
+def _game(game_name: str, options: dict[str, Any], players: int | None) -> Game:
+    if players is not None:
+        options["players"] = players
+    return load(game_name, **options)
+
+
+def game_options(game: Game) -> dict[str, Any]:
+    return options_to_json(game.options) | {"players": game.players}
+
+
+def _run_failed(error: Exception, backend: str, address: str | None) -> typer.Exit:
+    where = f"the Ray cluster at {address}" if address else f"the {backend} backend"
+    return fail(f"could not run the games on {where}: {error}", STOPPED)
+
+
+@contextmanager
+def _progress(game: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
+    """A Rich progress bar with games per second; yields the callback that advances it."""
+    with Progress(
+        TextColumn(game, style="bold"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=out,
+    ) as progress:
+        task = progress.add_task("games", total=total, rate="")
+
+        def advance(k: int) -> None:
+            progress.advance(task, k)
+            elapsed = progress.tasks[task].elapsed or 1e-9
+            progress.update(task, rate=f"{progress.tasks[task].completed / elapsed:,.0f} games/s")
+
+        yield advance
+
+
+@app.command()
+def simulate(
+    game: GameName,
+    games_: Annotated[int, typer.Option("--games", metavar="NUMBER", min=1)] = 1000,
+    bots: Annotated[
+        str | None, typer.Option(metavar="BOTS", help="comma list of bots, one per seat")
+    ] = None,
+    players: Players = None,
+    seed: Seed = 0,
+    workers: Workers = CPUS,
+    out_: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="FILE", help="write the per-game results as JSON"),
+    ] = None,
+    set_: SetOpt = None,
+    backend: Backend = "processes",
+    address: Address = None,
+    batched: Annotated[
+        bool,
+        typer.Option(help="lockstep batches also for random bots (same odds, other games)"),
+    ] = False,
+) -> None:
+    """Play many bot games and print win rates per seat and game lengths."""
+    try:
+        _check_backend(backend, address)
+        _check_new_file(out_)
+        options: dict[str, Any] = parse_sets(set_)
+        bot_list = _names(bots)
+        _check_bots(game, bot_list)
+        count = players if players is not None else (len(bot_list) if len(bot_list) > 1 else None)
+        the_game = _game(game, options, count)
+        n = the_game.players
+        bot_list = bot_list or [bot_registry.simulation_bot(game)]
+        seats = tuple(_seat_spec(bot_list[s % len(bot_list)]) for s in range(n))
+        for spec in seats:
+            bot_registry.make_seat(spec, the_game, 0)  # refuse bad parameters before starting
+    except BadInput as error:
+        raise fail(str(error)) from error
+    job = Job(game, tuple(sorted(game_options(the_game).items())), seats, seed, batched or None)
+    try:
+        with _progress(game, games_) as advance:
+            results = stream(
+                job, games_, workers=workers, on_progress=advance, backend=backend, address=address
+            )
+            summary = Summary.of(results if out_ is None else write_json(results, out_), n)
+    except (ConnectionError, RuntimeError) as error:
+        raise _run_failed(error, backend, address) from error
+    except OSError as error:
+        raise fail(f"cannot write {out_}: {error.strerror}") from error
+    table = Table(
+        "seat", "bot", "win rate", "95% interval", "mean score", "mean payoff",
+        title=f"{game}: {games_} games",
+    )  # fmt: skip
+    for s in range(n):
+        rate, lo, hi = summary.win_rate(s)
+        table.add_row(
+            str(s),
+            seats[s],
+            f"{rate:.1%}",
+            f"{lo:.1%} - {hi:.1%}",
+            f"{summary.score[s]:.2f}",
+            f"{summary.payoff[s]:.3f}",
+        )
+    show(table)
+    extras = ", ".join(f"{k} per game {v:.2f}" for k, v in summary.stats.items())
+    say(f"{extras}; shared wins {summary.shared / games_:.1%}; truncated {summary.truncated}")
+    if out_ is not None:
+        say(f"results written to {out_}")
+
+
+@app.command()
+def tournament(
+    game: GameName,
+    bots: Annotated[
+        str,
+        typer.Option(metavar="BOTS", help="two or more entrants, e.g. random,greedy,ismcts"),
+    ],
+    games_: Annotated[
+        int, typer.Option("--games", metavar="NUMBER", min=1, help="games per group of bots")
+    ] = 100,
+    players: Annotated[
+        int | None, typer.Option(metavar="NUMBER", help="seats per game (default 2)")
+    ] = None,
+    seed: Seed = 0,
+    workers: Workers = CPUS,
+    out_: Annotated[
+        Path | None, typer.Option("--out", metavar="FILE", help="write the raw results as JSON")
+    ] = None,
+    plot: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="draw ratings with error bars (PNG)")
+    ] = None,
+    set_: SetOpt = None,
+    backend: Backend = "processes",
+    address: Address = None,
+) -> None:
+    """Round robin with rotated seats: openskill ratings, win rates with 95% intervals."""
+    from gamenight.sim.tournament import play_tournament, plot_ratings, schedule
+
+    entrants = _names(bots)
+    try:
+        _check_backend(backend, address)
+        _check_new_file(out_)
+        _check_new_file(plot)
+        if len(set(entrants)) < 2:
+            raise BadInput(f"a tournament needs two or more different bots, got {bots!r}")
+        if len(set(entrants)) != len(entrants):
+            raise BadInput(f"each bot enters once, got {bots!r}")
+        _check_bots(game, entrants)
+        options: dict[str, Any] = parse_sets(set_)
+        the_game = _game(game, options, players if players is not None else 2)
+        for entrant in entrants:
+            bot_registry.make_seat(_seat_spec(entrant), the_game, 0)
+    except BadInput as error:
+        raise fail(str(error)) from error
+    options = game_options(the_game)
+    total = sum(n for _, _, n in schedule(game, options, entrants, the_game.players, games_, seed))
+    try:
+        with _progress(game, total) as advance:
+            tour = play_tournament(
+                game, options, entrants, the_game.players, games_, seed,
+                workers=workers, on_progress=advance, backend=backend, address=address,
+            )  # fmt: skip
+    except (ConnectionError, RuntimeError) as error:
+        raise _run_failed(error, backend, address) from error
+    table = Table(
+        "bot", "rating (mu +- sigma)", "win rate", "95% interval", "mean score", "mean payoff",
+        "games", title=f"{game} tournament, {the_game.players} players",
+    )  # fmt: skip
+    for st in sorted(tour.standings.values(), key=lambda s: -s.ordinal):
+        rate, lo, hi = st.win_rate
+        table.add_row(
+            st.bot,
+            f"{st.mu:.1f} +- {st.sigma:.1f}",
+            f"{rate:.1%}",
+            f"{lo:.1%} - {hi:.1%}",
+            f"{st.score:.2f}",
+            f"{st.payoff:.3f}",
+            str(st.games),
+        )
+    show(table)
+    pairs = Table(
+        "bot", "against", "finishes ahead (ties half)", "95% interval", "games",
+        title="head to head",
+    )  # fmt: skip
+    for a in entrants:
+        for b in entrants:
+            if a != b and (a, b) in tour.head_to_head:
+                rate, lo, hi, n = tour.pair_rate(a, b)
+                pairs.add_row(a, b, f"{rate:.1%}", f"{lo:.1%} - {hi:.1%}", str(n))
+    show(pairs)
+    if out_ is not None:
+        out_.write_text(json.dumps(tour.to_json()))
+        say(f"results written to {out_}")
+    if plot is not None:
+        plot_ratings(tour, str(plot))
+        say(f"ratings plot written to {plot}")
+
+
+@app.command()
+def report(
+    game: GameName,
+    games_: Annotated[
+        int, typer.Option("--games", metavar="NUMBER", min=1, help="games per setting")
+    ] = 1000,
+    out_: Annotated[
+        Path,
+        typer.Option("--out", metavar="FOLDER", help="folder for index.html and its plots"),
+    ] = Path("report"),
+    sweep: Annotated[
+        str | None,
+        typer.Option(
+            metavar="OPTION=V1,V2",
+            help="one column of figures per value of an option, side by side",
+        ),
+    ] = None,
+    bots: Annotated[
+        str | None, typer.Option(metavar="BOTS", help="comma list of bots, one per seat")
+    ] = None,
+    players: Players = None,
+    seed: Seed = 0,
+    workers: Workers = CPUS,
+    set_: SetOpt = None,
+    backend: Backend = "processes",
+    address: Address = None,
+) -> None:
+    """Balance report: win rates per seat and turn position, scores, lengths, ties (HTML)."""
+    from gamenight.sim.report import parse_sweep, run_report, settings
+
+    try:
+        _check_backend(backend, address)
+        _check_new_folder(out_)
+        options: dict[str, Any] = parse_sets(set_)
+        swept = parse_sweep(sweep)
+        bot_list = _names(bots)
+        _check_bots(game, bot_list)
+        count = players if players is not None else (len(bot_list) if len(bot_list) > 1 else None)
+        columns = settings(game, options, swept, count)  # refuse bad options before playing
+    except BadInput as error:
+        raise fail(str(error)) from error
+    try:
+        with _progress(game, games_ * len(columns)) as advance:
+            index = run_report(
+                game, games_, out_, options=options, sweep=swept, bots=bot_list,
+                players=count, seed=seed, workers=workers, backend=backend,
+                address=address, on_progress=advance,
+            )  # fmt: skip
+    except BadInput as error:
+        raise fail(str(error)) from error
+    except (ConnectionError, RuntimeError) as error:
+        raise _run_failed(error, backend, address) from error
+    say(f"report written to {index}")

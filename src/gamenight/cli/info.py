@@ -1,0 +1,181 @@
+"""Commands that describe what there is (games, options, bots) and `serve`."""
+
+from __future__ import annotations
+
+import signal
+import socket
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from gamenight import bots as bot_registry
+from gamenight.cli.app import app
+from gamenight.cli.output import INTERRUPTED, STOPPED, fail, show
+from gamenight.engine.core import BadInput
+from gamenight.engine.options import describe_options
+from gamenight.engine.registry import game_class, games, load
+
+GameName = Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")]
+
+
+def _player_counts(name: str) -> str:
+    """The numbers of players a game accepts, as ranges ("2-12"), found by asking it."""
+    counts = []
+    for n in range(1, 13):
+        try:
+            load(name, players=n)
+        except (BadInput, ValueError):
+            continue
+        counts.append(n)
+    ranges: list[list[int]] = []
+    for n in counts:
+        if ranges and ranges[-1][1] == n - 1:
+            ranges[-1][1] = n
+        else:
+            ranges.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges) or "-"
+
+
+@app.command("games")
+def list_games() -> None:
+    """List the games, how many can play and their options."""
+    table = Table("game", "players", "options")
+    for name in games():
+        try:
+            rows = describe_options(game_class(name).Options)
+        except ImportError as err:
+            table.add_row(name, "-", Text(f"not available: {err}", style="red"))
+            continue
+        names = ", ".join(r["name"] for r in rows if r["name"] != "players")
+        table.add_row(name, _player_counts(name), names)
+    show(table)
+
+
+def _allowed(row: dict[str, Any]) -> str:
+    if row["choices"]:
+        return ", ".join(map(str, row["choices"]))
+    if row["min"] is not None:
+        top = "" if row["max"] is None else row["max"]
+        return f"{row['min']} to {top}" if top != "" else f"{row['min']} or more"
+    return {"bool": "yes or no", "int": "a whole number", "float": "a number"}.get(
+        row["type"], "text"
+    )
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+@app.command("options")
+def show_options(game: GameName) -> None:
+    """Show every option of a game with its default and allowed values."""
+    try:
+        rows = describe_options(game_class(game).Options)
+    except BadInput as err:
+        raise fail(str(err)) from err
+    table = Table("option", "default", "allowed", "meaning", title=f"{game} options")
+    for r in rows:
+        table.add_row(r["name"], _shown(r["default"]), _allowed(r), r["help"])
+    show(table)
+
+
+@app.command("bots")
+def list_bots(
+    game: Annotated[
+        str | None, typer.Argument(metavar="[GAME]", help="only this game's bots")
+    ] = None,
+) -> None:
+    """List every bot per game with its parameters."""
+    if game is not None and game not in games():
+        raise fail(f"no game {game!r}; games: {', '.join(games())}")
+    table = Table("game", "bot", "parameters")
+    for name in [game] if game else games():
+        try:
+            found = bot_registry.available(name)
+            default = bot_registry.default_bot(name)
+        except (BadInput, ImportError) as err:
+            table.add_row(name, "-", f"not available: {err}")
+            continue
+        players = load(name).players
+        for bot in sorted(found):
+            params = bot_registry.defaults(name, bot, players)
+            shown = ", ".join(f"{k}={_shown(v)}" for k, v in params.items() if k != "game")
+            if bot == "ismcts":
+                shown += f"  ({players} players)"
+            table.add_row(name, bot + (" (default)" if bot == default else ""), shown)
+        for level, seat in bot_registry.levels(name, players).items():
+            table.add_row(name, f"{level} (level)", f"{seat}  ({players} players)")
+    show(table)
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse a port that is taken before saying "serving at"."""
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as err:
+        raise fail(f"cannot listen on {host}:{port}: {err.strerror or err}") from err
+
+
+def _check_database(url: str | None) -> None:
+    """Open (and migrate) the database once, so a bad URL is one line, not a traceback."""
+    from gamenight.server.db import connect
+
+    try:
+        connect(url).dispose()
+    except Exception as err:  # SQLAlchemy, the driver or Alembic: each says it differently
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise fail(f"cannot use the database {url}: {first}") from err
+
+
+def _workers_ignore_ctrl_c() -> None:
+    """Start the server's forkserver (its worker processes are forked from it) with Ctrl+C
+    ignored: the terminal sends SIGINT to every process of the group, and only the main
+    process should stop on it (each worker printed a KeyboardInterrupt traceback)."""
+    import multiprocessing.forkserver
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(["gamenight.server.workers"])
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(metavar="ADDRESS", help="address to listen on")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[
+        int, typer.Option(metavar="PORT", min=1, max=65535, help="port to listen on (1-65535)")
+    ] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(metavar="URL", help="database URL (default: SQLite file under data/)"),
+    ] = None,
+) -> None:
+    """Start the web app: lobby, live tables, bots, persistence."""
+    _check_port(host, port)
+    _check_database(db)
+    _workers_ignore_ctrl_c()
+    from gamenight.server.app import serve as run_server
+
+    try:
+        run_server(host=host, port=port, db=db)
+    except KeyboardInterrupt:
+        pass
+    except SystemExit as stop:  # uvicorn exits 1 when it cannot start
+        if stop.code:
+            raise fail(f"the server on {host}:{port} stopped (exit {stop.code})", STOPPED) from None
+    # uvicorn returns only after a signal (Ctrl+C or a kill): say so, and exit as interrupted
+    raise fail("server stopped by a signal; tables are saved", INTERRUPTED)

@@ -1,0 +1,44 @@
+"""Where the command writes: results on stdout, errors on stderr, never as Rich markup.
+
+Both consoles have markup off, so a `[` typed by a person, in a file name or in a card
+name is shown as typed; styles come only from `Text` objects built here.
+"""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+out = Console(markup=False, highlight=False)
+err = Console(stderr=True, markup=False, highlight=False)
+
+# Exit codes: 0 done, 1 stopped early (input ended, a failure of the machine), 2 bad input
+# (a wrong argument, file or option), 130 interrupted by Ctrl+C (the shell's convention).
+STOPPED = 1
+BAD_INPUT = 2
+INTERRUPTED = 130
+
+
+def say(text: str, style: str | None = None) -> None:
+    """One piece of text on stdout, shown exactly as given."""
+    out.print(Text(text, style=style or ""))
+
+
+def show(renderable: RenderableType) -> None:
+    out.print(renderable)
+
+
+def one_line(message: str) -> str:
+    return " ".join(str(message).split())
+
+
+def warn(message: str) -> None:
+    """A one-line notice on stderr (something went wrong, the command goes on)."""
+    err.print(Text.assemble(("note: ", "yellow"), one_line(message)), soft_wrap=True)
+
+
+def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
+    """Print one line `error: ...` on stderr; returns the Exit to raise."""
+    err.print(Text.assemble(("error: ", "bold red"), one_line(message)), soft_wrap=True)
+    return typer.Exit(code)

@@ -1,0 +1,383 @@
+"""`play` and `replay`: one game at the terminal, through the game's own terminal module.
+
+A game's `terminal` module draws a view (`render`), lists and reads moves
+(`describe_actions`, `parse`), and words events and actions (`describe_event`,
+`describe`); it may also draw a picture after a move (`picture`, `picture_after`).
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import webbrowser
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Annotated, Any
+
+import typer
+from rich.prompt import Prompt
+from rich.table import Table
+from rich.text import Text
+
+from gamenight import bots as bot_registry
+from gamenight.cli.app import app
+from gamenight.cli.output import BAD_INPUT, INTERRUPTED, STOPPED, err, fail, out, say, show
+from gamenight.engine.codec import load_game, save_game
+from gamenight.engine.core import Action, BadInput, Game, IllegalAction, State
+from gamenight.engine.driver import Bot
+from gamenight.engine.registry import games, load, spec
+
+PEOPLE = ("you", "human", "me", "person")
+
+GameName = Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="OPTION=VALUE",
+        help="a game option (repeatable); see `gamenight options GAME`",
+    ),
+]
+
+
+def terminal_of(game_name: str) -> ModuleType:
+    """The game's terminal module, as its GameSpec names it."""
+    return spec(game_name).module("terminal")
+
+
+def parse_sets(sets: list[str] | None) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for item in sets or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise BadInput(f"--set takes option=value, got {item!r}")
+        options[key.strip().replace("-", "_")] = value.strip()
+    return options
+
+
+def player_name(seat: int, people: list[int]) -> str:
+    return f"player {seat}" + (" (you)" if people == [seat] else "")
+
+
+def _describe(ui: ModuleType, action: Action) -> str:
+    words = getattr(ui, "describe", None)
+    return str(words(action)) if words is not None else str(action)
+
+
+# --- play ------------------------------------------------------------------------------
+
+
+@dataclass
+class Pictures:
+    """Numbered pictures of the table after each move that asks for one (one file per
+    drop, so a bot's drop does not overwrite yours); a folder that cannot be written falls
+    back to a temporary one, once."""
+
+    folder: Path
+    stem: str
+    open_them: bool
+    count: int = 0
+    given_up: bool = False
+
+    def draw(self, ui: ModuleType, state: State) -> None:
+        if self.given_up:
+            return
+        self.count += 1
+        for attempt in range(2):
+            path = self.folder / f"{self.stem}-{self.count:03d}.png"
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                written = Path(ui.picture(state, path))
+            except OSError as error:
+                if attempt == 0:
+                    fallback = Path(tempfile.gettempdir()) / "gamenight-pictures"
+                    err.print(
+                        Text(
+                            f"note: cannot write pictures in {self.folder} "
+                            f"({error.strerror or error}); using {fallback}"
+                        ),
+                        soft_wrap=True,
+                    )
+                    self.folder = fallback
+                    continue
+                err.print(Text("note: cannot write pictures; going on without them"))
+                self.given_up = True
+                return
+            say(f"picture: {written}", "dim")
+            if self.open_them:
+                webbrowser.open(written.resolve().as_uri())
+            return
+
+
+@dataclass
+class Sitting:
+    """One game at one keyboard: who is a person, what each viewer has been shown."""
+
+    state: State
+    bots: list[Bot | None]
+    ui: ModuleType
+    pictures: Pictures | None
+    people: list[int] = field(init=False)
+    shown: dict[int | None, int] = field(default_factory=dict)
+    at_keyboard: int | None = None
+
+    def __post_init__(self) -> None:
+        self.people = [s for s, bot in enumerate(self.bots) if bot is None]
+
+    @property
+    def shared(self) -> bool:
+        """Several people at one keyboard: hands are shown only to the one looking."""
+        return len(self.people) > 1
+
+    def narrate(self, viewer: int | None) -> None:
+        """Print the events `viewer` may see that were not shown to them yet."""
+        events = self.state.events(viewer)
+        for event in events[self.shown.get(viewer, 0) :]:
+            line = self.ui.describe_event(event)
+            if line:
+                say(line)
+        self.shown[viewer] = len(events)
+
+    def hand_over(self, seat: int) -> None:
+        """Clear the screen and wait until only `seat`'s person is looking."""
+        if self.at_keyboard == seat:
+            return
+        out.clear()
+        out.input(
+            Text(
+                f"Pass the keyboard to player {seat}; press Enter when only they are looking. ",
+                style="bold",
+            )
+        )
+        out.clear()
+        self.at_keyboard = seat
+        say(f"player {seat}: since your last move", "dim")
+
+    def ask(self, seat: int) -> None:
+        """Ask a person until they give a legal action; explain every bad input."""
+        name = player_name(seat, self.people)
+        show(self.ui.render(self.state.view(seat)))
+        for i, line in enumerate(self.ui.describe_actions(self.state, seat), 1):
+            say(f"  {i}. {line}")
+        hint = getattr(self.ui, "hint", None)
+        if hint is not None and (words := hint(self.state, seat)):
+            say(words, "dim")
+        while True:
+            text = Prompt.ask(Text(f"{name}, your move", style="bold"), console=out)
+            try:
+                self.state.act(seat, self.ui.parse(text, self.state, seat))
+                return
+            except (BadInput, IllegalAction) as error:
+                say(str(error), "yellow")
+
+    def move(self) -> None:
+        seat = self.state.actors[0]
+        bot = self.bots[seat]
+        legal = self.state.actions(seat)
+        if bot is not None:
+            self.state.act(seat, bot.choose(self.state, seat))
+        elif len(legal) == 1 and not self.shared:
+            # Alone at the keyboard nobody can read the timing: a forced move (most often
+            # a pass in a reaction window) is made at once, in one short line.
+            self.narrate(seat)
+            self.state.act(seat, legal[0])
+            words = _describe(self.ui, legal[0])
+            say(f"{player_name(seat, self.people)}: {words} (no other choice)", "dim")
+        else:
+            if self.shared:
+                self.hand_over(seat)
+            self.narrate(seat)
+            self.ask(seat)
+        action = self.state.history[-1][1]
+        after = getattr(self.ui, "picture_after", None)
+        if self.pictures is not None and after is not None and after(action):
+            if not self.shared:
+                self.narrate(self.people[0] if self.people else None)  # the caption first
+            self.pictures.draw(self.ui, self.state)
+
+    def play(self) -> None:
+        solo = self.people[0] if len(self.people) == 1 else None
+        while not self.state.over:
+            if not self.shared:
+                self.narrate(solo)
+            self.move()
+        if self.shared:
+            out.clear()
+            self.at_keyboard = None
+        self.narrate(solo)
+        show(self.ui.render(self.state.view(solo)))
+
+
+def _bots(game: Game, seats: list[str], seed: int) -> list[Bot | None]:
+    """None for a person; a seeded bot otherwise."""
+    return [
+        None if text.lower() in PEOPLE else bot_registry.make_seat(text, game, seed * 100 + i)
+        for i, text in enumerate(seats)
+    ]
+
+
+def _seat_list(seats: str) -> list[str]:
+    found = [s.strip() for s in seats.split(",")]
+    if not any(found) or not all(found):
+        raise BadInput(
+            f"--seats needs one entry per seat, separated by commas (you, bot, bot:NAME), "
+            f"got {seats!r}"
+        )
+    return found
+
+
+@app.command()
+def play(
+    game: GameName,
+    seats: Annotated[
+        str,
+        typer.Option(
+            metavar="SEATS",
+            help="one entry per seat, comma-separated: you, bot, bot:NAME?param=value, or a "
+            "level (easy, medium, hard); several 'you' share the keyboard",
+        ),
+    ] = "you,bot,bot",
+    seed: Annotated[
+        int | None, typer.Option(metavar="NUMBER", help="seed of the game (random if not given)")
+    ] = None,
+    save: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="write seed + moves to this file")
+    ] = None,
+    mode: Annotated[
+        str | None, typer.Option(metavar="MODE", help="the game's mode option, if it has one")
+    ] = None,
+    variant: Annotated[
+        str | None, typer.Option(metavar="VARIANT", help="the game's variant option, if it has one")
+    ] = None,
+    pictures: Annotated[
+        Path,
+        typer.Option(metavar="FOLDER", help="where games with pictures write one per move"),
+    ] = Path("."),
+    open_pictures: Annotated[
+        bool, typer.Option("--open", help="open each picture in the browser")
+    ] = False,
+    set_: SetOpt = None,
+) -> None:
+    """Play a game in the terminal against bots, or with friends at one keyboard."""
+    seed = seed if seed is not None else random.randrange(1 << 31)
+    try:
+        seat_list = _seat_list(seats)
+        options: dict[str, Any] = parse_sets(set_)
+        if mode is not None:
+            options["mode"] = mode
+        if variant is not None:
+            options["variant"] = variant
+        options.setdefault("players", len(seat_list))
+        the_game = load(game, **options)
+        if the_game.players != len(seat_list):
+            raise BadInput(
+                f"{game} with these options has {the_game.players} seats, not {len(seat_list)}"
+            )
+        bots = _bots(the_game, seat_list, seed)
+        ui = terminal_of(game)
+    except BadInput as error:
+        raise fail(str(error)) from error
+    if save is not None:
+        _check_writable(save)
+    picturing = Pictures(pictures, f"{game}-{seed}", open_pictures)
+    sitting = Sitting(the_game.start(seed), bots, ui, picturing)
+    say(f"{game}, seed {seed}, seats: {', '.join(seat_list)}", "bold")
+    stopped: int | None = None
+    try:
+        sitting.play()
+    except KeyboardInterrupt:
+        stopped = INTERRUPTED
+    except EOFError:
+        stopped = STOPPED
+    finally:
+        if save is not None:
+            _save(save, the_game, seed, sitting.state)
+    if stopped is not None:
+        out.print()
+        raise fail("game left unfinished" + (f"; saved to {save}" if save else ""), stopped)
+    print_outcome(sitting.state)
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse an output path that cannot be written before any work is done."""
+    if path.is_dir():
+        raise fail(f"{path} is a folder; give a file name")
+    folder = path.parent
+    if not folder.is_dir():
+        raise fail(f"cannot write {path}: the folder {folder} does not exist")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise fail(f"cannot write in {folder}: {error.strerror or error}") from error
+
+
+def _save(path: Path, game: Game, seed: int, state: State) -> None:
+    try:
+        save_game(path, game, seed, state.history)
+    except OSError as error:
+        err.print(Text(f"note: could not save to {path}: {error.strerror or error}"))
+        return
+    say(f"saved to {path}")
+
+
+def print_outcome(state: State) -> None:
+    result = state.outcome()
+    if result.truncated:
+        say("the game stopped at its length limit: no result", "yellow")
+        return
+    table = Table("player", "score", "place", title="result")
+    for s, score in enumerate(result.scores):
+        won = s in result.winners
+        table.add_row(
+            Text(f"{s}" + (" - wins" if won else ""), style="bold green" if won else ""),
+            f"{score:g}",
+            str(result.ranks[s]),
+        )
+    show(table)
+
+
+# --- replay ----------------------------------------------------------------------------
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="a file written by play --save")],
+    seat: Annotated[
+        int | None,
+        typer.Option(metavar="PLAYER", help="show the game as this player saw it"),
+    ] = None,
+    reveal: Annotated[bool, typer.Option(help="show every event (all hidden cards)")] = False,
+) -> None:
+    """Show a saved game move by move; the replay reaches the same final state."""
+    try:
+        game, seed, history = load_game(file)
+        ui = terminal_of(game.name)
+    except BadInput as error:
+        raise fail(str(error)) from error
+    except (UnicodeDecodeError, ValueError) as error:
+        raise fail(f"{file} is not a gamenight replay (not readable as text JSON)") from error
+    if seat is not None and not 0 <= seat < game.players:
+        raise fail(f"--seat must be a player of this game: 0 to {game.players - 1}, got {seat}")
+    state = game.start(seed)
+    shown = 0
+    for number, (who, action) in enumerate(history, 1):
+        try:
+            state.act(who, action)
+        except (IllegalAction, IndexError, ValueError) as error:
+            raise fail(
+                f"{file}: move {number} (player {who}) is illegal: {error}", BAD_INPUT
+            ) from error
+        say(f"{number:4d}. player {who}: {_describe(ui, action)}", "dim")
+        events = state._log if reveal else state.events(seat)
+        for event in events[shown:]:
+            line = ui.describe_event(event)
+            if line:
+                say(line)
+        shown = len(events)
+    show(ui.render(state.view(seat)))
+    if state.over:
+        print_outcome(state)
+    else:
+        say(f"the saved game stops before the end ({len(history)} moves)", "yellow")
