@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gamenight.games.drop_or_stop.rules import DropOrStop, DropOrStopState
+from gamenight.games.drop_or_stop import DropOrStop, DropOrStopState
 
 
 def cards_of(game: DropOrStop, ids: list[str], taken: set[int]) -> list[int]:

@@ -19,9 +19,9 @@ from rich.table import Table
 from rich.text import Text
 
 from gamenight.engine.core import Action, BadInput, Event, State
+from gamenight.games.drop_it import KEEP, SPEND, Drop, DropItState
 from gamenight.games.drop_it.board import COLOURS, KINDS
 from gamenight.games.drop_it.render import describe_result, png
-from gamenight.games.drop_it.rules import KEEP, SPEND, Drop, DropItState
 
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?(deg|rad|°)?")
 _JOKER_WORDS = {

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from gamenight.engine.core import Action, BadInput, Event, State
-from gamenight.games.drop_or_stop.rules import DROP, STOP
+from gamenight.games.drop_or_stop.actions import DROP, STOP
 
 _WORDS: dict[str, Action] = {"d": DROP, "drop": DROP, "s": STOP, "stop": STOP}
 
