@@ -42,6 +42,15 @@ class DropOrStop(Game):
         # What every card id is worth, shown in views: {"D3": {"flex": false, "value": 3}}.
         self.card_table = {k.id: {"flex": k.flex, "value": k.value} for k in kinds}
         self.smallest_hand = self.deck.smallest_hand(options.hand_size)
+        # §7 totals looked up, not computed: totals[flex count][fixed sum] (None: OVERFLOW).
+        most_fixed = sum(self.fixed_value)
+        self.totals = tuple(
+            tuple(
+                round_total(fixed, flex, options.target, self.flex_values)
+                for fixed in range(most_fixed + 1)
+            )
+            for flex in range(sum(self.is_flex) + 1)
+        )
         # Hot-path copies of options and the private-event audiences.
         self.target = options.target
         self.hand_size = options.hand_size
@@ -51,6 +60,9 @@ class DropOrStop(Game):
         n = options.players
         self.only = tuple(frozenset((seat,)) for seat in range(n))
         self.deal_order = tuple(tuple((start + i) % n for i in range(n)) for start in range(n))
+        # §5 nextActive's search order: the seats after s clockwise, s itself last (R9).
+        self.after = tuple(tuple((seat + i) % n for i in range(1, n + 1)) for seat in range(n))
+        self.alone = tuple((seat,) for seat in range(n))  # `actors` while `seat` is to act
 
     @classmethod
     def from_options(cls, **given: Any) -> Self:

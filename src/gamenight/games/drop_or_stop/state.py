@@ -17,12 +17,17 @@ from typing import TYPE_CHECKING, Any, Self
 
 from gamenight.engine.core import Action, Event, Outcome, State
 from gamenight.games.drop_or_stop import observation
-from gamenight.games.drop_or_stop.actions import DROP, DROP_OR_STOP, NOTHING, ONLY_STOP, Drop
+from gamenight.games.drop_or_stop.actions import DROP, DROP_OR_STOP, NOTHING, ONLY_STOP, STOP, Drop
 from gamenight.games.drop_or_stop.components import DECK_SIZE
-from gamenight.games.drop_or_stop.scoring import flex_choices, round_total, round_winners
+from gamenight.games.drop_or_stop.scoring import flex_choices, round_winners
 
 if TYPE_CHECKING:
     from gamenight.games.drop_or_stop.game import DropOrStop
+
+
+# Event(kind, data, to) in one C call (NamedTuple's own constructor is Python code, and
+# events are made on every move).
+_new_event = tuple.__new__
 
 
 class Phase(IntEnum):
@@ -48,12 +53,11 @@ class DropOrStopState(State):
         self.history = []
         self._log = []
         n = game.players
-        self.draw = list(range(DECK_SIZE))
-        shuffle(self.draw, self.rng)  # R5
+        self.draw = shuffled_deck(self.rng)  # R5
         self.discard: list[int] = []
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.tableaux: list[list[int]] = [[] for _ in range(n)]
-        self.active = [False] * n
+        self.hands: list[list[int]] = [[]] * n  # each replaced by its dealt hand (R7)
+        self.tableaux: list[list[int]] = []  # R8 (set by _deal, like `active`)
+        self.active: list[bool] = []
         self.wins = [0] * n  # R3
         # Running sums of each seat's round cards, so totals cost nothing on hot paths.
         self.fixed_sum = [0] * n
@@ -70,7 +74,9 @@ class DropOrStopState(State):
         self.start_seat = self.rng.randrange(n) if first == "random" else int(first)  # R6
         self.current = self.start_seat
         self._actors = ()
-        self._emit("started", players=n, start_seat=self.start_seat)
+        self._log.append(
+            _new_event(Event, ("started", {"players": n, "start_seat": self.start_seat}, None))
+        )
         self._deal()
 
     @property
@@ -97,11 +103,12 @@ class DropOrStopState(State):
         """R7, R8: deal HAND_SIZE cards to each seat from the start seat clockwise."""
         game = self.game
         size = game.hand_size
-        self.round += 1
+        self.round = round_number = self.round + 1
+        start = self.start_seat
         ids, fixed_value, is_flex = game.card_id, game.fixed_value, game.is_flex
         hands, fixed_sum, flex_count = self.hands, self.fixed_sum, self.flex_count
         draw = self.draw
-        for seat in game.deal_order[self.start_seat]:
+        for seat in game.deal_order[start]:
             if 0 < size <= len(draw):  # the common case, without a call per card
                 hand = draw[: -size - 1 : -1]
                 del draw[-size:]
@@ -112,17 +119,16 @@ class DropOrStopState(State):
             fixed_sum[seat] = sum(map(fixed_value.__getitem__, hand))
             flex_count[seat] = sum(map(is_flex.__getitem__, hand))
         log = self._log
-        log.append(new_event(("dealt", {"round": self.round, "start_seat": self.start_seat}, None)))
+        log.append(_new_event(Event, ("dealt", {"round": round_number, "start_seat": start}, None)))
         hand_event = self.hand_event
         for seat, only in enumerate(game.only):
             hand_event[seat] = len(log)
-            data = {"seat": seat, "cards": [ids[c] for c in hands[seat]]}
-            log.append(new_event(("hand", data, only)))
-        n = len(hands)
-        self.tableaux = [[] for _ in range(n)]
-        self.active = [True] * n
-        self.current = self.start_seat  # R9
-        self._actors = (self.start_seat,)
+            cards = list(map(ids.__getitem__, hands[seat]))
+            log.append(_new_event(Event, ("hand", {"seat": seat, "cards": cards}, only)))
+        self.tableaux = [[] for _ in hands]
+        self.active = [True] * len(hands)
+        self.current = start  # R9
+        self._actors = game.alone[start]
 
     # -- TURN -----------------------------------------------------------------------------
     def actions(self, seat: int) -> list[Action]:
@@ -135,43 +141,53 @@ class DropOrStopState(State):
             return ONLY_STOP  # R12a: recorded and shown exactly like a voluntary STOP
         return DROP_OR_STOP
 
+    def act(self, seat: int, action: Action) -> list[Event]:
+        """The contract's `act`; the seat to act with the shared DROP or STOP, when legal
+        (R10, R12a, R14), goes straight to `_apply`, the hot path of every playout.
+        Anything else takes `State.act`'s way, with its refusals."""
+        if (
+            seat == self.current
+            and self._actors
+            and (action is STOP or (action is DROP and self.actions(seat) is DROP_OR_STOP))
+        ):
+            log = self._log
+            start = len(log)
+            self._apply(seat, action)
+            self.history.append((seat, action))
+            return log[start:]
+        return super().act(seat, action)
+
     def _apply(self, seat: int, action: Action) -> None:
+        game = self.game
         if action is DROP or isinstance(action, Drop):
-            card = self._draw_card()
+            draw = self.draw
+            card = draw.pop() if draw else self._draw_card()  # R13 only on an empty pile
             self.tableaux[seat].append(card)  # R11
-            game = self.game
             if game.is_flex[card]:
                 self.flex_count[seat] += 1
             else:
                 self.fixed_sum[seat] += game.low_value[card]
             data = {"seat": seat, "card": game.card_id[card]}
-            self._log.append(new_event(("dropped", data, None)))
+            self._log.append(_new_event(Event, ("dropped", data, None)))
         else:
             self.active[seat] = False  # R12
-            self._log.append(new_event(("stopped", {"seat": seat}, None)))
-        nxt = self._next_active(seat)
-        if nxt is None:
-            self._score_round()  # R15
-        else:
-            self.current = nxt
-            self._actors = (nxt,)
+            self._log.append(_new_event(Event, ("stopped", {"seat": seat}, None)))
+        active = self.active
+        for nxt in game.after[seat]:  # §5 nextActive (R9)
+            if active[nxt]:
+                self.current = nxt
+                self._actors = game.alone[nxt]
+                return
+        self._score_round()  # R15: nobody is active
 
     def _next_active(self, seat: int) -> int | None:
         """§5 nextActive: seats after `seat` clockwise, `seat` itself last (R9)."""
         active = self.active
-        n = len(active)
-        for step in range(1, n + 1):
-            other = (seat + step) % n
-            if active[other]:
-                return other
-        return None
+        return next((other for other in self.game.after[seat] if active[other]), None)
 
     def total(self, seat: int) -> int | None:
         """§7 value of the seat's hand + tableau; None is OVERFLOW (R17)."""
-        game = self.game
-        return round_total(
-            self.fixed_sum[seat], self.flex_count[seat], game.target, game.flex_values
-        )
+        return self.game.totals[self.flex_count[seat]][self.fixed_sum[seat]]
 
     def recount(self) -> None:
         """Recompute the running sums from the cards (after cards were placed by hand)."""
@@ -189,15 +205,16 @@ class DropOrStopState(State):
         ids = game.card_id
         target, flex_values = game.target, game.flex_values
         fixed, flex = self.fixed_sum, self.flex_count
-        totals = [round_total(fixed[s], flex[s], target, flex_values) for s in range(n)]
+        table = game.totals
+        totals = [table[flex[s]][fixed[s]] for s in range(n)]  # R17
         winners = round_winners(totals)  # R18, R19
         wins = self.wins
         for s in winners:
             wins[s] += 1  # R20
         result = {
             "round": self.round,
-            "hands": [[ids[c] for c in h] for h in self.hands],
-            "tableaux": [[ids[c] for c in t] for t in self.tableaux],
+            "hands": [list(map(ids.__getitem__, h)) for h in self.hands],
+            "tableaux": [list(map(ids.__getitem__, t)) for t in self.tableaux],
             "flex": [
                 flex_choices(fixed[s], flex[s], target, flex_values) if flex[s] else []
                 for s in range(n)
@@ -207,7 +224,7 @@ class DropOrStopState(State):
             "wins": list(wins),
         }
         self.results.append(result)
-        self._log.append(new_event(("revealed", result, None)))  # R16, R29
+        self._log.append(_new_event(Event, ("revealed", result, None)))  # R16, R29
         self._check_end()
 
     def _check_end(self) -> None:
@@ -305,9 +322,15 @@ class DropOrStopState(State):
         return new
 
 
-def new_event(fields: tuple[str, Any, frozenset[int] | None]) -> Event:
-    """An Event without NamedTuple's Python-level constructor (events are made every move)."""
-    return tuple.__new__(Event, fields)
+_DECK = range(DECK_SIZE)
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    """R5: the 39 cards in a uniform order; `shuffle` of the cards in order 0..38, whose
+    key list is indexed by card number itself."""
+    draw = rng.random
+    keys = [draw() for _ in _DECK]
+    return sorted(_DECK, key=keys.__getitem__)
 
 
 def shuffle(cards: list[int], rng: random.Random) -> None:
