@@ -264,6 +264,9 @@ class DropItState(State):
         self.turn += 1
         self.side_drops[side] += 1
         if self.turn >= self.game.total_pieces:  # D29
+            # GAME_END before the totals: D31's 3 points per unused joker count only then,
+            # and the event must say what outcome() says (D32).
+            self._actors = ()
             totals = self.final_totals()
             self._emit(
                 "game_over",
@@ -271,7 +274,6 @@ class DropItState(State):
                 unused_jokers=list(self.jokers),
                 winners=[s for s in range(len(totals)) if totals[s] == max(totals)],
             )
-            self._actors = ()
         else:
             self._actors = (self._seat_to_drop(),)
 
