@@ -45,12 +45,8 @@ def openspiel(seconds: float, rng: random.Random) -> tuple[int, float]:
     while time.perf_counter() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                action = rng.choices(outcomes, probs)[0]
-            else:
-                action = rng.choice(state.legal_actions())
-            state.apply_action(action)
+            # Blackjack's chance is uniform over legal_actions(): sample it like a decision.
+            state.apply_action(rng.choice(state.legal_actions()))
             actions += 1
     return actions, time.perf_counter() - start
 
