@@ -40,10 +40,9 @@ import pymunk
 import pymunk.batch
 
 import gamenight
-from gamenight.games.drop_it import DropIt
+from gamenight.games.drop_it import Drop, DropIt, DropItState
 from gamenight.games.drop_it.bots import RandomDropBot
 from gamenight.games.drop_it.physics import add_piece
-from gamenight.games.drop_it.rules import Drop, DropItState
 from goals import figure, load_average
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 5

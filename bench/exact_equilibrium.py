@@ -12,13 +12,55 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from scipy.optimize import linprog  # a bench dependency (pyproject extra "bench")
 
 import gamenight
 from gamenight.bots import make_seat
 from gamenight.engine import play
 from gamenight.games.drop_or_stop import DROP, STOP
-from gamenight.games.drop_or_stop.solver import Table, threshold_equilibrium
+from gamenight.games.drop_or_stop.solver import Table, threshold_round
 from gamenight.sim.runner import wilson_fraction
+
+
+def threshold_equilibrium(
+    table: Table, deck: Sequence[int], choices: Sequence[int] = tuple(range(5, 12))
+) -> dict[str, Any]:
+    """The 2-player round as a zero-sum game between stop thresholds (the start seat's
+    s0 against the other seat's s1; payoff P(start seat wins) - P(other wins)), solved
+    by linear programming: the equilibrium stop policy within threshold rules."""
+    k = len(choices)
+    payoff = np.zeros((k, k))
+    for i, s0 in enumerate(choices):
+        for j, s1 in enumerate(choices):
+            first = threshold_round(table, deck, (s0, s1), 0)
+            second = threshold_round(table, deck, (s0, s1), 1)
+            payoff[i, j] = first - second
+
+    def solve(matrix: Any) -> tuple[Any, float]:
+        # max v s.t. x^T M >= v, sum x = 1, x >= 0  (variables x..., v)
+        rows, cols = matrix.shape
+        c = np.zeros(rows + 1)
+        c[-1] = -1.0
+        a_ub = np.hstack([-matrix.T, np.ones((cols, 1))])
+        a_eq = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
+        bounds = [(0, None)] * rows + [(None, None)]
+        res = linprog(c, A_ub=a_ub, b_ub=np.zeros(cols), A_eq=a_eq, b_eq=[1.0], bounds=bounds)
+        return res.x[:rows], float(res.x[-1])
+
+    start_mix, value = solve(payoff)
+    other_mix, _ = solve(-payoff.T)
+    return {
+        "choices": list(choices),
+        "payoff": payoff.tolist(),
+        "start_seat": {s: float(p) for s, p in zip(choices, start_mix, strict=True) if p > 1e-6},
+        "other_seat": {s: float(p) for s, p in zip(choices, other_mix, strict=True) if p > 1e-6},
+        "value": value,
+    }
+
 
 GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 200
 

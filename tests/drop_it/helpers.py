@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 import gamenight
-from gamenight.games.drop_it import DropIt
+from gamenight.games.drop_it import Drop, DropIt
 from gamenight.games.drop_it.scoring import Assessment, Tolerances, assess
 
 
@@ -34,3 +34,14 @@ def rules(a: Assessment) -> set[str]:
 
 
 SQRT3 = math.sqrt(3)
+
+
+def corner_violation(g: gamenight.Game) -> gamenight.State:
+    """Seat 0 drops its red circle into the left corner: the left level-1 cell is red (D21)."""
+    s = g.start(0)
+    s.act(0, Drop("red-circle", 20.5, 0.0))
+    return s
+
+
+def rules_of(record: dict[str, Any]) -> set[str]:
+    return {v["rule"] for v in record["violations"]}

@@ -10,8 +10,9 @@ import pytest
 
 from gamenight.games.drop_it import Drop, DropItState
 from gamenight.games.drop_it import physics as ph
-from gamenight.games.drop_it.rules import hand_noise, normalise_angle
+from gamenight.games.drop_it.actions import normalise_angle
 from gamenight.games.drop_it.scoring import place
+from gamenight.games.drop_it.state import hand_noise
 
 from .helpers import game
 

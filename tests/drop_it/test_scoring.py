@@ -1,15 +1,20 @@
-"""Worked examples of §12 (static poses, no physics) and the numerical definitions N1..N8."""
+"""Landing rules and scoring (spec §7-§9): the worked examples of §12 (static poses, no
+physics), the numerical definitions N1..N9 and the award (D20-D26)."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamenight.games.drop_it.scoring import (
     Tolerances,
     awarded,
     distance,
+    height_above,
+    level,
     place,
     segment,
     tokens,
@@ -193,3 +198,45 @@ def test_N6_circle_on_a_slanted_line_uses_the_tangent_point() -> None:
 def test_D28_tokens_show_totals_above_the_track() -> None:
     assert tokens(25, 1) == [] and tokens(26, 1) == ["+25"] and tokens(51, 1) == ["+50"]
     assert tokens(80, 2) == ["+50", "+25"]
+
+
+def test_D20_three_players_piece_colour_counts_not_the_owner() -> None:
+    # Seat 0's yellow triangle touching seat 1's yellow circle is a COLOUR violation.
+    a = judge(
+        ("yellow-triangle-0", 100.0, 100.0, 0.0), ("yellow-circle-1", 142.2, 100.0 - 12.7, 0.0)
+    )
+    assert "COLOUR" in rules(a)
+
+
+def test_D24_D25_several_bonus_circles_add_up() -> None:
+    a = judge(("red-diamond-0", 55.0, 185.5, 0.0))
+    assert a.bonus == ("B5", "B7") and a.level == 7 and a.raw_points == 10
+
+
+def test_D26_rulebook_example_level_5_and_a_medium_circle_is_7() -> None:
+    a = judge(("blue-square-0", 190.0, 130.0, 0.0))
+    assert (a.level, a.bonus, rules(a), a.raw_points) == (5, ("B4",), set(), 7)
+
+
+def test_N9_raw_points_are_computed_even_when_a_rule_is_broken() -> None:
+    a = judge(("red-square-0", 150.0, 18.0, 0.0))
+    assert a.violations and a.raw_points == 3 and a.bonus == ("B1",)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    kind=st.sampled_from(["circle", "square", "triangle", "diamond"]),
+    x=st.floats(-20.0, 320.0),
+    y=st.floats(-20.0, 420.0),
+    angle=st.floats(0.0, 6.3),
+    eps=st.sampled_from([0.0, 0.5, 3.0]),
+)
+def test_N6_level_by_bisection_equals_the_scan_of_every_line(
+    kind: str, x: float, y: float, angle: float, eps: float
+) -> None:
+    """D24/N6: the level is 1 + the highest k with h_k > LEVEL_EPS; bisection relies on the
+    boundaries never crossing, so it must agree with checking every line."""
+    g = game()
+    shape = place(g.shapes[kind], (x, y, angle))
+    above = [k for k in range(1, g.board.levels) if height_above(g.board, k, shape) > eps]
+    assert level(g.board, shape, eps) == 1 + max(above, default=0)

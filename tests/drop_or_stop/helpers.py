@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gamenight.games.drop_or_stop.rules import DropOrStop, DropOrStopState
+from gamenight.games.drop_or_stop import DropOrStop, DropOrStopState
 
 
 def cards_of(game: DropOrStop, ids: list[str], taken: set[int]) -> list[int]:
@@ -54,3 +54,8 @@ def all_cards(state: DropOrStopState) -> list[int]:
     for t in state.tableaux:
         cards += t
     return sorted(cards)
+
+
+def kinds(cards: str) -> list[tuple[bool, int]]:
+    """Cards for the valuation tests: "F" is a flex card, a digit a fixed value."""
+    return [(True, 1) if c == "F" else (False, int(c)) for c in cards.split(",")]

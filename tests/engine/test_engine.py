@@ -26,7 +26,7 @@ from gamenight.engine import (
 from gamenight.engine.codec import action_from_json
 from gamenight.engine.options import describe_options
 from gamenight.engine.seeds import derive_seed
-from gamenight.games.drop_or_stop.rules import DropOrStop, DropOrStopState
+from gamenight.games.drop_or_stop import DropOrStop, DropOrStopState
 
 
 def test_games_lists_drop_or_stop():

@@ -1,13 +1,17 @@
 """Drop It: wooden shapes dropped into a vertical board, in 2D physics (spec rules/drop-it.md).
 
 Modules: `board` (geometry data), `components` (pieces), `physics` (pymunk world),
-`scoring` (landing rules on settled poses), `rules` (options, actions, state machine),
-`render` (SVG/PNG), `pictures` (the page's board and RGB arrays), `bots`, `terminal`.
+`scoring` (landing rules on settled poses), `options`, `actions`, `state` (the turn
+machine), `game`, `observation` (view and encoding),
+`render` (SVG/PNG), `pictures` (the page's board, RGB arrays), `bots`, `terminal`.
 """
 
 from gamenight.engine.registry import register
 from gamenight.engine.spec import GameSpec
-from gamenight.games.drop_it.rules import KEEP, SPEND, Drop, DropIt, DropItState, Joker, Options
+from gamenight.games.drop_it.actions import KEEP, SPEND, Drop, Joker
+from gamenight.games.drop_it.game import DropIt
+from gamenight.games.drop_it.options import Options
+from gamenight.games.drop_it.state import DropItState
 
 SPEC = GameSpec(
     name="drop-it",

@@ -21,7 +21,6 @@ from gamenight.engine.core import BadInput
 DEFAULT_BOARD = Path(__file__).with_name("board_default_v1.json")
 COLOURS = ("red", "yellow", "blue", "green")
 KINDS = ("circle", "square", "triangle", "diamond")
-SYMBOLS = frozenset(COLOURS + KINDS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,8 @@ import time
 from typing import Any
 
 from gamenight.engine.core import Action, State
+from gamenight.games.drop_it import KEEP, SPEND, Drop, DropItState
 from gamenight.games.drop_it.components import piece_of
-from gamenight.games.drop_it.rules import KEEP, SPEND, Drop, DropItState
 from gamenight.games.drop_it.scoring import Tolerances, assess, distance, place
 
 

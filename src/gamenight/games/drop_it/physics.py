@@ -10,6 +10,7 @@ reproduce a replay bit for bit; the round trip does, in every process.
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 import pickle
@@ -300,6 +301,7 @@ def decode_frame(frame: bytes) -> list[tuple[float, float, float]]:
 
 
 # -- release placement (D11, D12) ------------------------------------------------------------
+@functools.lru_cache(maxsize=4096)  # the grid's angles recur on every turn
 def extent(outline: Outline, angle: float) -> tuple[float, float, float, float]:
     """The outline's bounding box offsets (xmin, ymin, xmax, ymax) about its centroid."""
     p = place(outline, (0.0, 0.0, angle))

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamenight.games.drop_it.board import Board
+from gamenight.games.drop_it.board import Board, EdgeCell
 from gamenight.games.drop_it.components import Outline, piece_of
 
 Point = tuple[float, float]
@@ -176,14 +176,67 @@ def height_above(board: Board, k: int, shape: Placed) -> float:
 
 
 def level(board: Board, shape: Placed, eps: float) -> int:
-    """N6 / D24: 1 + the highest k with h_k(P) > LEVEL_EPS, or 1."""
-    above = [k for k in range(1, board.levels) if height_above(board, k, shape) > eps]
-    return 1 + max(above, default=0)
+    """N6 / D24: 1 + the highest k with h_k(P) > LEVEL_EPS, or 1.
+
+    The boundaries never cross (checked when a board loads), so h_k(P) falls as k rises
+    and the k with h_k(P) > LEVEL_EPS are 1..K: K is found by bisection."""
+    highest, unknown_above = 0, board.levels - 1  # h_k > eps up to `highest`
+    while highest < unknown_above:
+        k = (highest + unknown_above + 1) // 2
+        if height_above(board, k, shape) > eps:
+            highest = k
+        else:
+            unknown_above = k - 1
+    return 1 + highest
 
 
 def covered_bonus(board: Board, shape: Placed, eps: float) -> list[str]:
-    """N7 / D25: ids of the bonus circles with d(q, P) < ρ - BONUS_EPS."""
-    return [c.id for c in board.bonus if point_distance(c.center, shape) < c.radius - eps]
+    """N7 / D25: ids of the bonus circles with d(q, P) < ρ - BONUS_EPS.
+
+    A circle whose centre lies at least ρ - BONUS_EPS (and a hair more, for rounding) from
+    P's bounding box is skipped: d(q, P) is never less than the distance to the box."""
+    x0, y0, x1, y1 = shape.bbox()
+    covered = []
+    for c in board.bonus:
+        reach = c.radius - eps
+        qx, qy = c.center
+        dx = x0 - qx if qx < x0 else qx - x1 if qx > x1 else 0.0
+        dy = y0 - qy if qy < y0 else qy - y1 if qy > y1 else 0.0
+        if dx * dx + dy * dy >= (reach + _HAIR) ** 2 and reach + _HAIR > 0:
+            continue
+        if point_distance(c.center, shape) < reach:
+            covered.append(c.id)
+    return covered
+
+
+_HAIR = 1e-6  # mm: far above the rounding of the distances, far below any tolerance
+
+
+CellOutline = tuple[EdgeCell, Placed, tuple[float, float, float, float]]
+# Per tuple of edge cells (held, so its id stays unique): each cell's segment and box.
+_CELL_OUTLINES: dict[int, tuple[tuple[EdgeCell, ...], tuple[CellOutline, ...]]] = {}
+
+
+def cell_outlines(board: Board) -> tuple[CellOutline, ...]:
+    """Every edge cell of a board with its segment and bounding box, made once per board."""
+    cells = board.cells
+    known = _CELL_OUTLINES.get(id(cells))
+    if known is None or known[0] is not cells:
+        segments = [segment(c.a, c.b) for c in cells]
+        known = (cells, tuple((c, seg, seg.bbox()) for c, seg in zip(cells, segments, strict=True)))
+        _CELL_OUTLINES[id(cells)] = known
+    return known[1]
+
+
+def touched_cells(board: Board, shape: Placed, tol: float) -> list[EdgeCell]:
+    """N5: the edge cells within TOUCH_TOL of P (`touches`, with P's box computed once)."""
+    ax0, ay0, ax1, ay1 = shape.bbox()
+    return [
+        cell
+        for cell, seg, (bx0, by0, bx1, by1) in cell_outlines(board)
+        if not (ax1 + tol < bx0 or bx1 + tol < ax0 or ay1 + tol < by0 or by1 + tol < ay0)
+        and distance(shape, seg) <= tol
+    ]
 
 
 def sticks_out(board: Board, shape: Placed, eps: float) -> bool:
@@ -233,17 +286,23 @@ def assess(
     mine = place(shapes[me.kind], poses[dropped])
     touching = []
     same_kind, same_colour = [], []
+    gap = tol.touch
+    ax0, ay0, ax1, ay1 = mine.bbox()
     for other_id, pose in poses.items():
         if other_id == dropped:
             continue
         other = piece_of(other_id)
-        if touches(mine, place(shapes[other.kind], pose), tol.touch):
+        placed = place(shapes[other.kind], pose)
+        bx0, by0, bx1, by1 = placed.bbox()  # `touches`, with the dropped piece's box once
+        if ax1 + gap < bx0 or bx1 + gap < ax0 or ay1 + gap < by0 or by1 + gap < ay0:
+            continue
+        if distance(mine, placed) <= gap:
             touching.append(other_id)
             if other.kind == me.kind:
                 same_kind.append(other_id)  # D19
             if other.colour == me.colour:
                 same_colour.append(other_id)  # D20
-    cells = [c for c in board.cells if touches(mine, segment(c.a, c.b), tol.touch)]
+    cells = touched_cells(board, mine, tol.touch)
     # D21: a cell whose active-face symbol is the piece's colour or kind; blank never matches.
     edge = [c.id for c in cells if c.symbol(edge_mode) in (me.colour, me.kind)]
     violations: list[dict[str, Any]] = []

@@ -2,15 +2,10 @@
 
 from gamenight.engine.registry import register
 from gamenight.engine.spec import GameSpec
-from gamenight.games.drop_or_stop.rules import (
-    DROP,
-    STOP,
-    Drop,
-    DropOrStop,
-    DropOrStopOptions,
-    DropOrStopState,
-    Stop,
-)
+from gamenight.games.drop_or_stop.actions import DROP, STOP, Drop, Stop
+from gamenight.games.drop_or_stop.game import DropOrStop
+from gamenight.games.drop_or_stop.options import DropOrStopOptions, Options
+from gamenight.games.drop_or_stop.state import DropOrStopState
 
 SPEC = GameSpec(
     name="drop-or-stop",
@@ -27,6 +22,15 @@ SPEC = GameSpec(
     rules="rules/drop-or-stop.md",
 )
 
-__all__ = ["DROP", "STOP", "Drop", "DropOrStop", "DropOrStopOptions", "DropOrStopState", "Stop"]
+__all__ = [
+    "DROP",
+    "STOP",
+    "Drop",
+    "DropOrStop",
+    "DropOrStopOptions",
+    "DropOrStopState",
+    "Options",
+    "Stop",
+]
 
 register(SPEC)

@@ -7,7 +7,7 @@ from typing import Any
 
 from gamenight.engine.core import Action, State
 from gamenight.engine.driver import RandomBot
-from gamenight.games.drop_or_stop.rules import DROP, STOP
+from gamenight.games.drop_or_stop.actions import DROP, STOP
 from gamenight.games.drop_or_stop.scoring import value_cards
 from gamenight.games.drop_or_stop.solver import round_from_view, win_chances
 

@@ -1,0 +1,62 @@
+"""Drop or Stop options: every named setting of the spec (§2.3, R1, R12a, R34), validated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gamenight.engine.core import BadInput
+from gamenight.engine.options import setting
+from gamenight.games.drop_or_stop.components import DECK_SIZE, PRESETS
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every named setting of the spec (§2.3, R12a, R34)."""
+
+    players: int = setting(3, "number of players (R1)", min=1, max=12)
+    deck: str = setting(
+        "standard",
+        f"deck preset ({', '.join(PRESETS)}) or the path of a JSON deck file (§2.2)",
+    )
+    target: int = setting(11, "the highest total that does not overflow (TARGET)", min=1)
+    hand_size: int = setting(2, "hidden cards dealt to each player per round (HAND_SIZE)", min=0)
+    wins_to_win: int = setting(3, "round wins needed to win the game (WINS_TO_WIN)", min=1)
+    min_players: int = setting(2, "MIN_PLAYERS (R1)", min=1)
+    max_players: int = setting(4, "MAX_PLAYERS (R1); one colour set of scoring cards each", min=1)
+    allow_drop_when_overflowed: bool = setting(
+        True, "a player already over the target may still DROP (R12a)"
+    )
+    first_start_seat: int | str = setting(
+        "random", "'random' (seeded, R6/R27) or the seat index that gets the start card first"
+    )
+    max_rounds: int | None = setting(
+        None, "engine cap on rounds; a capped game ends truncated, without winners (R34)", min=1
+    )
+
+    def __post_init__(self) -> None:
+        if not self.min_players <= self.players <= self.max_players:
+            raise BadInput(
+                f"drop-or-stop needs {self.min_players}-{self.max_players} players (R1), "
+                f"got {self.players}; change min_players/max_players to allow it"
+            )
+        if self.first_start_seat != "random" and self.first_start_seat not in range(self.players):
+            raise BadInput(
+                "first_start_seat must be 'random' or a seat index "
+                f"0..{self.players - 1}, got {self.first_start_seat!r}"
+            )
+        if self.players * self.hand_size > DECK_SIZE:
+            raise BadInput(f"{self.players} hands of {self.hand_size} need more than 39 cards")
+
+
+DropOrStopOptions = Options  # the name before every game's options were called Options
+
+# Keys of the spec's machine-readable block (§2.2) that a deck file may also set.
+FILE_SETTINGS = {
+    "target": "target",
+    "handSize": "hand_size",
+    "winsToWin": "wins_to_win",
+    "minPlayers": "min_players",
+    "maxPlayers": "max_players",
+    "allowDropWhenOverflowed": "allow_drop_when_overflowed",
+    "firstStartSeat": "first_start_seat",
+}

@@ -1,0 +1,340 @@
+r"""Drop or Stop rules: the state machine of spec §5 with the clauses of §8.
+
+    SETUP -> DEAL -> TURN(c) ... -> SCORE -> CHECK_END -> GAME_OVER
+                                                      \-> CLEANUP -> DEAL
+
+Only TURN and GAME_OVER are ever seen from outside (`Phase`); DEAL, SCORE, CHECK_END and
+CLEANUP run inside the action that ends a round, one method each. Cards are numbered
+0..38; `game.card_kind[i]` names the kind of card i. Lists are used as stacks (the top of
+the draw pile is the end of the list).
+"""
+
+from __future__ import annotations
+
+import random
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, Self
+
+from gamenight.engine.core import Action, Event, Outcome, State
+from gamenight.games.drop_or_stop import observation
+from gamenight.games.drop_or_stop.actions import DROP, DROP_OR_STOP, NOTHING, ONLY_STOP, STOP, Drop
+from gamenight.games.drop_or_stop.components import DECK_SIZE
+from gamenight.games.drop_or_stop.scoring import flex_choices, round_winners
+
+if TYPE_CHECKING:
+    from gamenight.games.drop_or_stop.game import DropOrStop
+
+
+# Event(kind, data, to) in one C call (NamedTuple's own constructor is Python code, and
+# events are made on every move).
+_new_event = tuple.__new__
+
+
+class Phase(IntEnum):
+    """The states of spec §5 (R34 adds a truncated end)."""
+
+    SETUP = 0
+    DEAL = 1
+    TURN = 2
+    SCORE = 3
+    CHECK_END = 4
+    CLEANUP = 5
+    GAME_OVER = 6
+    TRUNCATED = 7
+
+
+class DropOrStopState(State):
+    game: DropOrStop
+
+    def __init__(self, game: DropOrStop, seed: int) -> None:
+        # SETUP (§4)
+        self.game = game
+        self.rng = random.Random(seed)
+        self.history = []
+        self._log = []
+        n = game.players
+        self.draw = shuffled_deck(self.rng)  # R5
+        self.discard: list[int] = []
+        self.hands: list[list[int]] = [[]] * n  # each replaced by its dealt hand (R7)
+        self.tableaux: list[list[int]] = []  # R8 (set by _deal, like `active`)
+        self.active: list[bool] = []
+        self.wins = [0] * n  # R3
+        # Running sums of each seat's round cards, so totals cost nothing on hot paths.
+        self.fixed_sum = [0] * n
+        self.flex_count = [0] * n
+        # The draw-pile generation each card was last drawn from: cards of one generation
+        # were shuffled together, which is what determinize may resample (R13, R30).
+        self.generation = 0
+        self.card_generation = [0] * DECK_SIZE
+        self.hand_event: list[int] = [-1] * n  # index in _log of each seat's private hand
+        self.results: list[dict[str, Any]] = []  # R29: the public record of every reveal
+        self.round = 0
+        self.truncated = False
+        first = game.options.first_start_seat
+        self.start_seat = self.rng.randrange(n) if first == "random" else int(first)  # R6
+        self.current = self.start_seat
+        self._actors = ()
+        self._log.append(
+            _new_event(Event, ("started", {"players": n, "start_seat": self.start_seat}, None))
+        )
+        self._deal()
+
+    @property
+    def phase(self) -> Phase:
+        """TURN while someone owes a decision, else GAME_OVER (or TRUNCATED, R34)."""
+        if self._actors:
+            return Phase.TURN
+        return Phase.TRUNCATED if self.truncated else Phase.GAME_OVER
+
+    # -- cards --------------------------------------------------------------------------
+    def _draw_card(self) -> int:
+        """R13: reshuffle the discard pile only when a card must be drawn from an empty pile."""
+        if not self.draw:
+            self.draw, self.discard = self.discard, []
+            shuffle(self.draw, self.rng)
+            self.generation += 1
+            for c in self.draw:
+                self.card_generation[c] = self.generation
+            self._emit("reshuffled", cards=self.game.multiset(self.draw))  # R30
+        return self.draw.pop()
+
+    # -- DEAL -----------------------------------------------------------------------------
+    def _deal(self) -> None:
+        """R7, R8: deal HAND_SIZE cards to each seat from the start seat clockwise."""
+        game = self.game
+        size = game.hand_size
+        self.round = round_number = self.round + 1
+        start = self.start_seat
+        ids, fixed_value, is_flex = game.card_id, game.fixed_value, game.is_flex
+        hands, fixed_sum, flex_count = self.hands, self.fixed_sum, self.flex_count
+        draw = self.draw
+        for seat in game.deal_order[start]:
+            if 0 < size <= len(draw):  # the common case, without a call per card
+                hand = draw[: -size - 1 : -1]
+                del draw[-size:]
+            else:
+                hand = [self._draw_card() for _ in range(size)]
+                draw = self.draw
+            hands[seat] = hand
+            fixed_sum[seat] = sum(map(fixed_value.__getitem__, hand))
+            flex_count[seat] = sum(map(is_flex.__getitem__, hand))
+        log = self._log
+        log.append(_new_event(Event, ("dealt", {"round": round_number, "start_seat": start}, None)))
+        hand_event = self.hand_event
+        for seat, only in enumerate(game.only):
+            hand_event[seat] = len(log)
+            cards = list(map(ids.__getitem__, hands[seat]))
+            log.append(_new_event(Event, ("hand", {"seat": seat, "cards": cards}, only)))
+        self.tableaux = [[] for _ in hands]
+        self.active = [True] * len(hands)
+        self.current = start  # R9
+        self._actors = game.alone[start]
+
+    # -- TURN -----------------------------------------------------------------------------
+    def actions(self, seat: int) -> list[Action]:
+        """R10, R12a, R14: {DROP, STOP} or {STOP}."""
+        if not self._actors or seat != self.current:
+            return NOTHING
+        if not self.draw and not self.discard:
+            return ONLY_STOP  # R14
+        if not self.game.allow_overflow_drop and self.total(seat) is None:
+            return ONLY_STOP  # R12a: recorded and shown exactly like a voluntary STOP
+        return DROP_OR_STOP
+
+    def act(self, seat: int, action: Action) -> list[Event]:
+        """The contract's `act`; the seat to act with the shared DROP or STOP, when legal
+        (R10, R12a, R14), goes straight to `_apply`, the hot path of every playout.
+        Anything else takes `State.act`'s way, with its refusals."""
+        if (
+            seat == self.current
+            and self._actors
+            and (action is STOP or (action is DROP and self.actions(seat) is DROP_OR_STOP))
+        ):
+            log = self._log
+            start = len(log)
+            self._apply(seat, action)
+            self.history.append((seat, action))
+            return log[start:]
+        return super().act(seat, action)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        game = self.game
+        if action is DROP or isinstance(action, Drop):
+            draw = self.draw
+            card = draw.pop() if draw else self._draw_card()  # R13 only on an empty pile
+            self.tableaux[seat].append(card)  # R11
+            if game.is_flex[card]:
+                self.flex_count[seat] += 1
+            else:
+                self.fixed_sum[seat] += game.low_value[card]
+            data = {"seat": seat, "card": game.card_id[card]}
+            self._log.append(_new_event(Event, ("dropped", data, None)))
+        else:
+            self.active[seat] = False  # R12
+            self._log.append(_new_event(Event, ("stopped", {"seat": seat}, None)))
+        active = self.active
+        for nxt in game.after[seat]:  # §5 nextActive (R9)
+            if active[nxt]:
+                self.current = nxt
+                self._actors = game.alone[nxt]
+                return
+        self._score_round()  # R15: nobody is active
+
+    def _next_active(self, seat: int) -> int | None:
+        """§5 nextActive: seats after `seat` clockwise, `seat` itself last (R9)."""
+        active = self.active
+        return next((other for other in self.game.after[seat] if active[other]), None)
+
+    def total(self, seat: int) -> int | None:
+        """§7 value of the seat's hand + tableau; None is OVERFLOW (R17)."""
+        return self.game.totals[self.flex_count[seat]][self.fixed_sum[seat]]
+
+    def recount(self) -> None:
+        """Recompute the running sums from the cards (after cards were placed by hand)."""
+        game = self.game
+        for seat in range(game.players):
+            cards = self.hands[seat] + self.tableaux[seat]
+            self.flex_count[seat] = sum(game.is_flex[c] for c in cards)
+            self.fixed_sum[seat] = sum(game.low_value[c] for c in cards if not game.is_flex[c])
+
+    # -- SCORE, CHECK_END, CLEANUP ------------------------------------------------------
+    def _score_round(self) -> None:
+        """R16-R20: reveal, value, award round wins; then CHECK_END."""
+        game = self.game
+        n = len(self.hands)
+        ids = game.card_id
+        target, flex_values = game.target, game.flex_values
+        fixed, flex = self.fixed_sum, self.flex_count
+        table = game.totals
+        totals = [table[flex[s]][fixed[s]] for s in range(n)]  # R17
+        winners = round_winners(totals)  # R18, R19
+        wins = self.wins
+        for s in winners:
+            wins[s] += 1  # R20
+        result = {
+            "round": self.round,
+            "hands": [list(map(ids.__getitem__, h)) for h in self.hands],
+            "tableaux": [list(map(ids.__getitem__, t)) for t in self.tableaux],
+            "flex": [
+                flex_choices(fixed[s], flex[s], target, flex_values) if flex[s] else []
+                for s in range(n)
+            ],
+            "totals": ["OVERFLOW" if t is None else t for t in totals],
+            "winners": winners,
+            "wins": list(wins),
+        }
+        self.results.append(result)
+        self._log.append(_new_event(Event, ("revealed", result, None)))  # R16, R29
+        self._check_end()
+
+    def _check_end(self) -> None:
+        """R21: a seat at WINS_TO_WIN ends the game (co-champions share it); else CLEANUP."""
+        wins_to_win = self.game.wins_to_win
+        champions = [s for s, w in enumerate(self.wins) if w >= wins_to_win]
+        if champions:
+            self._actors = ()
+            self._emit("game_over", winners=champions, wins=list(self.wins))
+            return
+        self._cleanup()
+
+    def _cleanup(self) -> None:
+        """R22-R24: round cards face up onto the discard pile, start card left, deal again;
+        R34: a round cap ends the game truncated instead."""
+        n = len(self.hands)
+        discard = self.discard
+        for s in range(n):  # R22
+            discard += self.hands[s]
+            discard += self.tableaux[s]
+        cap = self.game.max_rounds
+        if cap is not None and self.round >= cap:  # R34
+            self.hands = [[] for _ in range(n)]
+            self.tableaux = [[] for _ in range(n)]
+            self.truncated = True
+            self._actors = ()
+            self._emit("truncated", rounds=self.round)
+            return
+        self.start_seat = (self.start_seat + 1) % n  # R23
+        self._deal()  # R24
+
+    # -- GAME_OVER and the rest of the contract -----------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (§6); see observation.View for its keys."""
+        return observation.view(self, seat)  # type: ignore[return-value]
+
+    def stats(self) -> dict[str, float]:
+        return {"decisions": len(self.history), "rounds": self.round}
+
+    def estimate(self) -> tuple[float, ...]:
+        """Rank by round wins so far (R21: wins decide the game)."""
+        return Outcome.from_scores(self.wins).payoff
+
+    def outcome(self) -> Outcome:
+        """R21 winners share the game; R34 a capped game is truncated."""
+        if self._actors:
+            raise RuntimeError("the game is not over")
+        return Outcome.from_scores(self.wins, truncated=self.truncated)
+
+    def copy(self) -> Self:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.history = list(self.history)
+        new._log = list(self._log)
+        new.draw = list(self.draw)
+        new.discard = list(self.discard)
+        new.hands = [list(h) for h in self.hands]
+        new.tableaux = [list(t) for t in self.tableaux]
+        new.active = list(self.active)
+        new.wins = list(self.wins)
+        new.fixed_sum = list(self.fixed_sum)
+        new.flex_count = list(self.flex_count)
+        new.card_generation = list(self.card_generation)
+        new.hand_event = list(self.hand_event)
+        new.results = list(self.results)
+        return new
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """Resample other hands and the draw pile within each shuffle generation, and the
+        future (R13 reshuffles), keeping everything `seat` has seen."""
+        new = self.copy()
+        kind = self.game.card_kind
+        places: dict[int, list[tuple[list[int], int]]] = {}
+        hidden = [h for s, h in enumerate(new.hands) if s != seat and new._actors]
+        for pile in [*hidden, new.draw]:
+            for i, card in enumerate(pile):
+                places.setdefault(new.card_generation[card], []).append((pile, i))
+        for generation in sorted(places):
+            spots = places[generation]
+            cards = sorted((pile[i] for pile, i in spots), key=lambda c: (kind[c], c))
+            rng.shuffle(cards)
+            for (pile, i), card in zip(spots, cards, strict=True):
+                pile[i] = card
+        ids = self.game.card_id
+        if new._actors:
+            for s in range(self.game.players):
+                if s != seat and new.hand_event[s] >= 0:
+                    old = new._log[new.hand_event[s]]
+                    data = {"seat": s, "cards": [ids[c] for c in new.hands[s]]}
+                    new._log[new.hand_event[s]] = type(old)(old.kind, data, old.to)
+        new.recount()
+        new.rng = random.Random(rng.getrandbits(64))
+        return new
+
+
+_DECK = range(DECK_SIZE)
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    """R5: the 39 cards in a uniform order; `shuffle` of the cards in order 0..38, whose
+    key list is indexed by card number itself."""
+    draw = rng.random
+    keys = [draw() for _ in _DECK]
+    return sorted(_DECK, key=keys.__getitem__)
+
+
+def shuffle(cards: list[int], rng: random.Random) -> None:
+    """Shuffle in place by sorting on uniform keys: the same uniform permutation as
+    `rng.shuffle`, from one C call per card instead of a Python loop (R5, R13)."""
+    keys = {c: rng.random() for c in cards}
+    cards.sort(key=keys.__getitem__)
