@@ -13,7 +13,8 @@ from typing import Any
 import gamenight
 from gamenight.engine.core import Action
 from gamenight.games.arne import actions as A
-from gamenight.games.arne.rules import EMPTY, ArneState
+from gamenight.games.arne.components import Stack
+from gamenight.games.arne.state import EMPTY, ArneState
 
 COLOURS_3 = ("red", "green", "blue")
 
@@ -42,11 +43,11 @@ def table(
     return state
 
 
-def _stack(state: ArneState, spec: str, take: Any) -> tuple[int, int, int, int, int]:
+def _stack(state: ArneState, spec: str, take: Any) -> Stack:
     """'red P500+X3+CRUSH+LOCK+CHAMELEON' as a stack of card ids."""
     base, *extra = spec.split("+")
     parts = {e: take(e) for e in extra}
-    return (
+    return Stack(
         take(base),
         parts.get("CHAMELEON", -1),
         parts.get("X3", -1),
@@ -90,10 +91,9 @@ def arrange(
     state.deck = rest + top
     state.known = [[EMPTY] * g.n for _ in range(g.n)]
     # private events of the original deal no longer match the arranged hands: drop them
-    state._log = [e for e in state._log if e.to is None]
-    state._priv = []
+    state.drop_private_events()
     state.in_play = -1
-    state.decl = None
+    state.declared = None
 
 
 def act(state: ArneState, action: Action, seat: int | None = None) -> None:
@@ -103,9 +103,9 @@ def act(state: ArneState, action: Action, seat: int | None = None) -> None:
 
 def pass_round(state: ArneState, times: int | None = None) -> None:
     """Everybody passes until the current window closes (or `times` passes)."""
-    phase, kind, game_no = state.phase, state.wkind, state.game_no
+    phase, kind, game_no = state.phase, state.window, state.game_no
     count = 0
-    while state.phase == phase and state.wkind == kind and state.actors:
+    while state.phase == phase and state.window == kind and state.actors:
         before = len(state.history)
         state.act(state.actors[0], A.PASS)
         count += 1
@@ -118,7 +118,7 @@ def pass_round(state: ArneState, times: int | None = None) -> None:
 
 def names(state: ArneState, cards: list[int]) -> list[str]:
     g = state.game
-    return [g.k_name[g.card_kind[c]] for c in cards]
+    return [g.kind_name[g.card_kind[c]] for c in cards]
 
 
 def hand(state: ArneState, p: int) -> list[str]:

@@ -73,7 +73,7 @@ def test_A23_take_random_from_empty_hand():
     state = table(hands={0: ["TAKE_RANDOM"]})
     act(state, A.TakeRandom(2))
     pass_round(state)
-    assert hand(state, 0) == [] and state.wkind == 2
+    assert hand(state, 0) == [] and state.window == 2
 
 
 def test_A24_demand_points_normal_target_chooses():
@@ -90,14 +90,14 @@ def test_A24_demand_points_normal_target_chooses():
     act(state, A.Give("X2", "red"))
     assert stack_names(state, 0) == ["red P50", "red X2"]
     assert hand(state, 1) == ["red P1000", "CRUSH"]
-    assert state.wkind == 2
+    assert state.window == 2
 
 
 def test_A24_demand_points_fewer_than_two_and_none():
     state = table(hands={0: ["DEMAND_POINTS"], 1: ["red P100", "green P100"]})
     act(state, A.DemandPoints(1, "red", 0))
     pass_round(state)
-    assert stack_names(state, 0) == ["red P100"] and state.wkind == 2
+    assert stack_names(state, 0) == ["red P100"] and state.window == 2
     state = table(hands={0: ["DEMAND_POINTS"], 1: ["green P100"]})
     act(state, A.DemandPoints(1, "red", 0))
     pass_round(state)
@@ -127,7 +127,7 @@ def test_A24_random_selection_option():
     )
     act(state, A.DemandPoints(1, "red", 0))
     pass_round(state)
-    assert len(stack_names(state, 0)) == 2 and state.wkind == 2
+    assert len(stack_names(state, 0)) == 2 and state.window == 2
 
 
 def test_A25_demand_black_secret_choice():
@@ -154,7 +154,7 @@ def test_A25_target_may_dump_black_cards_in_the_pre_window():
     act(state, A.DemandBlack(1))
     act(state, A.Crush(0, 0))
     pass_round(state)
-    assert hand(state, 0) == [] and state.wkind == 2
+    assert hand(state, 0) == [] and state.window == 2
 
 
 def test_A26_draw_three_fewer_left():
@@ -185,7 +185,7 @@ def test_A27_own_colour_follows_the_new_seat():
 def test_A28_pass_hands_in_direction_no_window_card_not_passed():
     state = table(hands={0: ["PASS_HANDS", "red P50"], 1: ["CRUSH"], 2: ["STOP"]})
     act(state, A.PassHands())
-    assert state.wkind == 2  # no window before passing
+    assert state.window == 2  # no window before passing
     assert hand(state, 1) == ["red P50"] and hand(state, 2) == ["CRUSH"]
     assert hand(state, 0) == ["STOP"]
     assert state.view(None)["discard"][-1] == "PASS_HANDS"
@@ -197,7 +197,7 @@ def test_A28_pending_reverse_does_not_change_passing_direction():
     act(state, A.PassHands())
     assert hand(state, 1) == ["red P50"]  # still clockwise
     state = table(hands={0: ["PASS_HANDS", "red P50"], 2: ["CRUSH"]})
-    state.d = -1
+    state.direction = -1
     act(state, A.PassHands())
     assert hand(state, 2) == ["red P50"] and hand(state, 0) == []
 
@@ -322,7 +322,7 @@ def test_A35_reverse_by_non_active_player_takes_next_turn():
     act(state, A.PASS)
     act(state, A.Reverse())
     pass_round(state)
-    assert state.turn_seat == 2 and state.d == -1
+    assert state.turn_seat == 2 and state.direction == -1
 
 
 @pytest.mark.parametrize("attach", ["X3", "CRUSH", "LOCK"])

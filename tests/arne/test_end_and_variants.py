@@ -84,7 +84,7 @@ def test_A43_normal_highest_wins_losing_lowest_ties_share():
 def test_A44_no_reshuffle():
     game = gamenight.load("arne", players=3)
     state = play(game, [RandomBot(i) for i in range(3)], 2)
-    assert not state.deck and not [e for e in state._log if "shuffle" in e.kind]
+    assert not state.deck and not [e for e in state.log if "shuffle" in e.kind]
 
 
 def test_A45_live_preview_in_every_view():
@@ -107,7 +107,7 @@ def test_A49_dummy_colour_unowned_deck_for_players_plus_one():
     game = gamenight.load("arne", players=2, variant="dummy")
     assert game.num_cards == 92  # the deck for 3 owners
     state = table(players=2, variant="dummy")
-    assert state.disp_colour[2] not in state.seat_colour[:2] and state.disp_colour[2] >= 0
+    assert state.display_colour[2] not in state.seat_colour[:2] and state.display_colour[2] >= 0
     with pytest.raises(BadInput, match="dummy"):
         gamenight.load("arne", players=2, variant="dummy", dummy_deck_player_count="players")
 
@@ -119,7 +119,7 @@ def dummy_table(**kw):
 
 def test_A50_dummy_display_targets():
     state = table(players=2, variant="dummy", colours=("red", "green"), seed=0)
-    dummy = state.game.colours[state.disp_colour[2]]
+    dummy = state.game.colours[state.display_colour[2]]
     state = table(
         players=2,
         variant="dummy",
@@ -138,17 +138,17 @@ def test_A50_dummy_display_targets():
 def test_A51_reverse_takes_the_dummy():
     state = dummy_table(hands={0: ["REVERSE"], 1: ["REVERSE"]})
     act(state, A.Reverse())
-    assert state.dummy_ctrl == 0 and state.pending is None
+    assert state.dummy_controller == 0 and state.pending is None
     act(state, A.PASS)
     act(state, A.Reverse())
-    assert state.dummy_ctrl == 1
+    assert state.dummy_controller == 1
     pass_round(state)
-    assert state.turn_seat == 1 and state.d == 1  # no direction change, no extra turn
+    assert state.turn_seat == 1 and state.direction == 1  # no direction change, no extra turn
 
 
 def test_A52_dummy_scores_for_controller_and_stays_with_seat():
     state = table(players=3, variant="dummy", colours=("red", "green", "yellow"), seed=0)
-    dummy = state.game.colours[state.disp_colour[3]]
+    dummy = state.game.colours[state.display_colour[3]]
     state = table(
         players=3,
         variant="dummy",
@@ -163,7 +163,7 @@ def test_A52_dummy_scores_for_controller_and_stays_with_seat():
     to_final(state)
     while not state.over:
         act(state, A.PASS)
-    assert state.dummy_ctrl == 0  # the card stays with seat 0, now player 1's
+    assert state.dummy_controller == 0  # the card stays with seat 0, now player 1's
     assert state.outcome().scores[1] == 1700 and state.outcome().scores[0] == 0
 
 
@@ -174,14 +174,14 @@ def test_A52_reverse_in_final_round_has_no_effect_by_default():
     state = dummy_table(hands={1: ["REVERSE"]}, deck_size=0, dummy_reverse_in_final_round=True)
     to_final(state)
     act(state, A.Reverse())
-    assert state.dummy_ctrl == 1
+    assert state.dummy_controller == 1
 
 
 def test_A38_dummy_reverse_in_last_turn_still_takes_the_dummy():
     state = dummy_table(hands={1: ["REVERSE"]}, deck_size=0)
     act(state, A.PASS)
     act(state, A.Reverse())
-    assert state.dummy_ctrl == 1
+    assert state.dummy_controller == 1
 
 
 # -- 7.4 team game ----------------------------------------------------------------------
@@ -229,14 +229,14 @@ def test_A47_team_hands_secret_unless_open():
 # -- 7.5 / 7.6 --------------------------------------------------------------------------
 def test_learning_game_cards():
     game = gamenight.load("arne", players=3, learning=True)
-    types = {game.k_type[k] for k in game.card_kind}
+    types = {game.kind_type[k] for k in game.card_kind}
     assert "X2" not in types and "PASS_HANDS" not in types and game.num_cards == 52
 
 
 def test_A55_series_rotates_first_seat_and_sums():
     game = gamenight.load("arne", players=3, series_games=3)
     state = play(game, [RandomBot(i) for i in range(3)], 4)
-    firsts = [e.data["first_seat"] for e in state._log if e.kind == "game"]
+    firsts = [e.data["first_seat"] for e in state.log if e.kind == "game"]
     assert firsts == [0, 1, 2]
     assert [sum(r[p] for r in state.results) for p in range(3)] == state.totals
     assert state.outcome().scores == tuple(state.totals)

@@ -112,7 +112,7 @@ def test_worked_turn_of_section_8():
     act(state, A.Chameleon("P500", "blue", 0))  # 1. black action, Ann keeps priority
     assert state.actors[0] == 0
     act(state, A.DemandPoints(1, "red", 0))
-    assert state.wkind == 1 and state.actors[0] == 1  # 2. PRE window starts with Ben
+    assert state.window == 1 and state.actors[0] == 1  # 2. PRE window starts with Ben
     act(state, A.Crush(0, 0))
     act(state, A.PASS)
     act(state, A.PASS)  # Cy
@@ -120,7 +120,7 @@ def test_worked_turn_of_section_8():
     # 3. RESOLVE: Ben's only red card goes face up into Ann's display
     assert stack_names(state, 0) == ["blue P500", "red P100"]
     assert state.view(None)["discard"][-1] == "DEMAND_POINTS"
-    assert state.wkind == 2 and state.actors[0] == 1  # 4. END window starts with Ben
+    assert state.window == 2 and state.actors[0] == 1  # 4. END window starts with Ben
     act(state, A.PASS)
     act(state, A.ThiefStack(0, 0))  # Cy takes the chameleon stack with its crush
     blue = state.view(None)["displays"][2]["stacks"]

@@ -1,10 +1,10 @@
 """Spec section 5: the formula and the worked examples of 5.2 (A45, A46)."""
 
-from gamenight.games.arne.scoring import Stack, display_score, player_scores
+from gamenight.games.arne.scoring import ScoredStack, display_score, player_scores
 
 
 def S(base, **kw):
-    return Stack(base, **kw)
+    return ScoredStack(base, **kw)
 
 
 def test_A45_example_1_red_display_4500():

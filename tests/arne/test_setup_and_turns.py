@@ -61,7 +61,7 @@ def test_A4_deal_eight_secret_cards():
     sizes = [len(h) for h in fresh.hands]
     assert sorted(sizes) == [8, 8, 9]  # the first player has drawn (A7)
     assert len(fresh.deck) == 92 - 24 - 1
-    hand_events = [e for e in fresh._log if e.kind == "hand"]
+    hand_events = [e for e in fresh.log if e.kind == "hand"]
     assert all(e.to == frozenset({e.data["player"]}) for e in hand_events)
     assert state.view(1)["hand"] == [] and state.view(None)["hand"] is None
 
@@ -78,7 +78,7 @@ def test_A4_hand_size_option_and_its_limit():
 
 def test_A5_first_seat_and_direction():
     state = table(players=4, turn_seat=2)
-    assert state.turn_seat == 2 and state.active == 2 and state.d == 1
+    assert state.turn_seat == 2 and state.active == 2 and state.direction == 1
     with pytest.raises(BadInput, match="first_seat"):
         gamenight.load("arne", players=3, first_seat=3)
     game = gamenight.load("arne", players=3, first_seat="random")
@@ -112,10 +112,10 @@ def test_A7_empty_hand_still_takes_turns():
 
 def test_A8_main_window_starts_with_active_and_declaring_closes_it():
     state = table(hands={0: ["red P100"], 1: ["CRUSH"]})
-    assert state.actors[0] == 0 and state.wkind == 0
+    assert state.actors[0] == 0 and state.window == 0
     assert A.PlayPoint("P100", "red", 0) in state.actions(0)
     act(state, A.PlayPoint("P100", "red", 0))
-    assert state.wkind == 2 and state.holder == 1  # END window at the next seat
+    assert state.window == 2 and state.holder == 1  # END window at the next seat
     assert A.Crush(0, 0) in state.actions(1)
 
 
@@ -131,7 +131,7 @@ def test_A9_no_white_card_no_duty_to_play_black():
     state = table(hands={0: ["CRUSH", "STOP"]})
     pass_round(state)
     assert state.turn_seat == 1
-    assert any(e.kind == "no_white" for e in state._log)
+    assert any(e.kind == "no_white" for e in state.log)
     assert sorted(hand(state, 0)) == ["CRUSH", "STOP"]
 
 
@@ -147,20 +147,20 @@ def test_A10_declared_card_is_in_play_visible_to_all():
 def test_A11_pre_window_starts_at_next_seat_for_take_random():
     state = table(hands={0: ["TAKE_RANDOM"]})
     act(state, A.TakeRandom(2))
-    assert state.wkind == 1 and state.holder == 1
+    assert state.window == 1 and state.holder == 1
 
 
 @pytest.mark.parametrize("card", ["red P100", "PASS_HANDS", "X3"])
 def test_A11_no_pre_window_for_points_pass_hands_and_x3(card):
     state = table(hands={0: [card]}, displays={0: ["red P50"]})
     act(state, state.actions(0)[1])
-    assert state.wkind == 2  # straight to the END window
+    assert state.window == 2  # straight to the END window
 
 
 def test_A11_pre_windows_can_be_switched_off():
     state = table(hands={0: ["DRAW_THREE"]}, pre_resolution_windows=False)
     act(state, A.DrawThree())
-    assert state.wkind == 2 and len(state.hands[0]) == 3
+    assert state.window == 2 and len(state.hands[0]) == 3
 
 
 def test_A12_resolve_then_end_window_at_next_seat():
@@ -168,7 +168,7 @@ def test_A12_resolve_then_end_window_at_next_seat():
     act(state, A.DrawThree())
     pass_round(state)
     assert len(state.hands[0]) == 3
-    assert state.wkind == 2 and state.holder == 1
+    assert state.window == 2 and state.holder == 1
     assert state.view(None)["discard"][-1] == "DRAW_THREE"
 
 
@@ -184,7 +184,7 @@ def test_A13_draw_three_empties_the_pile_and_the_turn_finishes():
     act(state, A.DrawThree())
     pass_round(state)
     assert len(state.hands[0]) == 2 and not state.deck
-    assert state.wkind == 2  # the END window still happens
+    assert state.window == 2  # the END window still happens
     pass_round(state)
     assert state.phase == 4
 
@@ -198,12 +198,12 @@ def test_A14_next_seat_plain_stop_and_reverse():
     pass_round(state, times=2)
     act(state, A.Stop())
     pass_round(state)
-    assert state.turn_seat == 2 and state.d == 1
+    assert state.turn_seat == 2 and state.direction == 1
     state = table(players=4, hands={2: ["REVERSE"]})
     pass_round(state, times=2)
     act(state, A.Reverse())
     pass_round(state)
-    assert state.turn_seat == 2 and state.d == -1  # flip_and_take
+    assert state.turn_seat == 2 and state.direction == -1  # flip_and_take
 
 
 def test_A14_reverse_mode_flip():
@@ -211,7 +211,7 @@ def test_A14_reverse_mode_flip():
     pass_round(state, times=2)
     act(state, A.Reverse())
     pass_round(state)
-    assert state.d == -1 and state.turn_seat == 3  # the player before the active one
+    assert state.direction == -1 and state.turn_seat == 3  # the player before the active one
 
 
 def test_A14_two_players_reverse_as_stop_in_flip_mode():
@@ -234,7 +234,7 @@ def test_A57_thief_cannot_take_the_card_in_play_but_can_after():
     assert state.holder == 1
     assert A.ThiefDiscard() not in state.actions(1)  # the pile is empty: card is in play
     pass_round(state)
-    assert state.wkind == 2 and state.holder == 1
+    assert state.window == 2 and state.holder == 1
     assert A.ThiefDiscard() in state.actions(1)
     act(state, A.ThiefDiscard())
     assert "DRAW_THREE" in hand(state, 1)

@@ -17,7 +17,7 @@ def test_A15_black_action_keeps_priority_several_in_a_row():
 
 def test_A15_priority_goes_round_in_direction_d():
     state = table(players=4, hands={})
-    state.d = -1
+    state.direction = -1
     state.holder = 0
     act(state, A.PASS)
     assert state.holder == 3
@@ -80,7 +80,7 @@ def test_A37_last_stop_or_reverse_wins_and_two_reverses_flip_once():
     act(state, A.PASS)
     act(state, A.Reverse())
     pass_round(state)
-    assert state.turn_seat == 2 and state.d == -1
+    assert state.turn_seat == 2 and state.direction == -1
 
 
 def test_A38_stop_in_the_last_turn_has_no_effect():
@@ -117,7 +117,7 @@ def test_A40_example_stop_then_reverse():
     act(state, A.PASS)  # A
     act(state, A.Reverse())  # B
     pass_round(state)
-    assert state.turn_seat == 1 and state.d == -1  # B, then A, D, C
+    assert state.turn_seat == 1 and state.direction == -1  # B, then A, D, C
 
 
 def test_A40_example_reverse_then_stop_and_flip_mode():
@@ -127,7 +127,7 @@ def test_A40_example_reverse_then_stop_and_flip_mode():
     act(state, A.PASS)
     act(state, A.Stop())  # C
     pass_round(state)
-    assert state.turn_seat == 2 and state.d == 1
+    assert state.turn_seat == 2 and state.direction == 1
     state = table(players=4, hands={1: ["REVERSE"], 2: ["STOP"]}, reverse_mode="flip")
     act(state, A.PASS)
     act(state, A.PASS)
@@ -137,14 +137,14 @@ def test_A40_example_reverse_then_stop_and_flip_mode():
     act(state, A.PASS)
     act(state, A.Reverse())
     pass_round(state)
-    assert state.turn_seat == 3 and state.d == -1  # D moves next
+    assert state.turn_seat == 3 and state.direction == -1  # D moves next
 
 
 def test_A40_active_reverse_and_two_players():
     state = table(players=4, hands={0: ["REVERSE"]})
     act(state, A.Reverse())
     pass_round(state)
-    assert state.turn_seat == 0 and state.d == -1
+    assert state.turn_seat == 0 and state.direction == -1
     for mode in ("flip_and_take", "flip"):
         state = table(players=2, hands={0: ["STOP", "REVERSE"]}, reverse_mode=mode)
         act(state, A.Reverse())

@@ -2,6 +2,6 @@
 
 from gamenight.games.arne.game import Arne
 from gamenight.games.arne.options import Options
-from gamenight.games.arne.rules import ArneState
+from gamenight.games.arne.state import ArneState
 
 __all__ = ["Arne", "ArneState", "Options"]

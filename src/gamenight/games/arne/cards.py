@@ -1,0 +1,548 @@
+"""What each card does (spec 4.4 and 4.5): one small function per card type, in tables.
+
+White cards (A21-A28): `WHITE_TARGETS[card type]` lists the legal declarations of a card
+in the active player's hand; `RESOLVE[action type]` carries out a declared card once its
+PRE window closed (A12). Black cards (A29-A35): `BLACK_TARGETS[card type]` lists the legal
+black actions of a card; `BLACK_EFFECTS[action type]` resolves one completely (A19).
+
+The functions are the state machine's own parts (state.py calls them, they change the
+state they are given); they write events through the state's `_emit` / `emit_cards`.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from gamenight.engine.core import Action
+from gamenight.games.arne import actions as A
+from gamenight.games.arne.components import NONE, POINT_TYPES, Stack
+
+if TYPE_CHECKING:
+    from gamenight.games.arne.game import Arne
+    from gamenight.games.arne.state import ArneState
+
+EMPTY: frozenset[int] = frozenset()
+POINT_CARDS = "P"  # a demand of point cards of one colour (A24)
+BLACK_CARDS = "B"  # a demand of black cards (A25)
+
+
+class Demand(NamedTuple):
+    """A demand being answered (A24/A25): `target` hands `left` more cards to `demander`;
+    point cards of `colour` go face up onto `display`, black cards face down."""
+
+    target: int
+    demander: int
+    cards: str  # POINT_CARDS or BLACK_CARDS
+    colour: int
+    left: int
+    display: int
+
+    def fits(self, game: Arne, kind: int) -> bool:
+        """Whether a card of `kind` answers this demand."""
+        if self.cards == POINT_CARDS:
+            return game.is_point[kind] and game.kind_colour[kind] == self.colour
+        return game.is_black[kind]
+
+
+class Pending(NamedTuple):
+    """A STOP or REVERSE waiting for the end of the turn (A37)."""
+
+    kind: str  # "STOP" or "REVERSE"
+    player: int
+
+
+_JSON: dict[Action, dict[str, Any]] = {}
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """`action.to_json()`, a fresh dict each time, built once per action (events name every
+    declared and black action)."""
+    obj = _JSON.get(action)
+    if obj is None:
+        obj = _JSON[action] = action.to_json()
+    return dict(obj)
+
+
+# ==========================================================================================
+# white cards: legal declarations (A20-A28)
+# ==========================================================================================
+WhiteTargets = Callable[["ArneState", int, int, list[Action]], None]
+
+
+def _point_targets(state: ArneState, player: int, kind: int, out: list[Action]) -> None:
+    """A21: the discard pile, or a new stack in a display of the card's colour: the
+    player's own or the dummy's (losing game: any other player's display of that colour)."""
+    game = state.game
+    colour = game.kind_colour[kind]
+    row = game.point_actions[kind]
+    out.append(row[0])  # the discard pile
+    own = state.own_colour(player)
+    if game.losing:
+        targets = state.displays_of.get(colour, ()) if colour != own else ()
+    else:
+        dummy = state.display_colour[game.n] if game.dummy else NONE
+        targets = state.displays_of.get(colour, ()) if colour in (own, dummy) else ()
+    for display in targets:
+        out.append(row[display + 1])
+
+
+def _x3_targets(state: ArneState, player: int, kind: int, out: list[Action]) -> None:
+    """A22: any stack without an X3."""
+    x3_actions = state.game.x3_actions
+    for display, stacks in enumerate(state.displays):
+        row = x3_actions[display]
+        for position, stack in enumerate(stacks):
+            if stack.x3 < 0:
+                out.append(row[position])
+
+
+def _others(rows: Callable[[Arne], list[Action]]) -> WhiteTargets:
+    """A23, A25, A27: one declaration per other player."""
+
+    def targets(state: ArneState, player: int, kind: int, out: list[Action]) -> None:
+        row = rows(state.game)
+        out.extend(row[other] for other in range(state.game.n) if other != player)
+
+    return targets
+
+
+def _demand_points_targets(state: ArneState, player: int, kind: int, out: list[Action]) -> None:
+    """A24: the player's own colour into their own display (losing game: another colour
+    into a display of that colour)."""
+    game = state.game
+    own = state.own_colour(player)
+    rows = game.demand_points_actions
+    others = [other for other in range(game.n) if other != player]
+    if game.losing:
+        for colour, displays in state.displays_of.items():
+            if colour == own or colour < 0:
+                continue
+            for display in displays:
+                out.extend(rows[(other, colour, display)] for other in others)
+    else:
+        own_display = state.seat_of[player]
+        out.extend(rows[(other, own, own_display)] for other in others)
+
+
+def _draw_three_targets(state: ArneState, player: int, kind: int, out: list[Action]) -> None:
+    out.append(state.game.draw_three_action)  # A26
+
+
+def _pass_hands_targets(state: ArneState, player: int, kind: int, out: list[Action]) -> None:
+    out.append(state.game.pass_hands_action)  # A28
+
+
+WHITE_TARGETS: dict[str, WhiteTargets] = {
+    **dict.fromkeys(POINT_TYPES, _point_targets),
+    "X3": _x3_targets,
+    "TAKE_RANDOM": _others(lambda game: game.take_random_actions),
+    "DEMAND_POINTS": _demand_points_targets,
+    "DEMAND_BLACK": _others(lambda game: game.demand_black_actions),
+    "DRAW_THREE": _draw_three_targets,
+    "PASS_HANDS": _pass_hands_targets,
+    "SWAP_PLACES": _others(lambda game: game.swap_actions),
+}
+
+
+# ==========================================================================================
+# white cards: resolving a declared card (A12, A21-A28)
+# ==========================================================================================
+def _play_point(state: ArneState, action: A.PlayPoint) -> None:
+    """A21: onto the discard pile, or as a new stack in the display."""
+    if action.display < 0:
+        state.discard.append(state.in_play)
+    else:
+        state.displays[action.display].append(Stack(state.in_play))
+    state.in_play = NONE
+
+
+def _triple(state: ArneState, action: A.Triple) -> None:
+    """A22: the X3 goes onto the stack."""
+    stacks = state.displays[action.display]
+    stacks[action.stack] = stacks[action.stack]._replace(x3=state.in_play)
+    state.in_play = NONE
+
+
+def _take_random(state: ArneState, action: A.TakeRandom) -> None:
+    """A23: a uniformly random card; taker and victim see it, others only that it moved."""
+    taker, target = state.active, action.target
+    hand = state.hands[target]
+    if not hand:
+        state._emit("took_random", player=taker, target=target, moved=False)
+        return
+    card = hand.pop(state.rng.randrange(len(hand)))
+    insort(state.hands[taker], card)
+    known = state.known
+    for knower in range(state.game.n):
+        if knower == taker:
+            known[knower][target] = known[knower][target] - {card}
+        elif knower == target:
+            known[knower][taker] = known[knower][taker] | {card}
+        else:
+            known[knower][target] = EMPTY  # any known card of target may be the one that left
+    state._emit("took_random", player=taker, target=target, moved=True)
+    state.emit_cards("card_taken", frozenset({taker, target}), [card], player=taker, target=target)
+
+
+def _demand_points(state: ArneState, action: A.DemandPoints) -> None:
+    """A24: up to two point cards of the named colour, face up into the display."""
+    colour = state.game.colours.index(action.colour)
+    start_demand(state, Demand(action.target, state.active, POINT_CARDS, colour, 0, action.display))
+
+
+def _demand_black(state: ArneState, action: A.DemandBlack) -> None:
+    """A25: up to two black cards, face down to the demander."""
+    start_demand(state, Demand(action.target, state.active, BLACK_CARDS, NONE, 0, NONE))
+
+
+def _draw_three(state: ArneState, action: A.DrawThree) -> None:
+    state.draw(state.active, 3)  # A26
+
+
+def _swap_places(state: ArneState, action: A.SwapPlaces) -> None:
+    """A27: players exchange seats; hands go with them, displays and colours stay."""
+    player, target = state.active, action.target
+    seat_of, player_at = state.seat_of, state.player_at
+    player_seat, target_seat = seat_of[player], seat_of[target]
+    seat_of[player], seat_of[target] = target_seat, player_seat
+    player_at[player_seat], player_at[target_seat] = target, player
+    game = state.game
+    if game.team:  # A54: teams follow the seats; say so
+        teams = [seat_of[p] % game.teams for p in range(game.n)]
+        state._emit("swapped", player=player, target=target, seat_of=list(seat_of), teams=teams)
+        if game.options.team_open_hands:
+            _reopen_hands(state, player_seat, target_seat)
+    else:
+        state._emit("swapped", player=player, target=target, seat_of=list(seat_of))
+
+
+def _reopen_hands(state: ArneState, first_seat: int, second_seat: int) -> None:
+    """A47 with open hands: former team-mates keep knowing each other's hands, new
+    team-mates are shown theirs."""
+    game = state.game
+    teams = game.teams
+    for seat in (first_seat, second_seat):
+        for other in range(game.n):
+            if other != seat and other % teams == seat % teams:
+                player, mate = state.player_at[seat], state.player_at[other]
+                state.emit_cards("team_hand", frozenset({mate}), state.hands[player], player=player)
+                state.emit_cards("team_hand", frozenset({player}), state.hands[mate], player=mate)
+    old_seat = {state.player_at[first_seat]: second_seat, state.player_at[second_seat]: first_seat}
+    for player, old in old_seat.items():
+        for other in range(game.n):
+            mate = state.player_at[other]
+            if mate not in old_seat and other % teams == old % teams:
+                state.known[player][mate] = frozenset(state.hands[mate])
+                state.known[mate][player] = frozenset(state.hands[player])
+
+
+def _pass_hands(state: ArneState, action: A.PassHands) -> None:
+    """A28: every hand goes to the occupant of the next seat in the turn direction."""
+    n = state.game.n
+    old = state.hands
+    new: list[list[int]] = [[] for _ in range(n)]
+    receiver = [0] * n  # who receives each player's hand
+    for player in range(n):
+        to = state.player_at[(state.seat_of[player] + state.direction) % n]
+        receiver[player] = to
+        new[to] = old[player]
+    known = state.known
+    moved: list[list[frozenset[int]]] = [[EMPTY] * n for _ in range(n)]
+    for knower in range(n):
+        for player in range(n):
+            to = receiver[player]
+            if to != knower and known[knower][player]:
+                moved[knower][to] = known[knower][player]
+        moved[knower][receiver[knower]] = frozenset(old[knower])  # the hand it gave away
+    state.known = moved
+    state.hands = new
+    state._emit("hands_passed", hand_sizes=[len(h) for h in new], direction=state.direction)
+    for player in range(n):
+        to = receiver[player]
+        state.emit_cards("hand_received", frozenset({player, to}), new[to], player=to, giver=player)
+
+
+RESOLVE: dict[type[Action], Callable[[ArneState, Any], None]] = {
+    A.PlayPoint: _play_point,
+    A.Triple: _triple,
+    A.TakeRandom: _take_random,
+    A.DemandPoints: _demand_points,
+    A.DemandBlack: _demand_black,
+    A.DrawThree: _draw_three,
+    A.SwapPlaces: _swap_places,
+    A.PassHands: _pass_hands,
+}
+
+
+# -- demands (A24/A25) ---------------------------------------------------------------------
+def start_demand(state: ArneState, demand: Demand) -> None:
+    """A24/A25: the count handed over is public at once; the target then picks the cards
+    one per decision when there is a choice to make public-independently (count 2)."""
+    game = state.game
+    card_kind = game.card_kind
+    target, demander = demand.target, demand.demander
+    fitting = [card for card in state.hands[target] if demand.fits(game, card_kind[card])]
+    count = min(2, len(fitting))
+    cards = "black" if demand.cards == BLACK_CARDS else game.colours[demand.colour]
+    state._emit("demand", player=demander, target=target, count=count, cards=cards)
+    if demand.cards == BLACK_CARDS:
+        # A58: third parties know where their known black cards of the target went only
+        # when the count shows that the target handed over all of them.
+        for knower in range(game.n):
+            if knower in (demander, target):
+                continue
+            row = state.known[knower]
+            known_black = frozenset(c for c in row[target] if game.is_black[card_kind[c]])
+            if known_black:
+                row[target] = row[target] - known_black
+                if count < 2:
+                    row[demander] = row[demander] | known_black
+    if count == 0:
+        return
+    state.demand = demand._replace(left=count)
+    if count < 2 or game.options.demand_selection == "random":
+        while state.demand is not None:
+            fit = [c for c in state.hands[target] if demand.fits(game, card_kind[c])]
+            card = fit[0] if count < 2 else fit[state.rng.randrange(len(fit))]
+            give_one(state, card_kind[card], chosen=False)
+        return
+    state.ask_to_give(target)
+
+
+def give_one(state: ArneState, kind: int, chosen: bool) -> None:
+    """Hand over one card of `kind` (A24: laid face up; A25: face down to the demander)."""
+    game = state.game
+    demand = state.demand
+    assert demand is not None
+    target, demander = demand.target, demand.demander
+    if demand.cards == POINT_CARDS:
+        card = state.take(target, kind)
+        state.displays[demand.display].append(Stack(card))
+        state._emit(
+            "gave_point",
+            target=target,
+            player=demander,
+            card=game.kind_name[kind],
+            display=demand.display,
+        )
+    else:
+        hand = state.hands[target]
+        card = next(c for c in hand if game.card_kind[c] == kind)
+        hand.remove(card)
+        insort(state.hands[demander], card)
+        state.known[demander][target] = state.known[demander][target] - {card}
+        state.known[target][demander] = state.known[target][demander] | {card}
+        state._emit("gave_black", target=target, player=demander)
+        decision = len(state.history) if chosen else -1
+        to = frozenset({demander, target})
+        state.emit_cards("gave_card", to, [card], decision=decision, target=target, player=demander)
+    if demand.left > 1:
+        state.demand = demand._replace(left=demand.left - 1)
+        return
+    state.demand = None
+    state.demand_answered()
+
+
+# ==========================================================================================
+# black cards: legal actions (A29-A35; A41 in the final round)
+# ==========================================================================================
+BlackTargets = Callable[["ArneState", int, bool, list[Action]], None]
+
+
+def _crush_targets(state: ArneState, player: int, final: bool, out: list[Action]) -> None:
+    """A32: a stack of a point card without a CRUSH."""
+    game = state.game
+    is_minus, card_kind = game.is_minus, game.card_kind
+    for display, stacks in enumerate(state.displays):
+        row = game.crush_actions[display]
+        for position, stack in enumerate(stacks):
+            if stack.crush < 0 and not is_minus[card_kind[stack.base]]:
+                out.append(row[position])
+
+
+def _lock_targets(state: ArneState, player: int, final: bool, out: list[Action]) -> None:
+    """A33: a crushed stack, or a -200."""
+    game = state.game
+    is_minus, card_kind = game.is_minus, game.card_kind
+    for display, stacks in enumerate(state.displays):
+        row = game.lock_actions[display]
+        for position, stack in enumerate(stacks):
+            if stack.lock < 0 and (stack.crush >= 0 or is_minus[card_kind[stack.base]]):
+                out.append(row[position])
+
+
+def _thief_targets(state: ArneState, player: int, final: bool, out: list[Action]) -> None:
+    """A29: the top of the discard pile (not a THIEF unless allowed), or a chameleon stack
+    in another display (the dummy's if allowed)."""
+    game = state.game
+    options = game.options
+    if options.thief_may_take_thief and state.thieves(player) <= state.fetched[player]:
+        return
+    if state.discard:
+        top = state.discard[-1]
+        if options.thief_may_take_thief or game.kind_type[game.card_kind[top]] != "THIEF":
+            out.append(game.thief_discard_action)
+    own = state.seat_of[player]
+    for display, stacks in enumerate(state.displays):
+        if display == own or (display == game.n and not options.dummy_thief_allowed):
+            continue
+        row = game.thief_stack_actions[display]
+        for position, stack in enumerate(stacks):
+            if stack.chameleon >= 0:
+                out.append(row[position])
+
+
+def _stop_targets(state: ArneState, player: int, final: bool, out: list[Action]) -> None:
+    if not final:  # A34, A41
+        out.append(state.game.stop_action)
+
+
+def _reverse_targets(state: ArneState, player: int, final: bool, out: list[Action]) -> None:
+    game = state.game
+    if not final or (game.dummy and game.options.dummy_reverse_in_final_round):  # A35, A52
+        out.append(game.reverse_action)
+
+
+BLACK_TARGETS: dict[str, BlackTargets] = {
+    "CRUSH": _crush_targets,
+    "LOCK": _lock_targets,
+    "THIEF": _thief_targets,
+    "STOP": _stop_targets,
+    "REVERSE": _reverse_targets,
+}
+
+
+def minus_targets(state: ArneState, kind: int, out: list[Action]) -> None:
+    """A30: a -200 into a display of its colour."""
+    row = state.game.minus_actions[kind]
+    for display in state.displays_of.get(state.game.kind_colour[kind], ()):
+        out.append(row[display])
+
+
+def chameleon_targets(state: ArneState, carried: list[int], final: bool, out: list[Action]) -> None:
+    """A31: a chameleon carries a base card of the hand into a display (not of the card's
+    own colour unless allowed; in the final round A41 as the option says)."""
+    game = state.game
+    options = game.options
+    rule = options.chameleon_in_final_round if final else "all"
+    same_colour_ok = options.chameleon_same_colour_allowed
+    colours = state.display_colour
+    for kind in carried:
+        if rule == "none" or (rule == "minus200_only" and not game.is_minus[kind]):
+            continue
+        colour = game.kind_colour[kind]
+        row = game.chameleon_actions[kind]
+        for display in range(game.n_displays):
+            if same_colour_ok or colours[display] != colour:
+                out.append(row[display])
+
+
+# ==========================================================================================
+# black cards: effects (A29-A35), each resolved completely (A19), cards to the pile (A18)
+# ==========================================================================================
+def _minus_two_hundred(state: ArneState, player: int, action: A.MinusTwoHundred) -> None:
+    """A30: a new stack in the display."""
+    card = state.take(player, state.game.kind_of[("MINUS200", action.colour)])
+    state.displays[action.display].append(Stack(card))
+    state._emit("black", player=player, action=action_json(action))
+
+
+def _chameleon(state: ArneState, player: int, action: A.Chameleon) -> None:
+    """A31: the chameleon and the card it carries form a new stack."""
+    kind_of = state.game.kind_of
+    chameleon = state.take(player, kind_of[("CHAMELEON", "")])
+    card = state.take(player, kind_of[(action.card, action.colour)])
+    state.displays[action.display].append(Stack(card, chameleon))
+    state._emit("black", player=player, action=action_json(action))
+
+
+def _crush(state: ArneState, player: int, action: A.Crush) -> None:
+    """A32: a CRUSH onto the stack."""
+    card = state.take(player, state.game.kind_of[("CRUSH", "")])
+    stacks = state.displays[action.display]
+    stacks[action.stack] = stacks[action.stack]._replace(crush=card)
+    state._emit("black", player=player, action=action_json(action))
+
+
+def _lock(state: ArneState, player: int, action: A.Lock) -> None:
+    """A33: a LOCK onto the stack."""
+    card = state.take(player, state.game.kind_of[("LOCK", "")])
+    stacks = state.displays[action.display]
+    stacks[action.stack] = stacks[action.stack]._replace(lock=card)
+    state._emit("black", player=player, action=action_json(action))
+
+
+def _thief_discard(state: ArneState, player: int, action: A.ThiefDiscard) -> None:
+    """A29.1: the top card of the discard pile into the hand, in sight of everybody."""
+    game = state.game
+    thief = state.take(player, game.kind_of[("THIEF", "")])
+    card = state.discard.pop()
+    insort(state.hands[player], card)
+    for knower in range(game.n):
+        if knower != player:
+            state.known[knower][player] = state.known[knower][player] | {card}
+    state.discard.append(thief)
+    kind = game.card_kind[card]
+    if game.kind_type[kind] == "THIEF":
+        fetched = list(state.fetched)
+        fetched[player] += 1
+        state.fetched = tuple(fetched)
+    state._emit("black", player=player, action=action_json(action), card=game.kind_name[kind])
+
+
+def _thief_stack(state: ArneState, player: int, action: A.ThiefStack) -> None:
+    """A29.2: a chameleon stack moves into the thief's own display; landing in a display
+    of its printed colour it loses the chameleon."""
+    game = state.game
+    thief = state.take(player, game.kind_of[("THIEF", "")])
+    stack = state.displays[action.display].pop(action.stack)
+    own = state.seat_of[player]
+    removed = game.kind_colour[game.card_kind[stack.base]] == state.seat_colour[own]
+    if removed:  # the stack now counts by its printed colour
+        state.discard.append(stack.chameleon)
+        stack = stack._replace(chameleon=NONE)
+    state.displays[own].append(stack)
+    state.discard.append(thief)
+    state._emit(
+        "black",
+        player=player,
+        action=action_json(action),
+        to_display=own,
+        chameleon_removed=removed,
+    )
+
+
+def _stop(state: ArneState, player: int, action: A.Stop) -> None:
+    """A34, A37: the player moves next."""
+    state.discard.append(state.take(player, state.game.kind_of[("STOP", "")]))
+    state.pending = Pending("STOP", player)
+    state._emit("black", player=player, action=action_json(action))
+
+
+def _reverse(state: ArneState, player: int, action: A.Reverse) -> None:
+    """A35, A37: the direction turns (dummy game A51, A52: the player takes the dummy)."""
+    game = state.game
+    state.discard.append(state.take(player, game.kind_of[("REVERSE", "")]))
+    if game.dummy:
+        if not state.in_final_round or game.options.dummy_reverse_in_final_round:
+            state.dummy_controller = state.seat_of[player]
+        state._emit(
+            "black", player=player, action=action_json(action), dummy_seat=state.dummy_controller
+        )
+    else:
+        state.pending = Pending("REVERSE", player)
+        state._emit("black", player=player, action=action_json(action))
+
+
+BLACK_EFFECTS: dict[type[Action], Callable[[ArneState, int, Any], None]] = {
+    A.MinusTwoHundred: _minus_two_hundred,
+    A.Chameleon: _chameleon,
+    A.Crush: _crush,
+    A.Lock: _lock,
+    A.ThiefDiscard: _thief_discard,
+    A.ThiefStack: _thief_stack,
+    A.Stop: _stop,
+    A.Reverse: _reverse,
+}
