@@ -52,6 +52,7 @@ PRE_WINDOW_TYPES = frozenset(
 )
 
 NONE = -1  # no card, colour, display or seat here
+EMPTY: frozenset[int] = frozenset()  # no cards (nothing known of a hand, A58)
 
 
 class Stack(NamedTuple):

@@ -1,7 +1,10 @@
 """Arne's state machine (spec section 4): setup, turns, reaction windows, the end.
 
-What each card does lives in cards.py (one function per card type); what a seat sees and
-the resampling of what it cannot know (A58) in observation.py; the phases in phases.py.
+What each card does lives in white_cards.py and black_cards.py (one function per card type,
+in tables); what a seat sees and the resampling of what it cannot know (A58) in
+observation.py; the phases in phases.py. This module is about 600 lines on purpose: it is
+one class, the machine's transitions (setup, turns, windows, decisions, the end) and the
+bookkeeping of hidden cards they share, which read best in one place.
 
 Representation: hands are sorted lists of card ids per player; the draw pile is a list
 (top = end); the discard pile is a list (top = end); a display is a list of `Stack`s of
@@ -20,9 +23,9 @@ from typing import TYPE_CHECKING, Any, Self, cast
 
 from gamenight.engine.core import Action, Event, Outcome, State
 from gamenight.games.arne import actions as A
-from gamenight.games.arne import cards
-from gamenight.games.arne.cards import EMPTY, Demand, Pending
-from gamenight.games.arne.components import NONE, PRE_WINDOW_TYPES, Stack
+from gamenight.games.arne.actions import cached_json
+from gamenight.games.arne.black_cards import BLACK_EFFECTS, Pending, black_actions
+from gamenight.games.arne.components import EMPTY, NONE, PRE_WINDOW_TYPES, Stack
 from gamenight.games.arne.observation import resample, seat_view
 from gamenight.games.arne.phases import (
     COLOUR,
@@ -38,22 +41,20 @@ from gamenight.games.arne.phases import (
     Window,
 )
 from gamenight.games.arne.scoring import ScoredStack, display_score, player_scores
+from gamenight.games.arne.white_cards import (
+    RESOLVE,
+    Demand,
+    declared_kind,
+    give_actions,
+    give_one,
+    has_white,
+    white_actions,
+)
 
 if TYPE_CHECKING:
     from gamenight.games.arne.game import Arne
 
 __all__ = ["EMPTY", "ArneState", "Phase", "Window"]
-
-# The white action card each declaration plays (A22-A28).
-WHITE_CARD: dict[type[Action], str] = {
-    A.Triple: "X3",
-    A.TakeRandom: "TAKE_RANDOM",
-    A.DemandPoints: "DEMAND_POINTS",
-    A.DemandBlack: "DEMAND_BLACK",
-    A.DrawThree: "DRAW_THREE",
-    A.PassHands: "PASS_HANDS",
-    A.SwapPlaces: "SWAP_PLACES",
-}
 
 
 class ArneState(State):
@@ -250,7 +251,7 @@ class ArneState(State):
     def _close_window(self) -> None:
         if self.window == MAIN:
             # A9: the white step, or no white card at all (looks alike to others, A20).
-            if self._has_white(self.active):
+            if has_white(self, self.active):
                 self.phase = WHITE
                 self._actors = (self.active,)
             else:
@@ -306,15 +307,15 @@ class ArneState(State):
                 return [game.pass_action]  # a pass in advance (DESIGN: the server may allow it)
             out = [game.pass_action]
             if self.window == MAIN and seat == self.active:
-                out += self._whites(seat)  # A8
-            out += self._blacks(seat, False)
+                out += white_actions(self, seat)  # A8
+            out += black_actions(self, seat, False)
             return out
         if phase == WHITE:
-            return self._whites(seat)
+            return white_actions(self, seat)
         if phase == FINAL:
-            return [game.pass_action, *self._blacks(seat, True)]
+            return [game.pass_action, *black_actions(self, seat, True)]
         if phase == GIVE:
-            return self._gives()
+            return give_actions(self)
         if phase == COLOUR:
             taken = set(self.seat_colour)
             return [a for c, a in game.choose_actions.items() if c not in taken]
@@ -331,95 +332,18 @@ class ArneState(State):
                 return None
         elif phase == WINDOW and seat == self.player_at[self.holder]:
             if action_type in A.WHITE_ACTIONS:
-                if self.window == MAIN and seat == self.active and action in self._whites(seat):
+                if (
+                    self.window == MAIN
+                    and seat == self.active
+                    and action in white_actions(self, seat)
+                ):
                     return None
-            elif action in self._blacks(seat, False):
+            elif action in black_actions(self, seat, False):
                 return None
         return super()._refusal(seat, action)
 
     def own_colour(self, player: int) -> int:
         return self.seat_colour[self.seat_of[player]]
-
-    def _has_white(self, player: int) -> bool:
-        """`bool(self._whites(player))` without building the list: every white card but an
-        X3 always has a use (A20); an X3 needs a stack without one."""
-        hand = self.hands[player]
-        if not hand:
-            return False
-        game = self.game
-        card_kind, is_black, kind_type = game.card_kind, game.is_black, game.kind_type
-        for card in hand:
-            kind = card_kind[card]
-            if is_black[kind]:
-                continue
-            if kind_type[kind] != "X3":
-                return bool(self._whites(player)) if kind_type[kind] == "DEMAND_POINTS" else True
-            if any(stack.x3 < 0 for stacks in self.displays for stack in stacks):
-                return True
-        return False
-
-    def _whites(self, player: int) -> list[Action]:
-        """A20-A28: the active player's declarable white cards with every legal target."""
-        game = self.game
-        card_kind, kind_type = game.card_kind, game.kind_type
-        targets = cards.WHITE_TARGETS
-        out: list[Action] = []
-        previous = NONE
-        for card in self.hands[player]:
-            kind = card_kind[card]
-            if kind != previous:
-                previous = kind
-                add = targets.get(kind_type[kind])
-                if add is not None:
-                    add(self, player, kind, out)
-        return out
-
-    def _blacks(self, player: int, final: bool) -> list[Action]:
-        """A29-A35 (A41 in the final round): black actions of `player` with their targets."""
-        game = self.game
-        card_kind, kind_type = game.card_kind, game.kind_type
-        is_base, is_minus, is_black = game.is_base, game.is_minus, game.is_black
-        targets = cards.BLACK_TARGETS
-        out: list[Action] = []
-        carried: list[int] = []  # base cards a chameleon could carry (A31)
-        has_chameleon = False
-        previous = NONE
-        for card in self.hands[player]:
-            kind = card_kind[card]
-            if kind == previous:
-                continue
-            previous = kind
-            if is_base[kind]:
-                carried.append(kind)
-                if is_minus[kind]:
-                    cards.minus_targets(self, kind, out)
-            elif is_black[kind]:
-                add = targets.get(kind_type[kind])
-                if add is not None:
-                    add(self, player, final, out)
-                else:  # the CHAMELEON: its targets depend on the whole hand
-                    has_chameleon = True
-        if has_chameleon and carried:
-            cards.chameleon_targets(self, carried, final, out)
-        return out
-
-    def thieves(self, player: int) -> int:
-        card_kind, kind_type = self.game.card_kind, self.game.kind_type
-        return sum(1 for card in self.hands[player] if kind_type[card_kind[card]] == "THIEF")
-
-    def _gives(self) -> list[Action]:
-        """A24/A25: the kinds the demand's target may hand over."""
-        game = self.game
-        demand = self.demand
-        assert demand is not None
-        out = []
-        previous = NONE
-        for card in self.hands[demand.target]:
-            kind = game.card_kind[card]
-            if kind != previous and demand.fits(game, kind):
-                out.append(game.give_actions[kind])
-            previous = kind
-        return out
 
     # ======================================================================================
     # applying a decision
@@ -437,7 +361,7 @@ class ArneState(State):
             return
         if phase == GIVE:
             assert isinstance(action, A.Give)
-            cards.give_one(self, self.game.kind_of[(action.card, action.colour)], chosen=True)
+            give_one(self, self.game.kind_of[(action.card, action.colour)], chosen=True)
             return
         if isinstance(action, A.Pass):
             self._pass(seat)
@@ -445,7 +369,7 @@ class ArneState(State):
         if isinstance(action, A.WHITE_ACTIONS):
             self._declare(seat, action)
             return
-        cards.BLACK_EFFECTS[type(action)](self, seat, action)
+        BLACK_EFFECTS[type(action)](self, seat, action)
         if phase == FINAL:
             self._next_final()
         else:
@@ -496,15 +420,10 @@ class ArneState(State):
     def _declare(self, player: int, action: Action) -> None:
         """A10: the card leaves the hand face up with its choices; it is in play (A57)."""
         game = self.game
-        if isinstance(action, A.PlayPoint):
-            kind = game.kind_of[(action.card, action.colour)]
-        else:
-            kind = game.kind_of[(WHITE_CARD[type(action)], "")]
+        kind = declared_kind(game, action)
         self.in_play = self.take(player, kind)
         self.declared = action
-        self._emit(
-            "declared", player=player, card=game.kind_name[kind], action=cards.action_json(action)
-        )
+        self._emit("declared", player=player, card=game.kind_name[kind], action=cached_json(action))
         if game.kind_type[kind] in PRE_WINDOW_TYPES and game.options.pre_resolution_windows:
             self._open_window(PRE, (self.turn_seat + self.direction) % game.n)  # A11
         else:
@@ -514,7 +433,7 @@ class ArneState(State):
         """A12 and A21-A28: carry out the declared card as far as still possible."""
         declared = self.declared
         assert declared is not None
-        cards.RESOLVE[type(declared)](self, declared)
+        RESOLVE[type(declared)](self, declared)
         if self.demand is None:  # else the target answers first (A24/A25)
             self._finish_resolve()
 

@@ -1,12 +1,11 @@
-"""What each card does (spec 4.4 and 4.5): one small function per card type, in tables.
+"""White cards (spec 4.4, A20-A28): one small function per card type, in tables.
 
-White cards (A21-A28): `WHITE_TARGETS[card type]` lists the legal declarations of a card
-in the active player's hand; `RESOLVE[action type]` carries out a declared card once its
-PRE window closed (A12). Black cards (A29-A35): `BLACK_TARGETS[card type]` lists the legal
-black actions of a card; `BLACK_EFFECTS[action type]` resolves one completely (A19).
+`WHITE_TARGETS[card type]` lists the legal declarations of a card in the active player's
+hand; `RESOLVE[action type]` carries out a declared card once its PRE window closed (A12);
+demands (A24/A25) are answered card by card through `start_demand` and `give_one`.
 
-The functions are the state machine's own parts (state.py calls them, they change the
-state they are given); they write events through the state's `_emit` / `emit_cards`.
+These functions are parts of the state machine (state.py calls them; they change the state
+they are given and write its events through `_emit` / `emit_cards`).
 """
 
 from __future__ import annotations
@@ -17,13 +16,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gamenight.engine.core import Action
 from gamenight.games.arne import actions as A
-from gamenight.games.arne.components import NONE, POINT_TYPES, Stack
+from gamenight.games.arne.components import EMPTY, NONE, POINT_TYPES, Stack
 
 if TYPE_CHECKING:
     from gamenight.games.arne.game import Arne
     from gamenight.games.arne.state import ArneState
 
-EMPTY: frozenset[int] = frozenset()
 POINT_CARDS = "P"  # a demand of point cards of one colour (A24)
 BLACK_CARDS = "B"  # a demand of black cards (A25)
 
@@ -44,25 +42,6 @@ class Demand(NamedTuple):
         if self.cards == POINT_CARDS:
             return game.is_point[kind] and game.kind_colour[kind] == self.colour
         return game.is_black[kind]
-
-
-class Pending(NamedTuple):
-    """A STOP or REVERSE waiting for the end of the turn (A37)."""
-
-    kind: str  # "STOP" or "REVERSE"
-    player: int
-
-
-_JSON: dict[Action, dict[str, Any]] = {}
-
-
-def action_json(action: Action) -> dict[str, Any]:
-    """`action.to_json()`, a fresh dict each time, built once per action (events name every
-    declared and black action)."""
-    obj = _JSON.get(action)
-    if obj is None:
-        obj = _JSON[action] = action.to_json()
-    return dict(obj)
 
 
 # ==========================================================================================
@@ -144,6 +123,63 @@ WHITE_TARGETS: dict[str, WhiteTargets] = {
     "PASS_HANDS": _pass_hands_targets,
     "SWAP_PLACES": _others(lambda game: game.swap_actions),
 }
+
+
+def white_actions(state: ArneState, player: int) -> list[Action]:
+    """A20-A28: the active player's declarable white cards with every legal target."""
+    game = state.game
+    card_kind, kind_type = game.card_kind, game.kind_type
+    targets = WHITE_TARGETS
+    out: list[Action] = []
+    previous = NONE
+    for card in state.hands[player]:
+        kind = card_kind[card]
+        if kind != previous:
+            previous = kind
+            add = targets.get(kind_type[kind])
+            if add is not None:
+                add(state, player, kind, out)
+    return out
+
+
+def has_white(state: ArneState, player: int) -> bool:
+    """`bool(white_actions(state, player))` without building the list: every white card
+    but an X3 or a DEMAND_POINTS always has a use (A20); an X3 needs a stack without one."""
+    hand = state.hands[player]
+    if not hand:
+        return False
+    game = state.game
+    card_kind, is_black, kind_type = game.card_kind, game.is_black, game.kind_type
+    for card in hand:
+        kind = card_kind[card]
+        if is_black[kind]:
+            continue
+        if kind_type[kind] == "DEMAND_POINTS":  # A24: it may have no target (losing game)
+            return bool(white_actions(state, player))
+        if kind_type[kind] != "X3":
+            return True
+        if any(stack.x3 < 0 for stacks in state.displays for stack in stacks):
+            return True
+    return False
+
+
+# The white action card each declaration plays (A22-A28).
+WHITE_CARD: dict[type[Action], str] = {
+    A.Triple: "X3",
+    A.TakeRandom: "TAKE_RANDOM",
+    A.DemandPoints: "DEMAND_POINTS",
+    A.DemandBlack: "DEMAND_BLACK",
+    A.DrawThree: "DRAW_THREE",
+    A.PassHands: "PASS_HANDS",
+    A.SwapPlaces: "SWAP_PLACES",
+}
+
+
+def declared_kind(game: Arne, action: Action) -> int:
+    """The kind of the white card a declaration plays (A10)."""
+    if isinstance(action, A.PlayPoint):
+        return game.kind_of[(action.card, action.colour)]
+    return game.kind_of[(WHITE_CARD[type(action)], "")]
 
 
 # ==========================================================================================
@@ -276,6 +312,9 @@ RESOLVE: dict[type[Action], Callable[[ArneState, Any], None]] = {
 }
 
 
+# ==========================================================================================
+# demands (A24/A25)
+# ==========================================================================================
 # -- demands (A24/A25) ---------------------------------------------------------------------
 def start_demand(state: ArneState, demand: Demand) -> None:
     """A24/A25: the count handed over is public at once; the target then picks the cards
@@ -345,204 +384,16 @@ def give_one(state: ArneState, kind: int, chosen: bool) -> None:
     state.demand_answered()
 
 
-# ==========================================================================================
-# black cards: legal actions (A29-A35; A41 in the final round)
-# ==========================================================================================
-BlackTargets = Callable[["ArneState", int, bool, list[Action]], None]
-
-
-def _crush_targets(state: ArneState, player: int, final: bool, out: list[Action]) -> None:
-    """A32: a stack of a point card without a CRUSH."""
+def give_actions(state: ArneState) -> list[Action]:
+    """A24/A25: the kinds the demand's target may hand over."""
     game = state.game
-    is_minus, card_kind = game.is_minus, game.card_kind
-    for display, stacks in enumerate(state.displays):
-        row = game.crush_actions[display]
-        for position, stack in enumerate(stacks):
-            if stack.crush < 0 and not is_minus[card_kind[stack.base]]:
-                out.append(row[position])
-
-
-def _lock_targets(state: ArneState, player: int, final: bool, out: list[Action]) -> None:
-    """A33: a crushed stack, or a -200."""
-    game = state.game
-    is_minus, card_kind = game.is_minus, game.card_kind
-    for display, stacks in enumerate(state.displays):
-        row = game.lock_actions[display]
-        for position, stack in enumerate(stacks):
-            if stack.lock < 0 and (stack.crush >= 0 or is_minus[card_kind[stack.base]]):
-                out.append(row[position])
-
-
-def _thief_targets(state: ArneState, player: int, final: bool, out: list[Action]) -> None:
-    """A29: the top of the discard pile (not a THIEF unless allowed), or a chameleon stack
-    in another display (the dummy's if allowed)."""
-    game = state.game
-    options = game.options
-    if options.thief_may_take_thief and state.thieves(player) <= state.fetched[player]:
-        return
-    if state.discard:
-        top = state.discard[-1]
-        if options.thief_may_take_thief or game.kind_type[game.card_kind[top]] != "THIEF":
-            out.append(game.thief_discard_action)
-    own = state.seat_of[player]
-    for display, stacks in enumerate(state.displays):
-        if display == own or (display == game.n and not options.dummy_thief_allowed):
-            continue
-        row = game.thief_stack_actions[display]
-        for position, stack in enumerate(stacks):
-            if stack.chameleon >= 0:
-                out.append(row[position])
-
-
-def _stop_targets(state: ArneState, player: int, final: bool, out: list[Action]) -> None:
-    if not final:  # A34, A41
-        out.append(state.game.stop_action)
-
-
-def _reverse_targets(state: ArneState, player: int, final: bool, out: list[Action]) -> None:
-    game = state.game
-    if not final or (game.dummy and game.options.dummy_reverse_in_final_round):  # A35, A52
-        out.append(game.reverse_action)
-
-
-BLACK_TARGETS: dict[str, BlackTargets] = {
-    "CRUSH": _crush_targets,
-    "LOCK": _lock_targets,
-    "THIEF": _thief_targets,
-    "STOP": _stop_targets,
-    "REVERSE": _reverse_targets,
-}
-
-
-def minus_targets(state: ArneState, kind: int, out: list[Action]) -> None:
-    """A30: a -200 into a display of its colour."""
-    row = state.game.minus_actions[kind]
-    for display in state.displays_of.get(state.game.kind_colour[kind], ()):
-        out.append(row[display])
-
-
-def chameleon_targets(state: ArneState, carried: list[int], final: bool, out: list[Action]) -> None:
-    """A31: a chameleon carries a base card of the hand into a display (not of the card's
-    own colour unless allowed; in the final round A41 as the option says)."""
-    game = state.game
-    options = game.options
-    rule = options.chameleon_in_final_round if final else "all"
-    same_colour_ok = options.chameleon_same_colour_allowed
-    colours = state.display_colour
-    for kind in carried:
-        if rule == "none" or (rule == "minus200_only" and not game.is_minus[kind]):
-            continue
-        colour = game.kind_colour[kind]
-        row = game.chameleon_actions[kind]
-        for display in range(game.n_displays):
-            if same_colour_ok or colours[display] != colour:
-                out.append(row[display])
-
-
-# ==========================================================================================
-# black cards: effects (A29-A35), each resolved completely (A19), cards to the pile (A18)
-# ==========================================================================================
-def _minus_two_hundred(state: ArneState, player: int, action: A.MinusTwoHundred) -> None:
-    """A30: a new stack in the display."""
-    card = state.take(player, state.game.kind_of[("MINUS200", action.colour)])
-    state.displays[action.display].append(Stack(card))
-    state._emit("black", player=player, action=action_json(action))
-
-
-def _chameleon(state: ArneState, player: int, action: A.Chameleon) -> None:
-    """A31: the chameleon and the card it carries form a new stack."""
-    kind_of = state.game.kind_of
-    chameleon = state.take(player, kind_of[("CHAMELEON", "")])
-    card = state.take(player, kind_of[(action.card, action.colour)])
-    state.displays[action.display].append(Stack(card, chameleon))
-    state._emit("black", player=player, action=action_json(action))
-
-
-def _crush(state: ArneState, player: int, action: A.Crush) -> None:
-    """A32: a CRUSH onto the stack."""
-    card = state.take(player, state.game.kind_of[("CRUSH", "")])
-    stacks = state.displays[action.display]
-    stacks[action.stack] = stacks[action.stack]._replace(crush=card)
-    state._emit("black", player=player, action=action_json(action))
-
-
-def _lock(state: ArneState, player: int, action: A.Lock) -> None:
-    """A33: a LOCK onto the stack."""
-    card = state.take(player, state.game.kind_of[("LOCK", "")])
-    stacks = state.displays[action.display]
-    stacks[action.stack] = stacks[action.stack]._replace(lock=card)
-    state._emit("black", player=player, action=action_json(action))
-
-
-def _thief_discard(state: ArneState, player: int, action: A.ThiefDiscard) -> None:
-    """A29.1: the top card of the discard pile into the hand, in sight of everybody."""
-    game = state.game
-    thief = state.take(player, game.kind_of[("THIEF", "")])
-    card = state.discard.pop()
-    insort(state.hands[player], card)
-    for knower in range(game.n):
-        if knower != player:
-            state.known[knower][player] = state.known[knower][player] | {card}
-    state.discard.append(thief)
-    kind = game.card_kind[card]
-    if game.kind_type[kind] == "THIEF":
-        fetched = list(state.fetched)
-        fetched[player] += 1
-        state.fetched = tuple(fetched)
-    state._emit("black", player=player, action=action_json(action), card=game.kind_name[kind])
-
-
-def _thief_stack(state: ArneState, player: int, action: A.ThiefStack) -> None:
-    """A29.2: a chameleon stack moves into the thief's own display; landing in a display
-    of its printed colour it loses the chameleon."""
-    game = state.game
-    thief = state.take(player, game.kind_of[("THIEF", "")])
-    stack = state.displays[action.display].pop(action.stack)
-    own = state.seat_of[player]
-    removed = game.kind_colour[game.card_kind[stack.base]] == state.seat_colour[own]
-    if removed:  # the stack now counts by its printed colour
-        state.discard.append(stack.chameleon)
-        stack = stack._replace(chameleon=NONE)
-    state.displays[own].append(stack)
-    state.discard.append(thief)
-    state._emit(
-        "black",
-        player=player,
-        action=action_json(action),
-        to_display=own,
-        chameleon_removed=removed,
-    )
-
-
-def _stop(state: ArneState, player: int, action: A.Stop) -> None:
-    """A34, A37: the player moves next."""
-    state.discard.append(state.take(player, state.game.kind_of[("STOP", "")]))
-    state.pending = Pending("STOP", player)
-    state._emit("black", player=player, action=action_json(action))
-
-
-def _reverse(state: ArneState, player: int, action: A.Reverse) -> None:
-    """A35, A37: the direction turns (dummy game A51, A52: the player takes the dummy)."""
-    game = state.game
-    state.discard.append(state.take(player, game.kind_of[("REVERSE", "")]))
-    if game.dummy:
-        if not state.in_final_round or game.options.dummy_reverse_in_final_round:
-            state.dummy_controller = state.seat_of[player]
-        state._emit(
-            "black", player=player, action=action_json(action), dummy_seat=state.dummy_controller
-        )
-    else:
-        state.pending = Pending("REVERSE", player)
-        state._emit("black", player=player, action=action_json(action))
-
-
-BLACK_EFFECTS: dict[type[Action], Callable[[ArneState, int, Any], None]] = {
-    A.MinusTwoHundred: _minus_two_hundred,
-    A.Chameleon: _chameleon,
-    A.Crush: _crush,
-    A.Lock: _lock,
-    A.ThiefDiscard: _thief_discard,
-    A.ThiefStack: _thief_stack,
-    A.Stop: _stop,
-    A.Reverse: _reverse,
-}
+    demand = state.demand
+    assert demand is not None
+    out = []
+    previous = NONE
+    for card in state.hands[demand.target]:
+        kind = game.card_kind[card]
+        if kind != previous and demand.fits(game, kind):
+            out.append(game.give_actions[kind])
+        previous = kind
+    return out
