@@ -57,7 +57,7 @@ def _point_targets(state: ArneState, player: int, kind: int, out: list[Action]) 
     colour = game.kind_colour[kind]
     row = game.point_actions[kind]
     out.append(row[0])  # the discard pile
-    own = state.own_colour(player)
+    own = state.seat_colour[state.seat_of[player]]
     if game.losing:
         targets = state.displays_of.get(colour, ()) if colour != own else ()
     else:
