@@ -127,9 +127,8 @@ def chameleon_targets(state: ArneState, carried: list[int], final: bool, out: li
 def black_actions(state: ArneState, player: int, final: bool) -> list[Action]:
     """A29-A35 (A41 in the final round): black actions of `player` with their targets."""
     game = state.game
-    card_kind, kind_type = game.card_kind, game.kind_type
+    card_kind, targets = game.card_kind, game.black_targets  # BLACK_TARGETS per kind
     is_base, is_minus, is_black = game.is_base, game.is_minus, game.is_black
-    targets = BLACK_TARGETS
     out: list[Action] = []
     carried: list[int] = []  # base cards a chameleon could carry (A31)
     has_chameleon = False
@@ -144,7 +143,7 @@ def black_actions(state: ArneState, player: int, final: bool) -> list[Action]:
             if is_minus[kind]:
                 minus_targets(state, kind, out)
         elif is_black[kind]:
-            add = targets.get(kind_type[kind])
+            add = targets[kind]
             if add is not None:
                 add(state, player, final, out)
             else:  # the CHAMELEON: its targets depend on the whole hand

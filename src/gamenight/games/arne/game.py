@@ -13,6 +13,7 @@ import numpy as np
 
 from gamenight.engine.core import Action, BadInput, Game
 from gamenight.games.arne import actions as A
+from gamenight.games.arne.black_cards import BLACK_TARGETS
 from gamenight.games.arne.components import (
     BLACK_TYPES,
     COLOURED_TYPES,
@@ -24,6 +25,7 @@ from gamenight.games.arne.components import (
 from gamenight.games.arne.observation import BASE_TYPES, encode, encoding_size
 from gamenight.games.arne.options import Options as ArneOptions
 from gamenight.games.arne.state import ArneState
+from gamenight.games.arne.white_cards import WHITE_TARGETS
 
 
 class Arne(Game):
@@ -77,6 +79,9 @@ class Arne(Game):
             d: tuple(tuple((h + d * i) % self.n for i in range(self.n)) for h in range(self.n))
             for d in (1, -1)
         }
+        # per kind: the function listing its legal plays (white_cards.py, black_cards.py)
+        self.white_targets = tuple(WHITE_TARGETS.get(t) for t in self.kind_type)
+        self.black_targets = tuple(BLACK_TARGETS.get(t) for t in self.kind_type)
         self._build_actions()
 
     # -- the integer action space ---------------------------------------------------------

@@ -128,15 +128,14 @@ WHITE_TARGETS: dict[str, WhiteTargets] = {
 def white_actions(state: ArneState, player: int) -> list[Action]:
     """A20-A28: the active player's declarable white cards with every legal target."""
     game = state.game
-    card_kind, kind_type = game.card_kind, game.kind_type
-    targets = WHITE_TARGETS
+    card_kind, targets = game.card_kind, game.white_targets  # WHITE_TARGETS per kind
     out: list[Action] = []
     previous = NONE
     for card in state.hands[player]:
         kind = card_kind[card]
         if kind != previous:
             previous = kind
-            add = targets.get(kind_type[kind])
+            add = targets[kind]
             if add is not None:
                 add(state, player, kind, out)
     return out
