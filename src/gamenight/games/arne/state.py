@@ -350,6 +350,18 @@ class ArneState(State):
     # ======================================================================================
     def _apply(self, seat: int, action: Action) -> None:
         phase = self.phase
+        if type(action) is A.Pass:  # the most common decision, first
+            if phase == FINAL:  # A41: play nothing
+                self._emit("pass", player=seat)
+                self._next_final()
+            elif seat != self.player_at[self.holder]:  # a pass in advance
+                self.passed_early = self.passed_early | {seat}
+                self._emit("pass_in_advance", player=seat)
+                self._window_actors()
+            else:  # A15, A16
+                self._emit("pass", player=seat)
+                self._pass_priority()
+            return
         if phase == COLOUR:
             assert isinstance(action, A.ChooseColour)
             self._set_colour(self.choosers[self.choose_pos], self.game.colours.index(action.colour))
@@ -363,9 +375,6 @@ class ArneState(State):
             assert isinstance(action, A.Give)
             give_one(self, self.game.kind_of[(action.card, action.colour)], chosen=True)
             return
-        if isinstance(action, A.Pass):
-            self._pass(seat)
-            return
         if isinstance(action, A.WHITE_ACTIONS):
             self._declare(seat, action)
             return
@@ -377,19 +386,6 @@ class ArneState(State):
             if self.passed_early:  # a new black card cancels every pass in advance
                 self.passed_early = EMPTY
                 self._window_actors()
-
-    def _pass(self, player: int) -> None:
-        """A15, A16; A41: play nothing in the final round; a pass in advance."""
-        if self.phase == FINAL:
-            self._emit("pass", player=player)
-            self._next_final()
-        elif player != self.player_at[self.holder]:
-            self.passed_early = self.passed_early | {player}
-            self._emit("pass_in_advance", player=player)
-            self._window_actors()
-        else:
-            self._emit("pass", player=player)
-            self._pass_priority()
 
     def take(self, player: int, kind: int) -> int:
         """Remove one card of `kind` from the hand, publicly (A58: others' knowledge of the
