@@ -38,101 +38,114 @@ class Arne(Game):
     def __init__(self, options: ArneOptions) -> None:
         super().__init__(options)
         self.options: ArneOptions = options
-        o = options
-        self.n = o.players
-        self.team = o.variant == "team"
-        self.dummy = o.variant == "dummy"
+        self.n = options.players
+        self.team = options.variant == "team"
+        self.dummy = options.variant == "dummy"
         self.teams = self.n // 2 if self.team else 0
-        self.losing = o.mode == "losing"
-        colours = o.colours
+        self.losing = options.mode == "losing"
+        colours = options.colours
         self.colours = colours
-        # -- kinds ---------------------------------------------------------------------
+        # -- kinds: (card type, colour index or -1) ------------------------------------------
         kinds: list[tuple[str, int]] = [
-            (t, ci) for t in COLOURED_TYPES for ci in range(len(colours))
-        ] + [(t, -1) for t in NEUTRAL_TYPES]
+            (card_type, colour) for card_type in COLOURED_TYPES for colour in range(len(colours))
+        ] + [(card_type, -1) for card_type in NEUTRAL_TYPES]
         self.kinds = kinds
-        self.kind_of = {(t, colours[ci] if ci >= 0 else ""): k for k, (t, ci) in enumerate(kinds)}
-        self.kind_type = tuple(t for t, _ in kinds)
-        self.kind_colour = tuple(ci for _, ci in kinds)
-        self.is_point = tuple(t in POINT_TYPES for t, _ in kinds)
-        self.is_base = tuple(t in BASE_TYPES for t, _ in kinds)
-        self.is_minus = tuple(t == "MINUS200" for t, _ in kinds)
-        self.is_black = tuple(t in BLACK_TYPES for t, _ in kinds)
-        self.kind_name = tuple(t if ci < 0 else f"{colours[ci]} {t}" for t, ci in kinds)
-        self.name_kind = {name: k for k, name in enumerate(self.kind_name)}
+        self.kind_of = {
+            (card_type, colours[colour] if colour >= 0 else ""): kind
+            for kind, (card_type, colour) in enumerate(kinds)
+        }
+        types = [card_type for card_type, _ in kinds]
+        self.kind_type = tuple(types)
+        self.kind_colour = tuple(colour for _, colour in kinds)
+        self.is_point = tuple(card_type in POINT_TYPES for card_type in types)
+        self.is_base = tuple(card_type in BASE_TYPES for card_type in types)
+        self.is_minus = tuple(card_type == "MINUS200" for card_type in types)
+        self.is_black = tuple(card_type in BLACK_TYPES for card_type in types)
+        self.kind_name = tuple(
+            card_type if colour < 0 else f"{colours[colour]} {card_type}"
+            for card_type, colour in kinds
+        )
+        self.name_kind = {name: kind for kind, name in enumerate(self.kind_name)}
         # -- the deck (2.6, A2, A49, A53) ------------------------------------------------
-        self.deck_colours = colours_for(o.owners, colours, o.star_colours)
+        owners, stars = options.owners, options.star_colours
+        self.deck_colours = colours_for(owners, colours, stars)
         self.deck_colour_idx = tuple(colours.index(c) for c in self.deck_colours)
-        counts = deck(o.owners, o.learning, 2 if self.team else 1, colours, o.star_colours)
+        counts = deck(owners, options.learning, 2 if self.team else 1, colours, stars)
         card_kind: list[int] = []
-        for k, (t, ci) in enumerate(kinds):
-            card_kind.extend([k] * counts.get((t, colours[ci] if ci >= 0 else None), 0))
+        for kind, (card_type, colour) in enumerate(kinds):
+            copies = counts.get((card_type, colours[colour] if colour >= 0 else None), 0)
+            card_kind.extend([kind] * copies)
         self.card_kind = tuple(card_kind)
         self.num_cards = len(card_kind)
         self.present = tuple(sorted(set(card_kind)))
         self.n_displays = self.n + (1 if self.dummy else 0)
-        self.max_stacks = sum(1 for k in card_kind if self.is_base[k])
-        self.only = tuple(frozenset({p}) for p in range(self.n))
+        self.max_stacks = sum(1 for kind in card_kind if self.is_base[kind])
+        self.only = tuple(frozenset({player}) for player in range(self.n))
         self.identity = list(range(self.n))
-        # seat_order[d][h]: the seats from h round the table in direction d (A15)
+        # seat_order[direction][holder]: the seats from the holder round the table (A15)
         self.seat_order = {
-            d: tuple(tuple((h + d * i) % self.n for i in range(self.n)) for h in range(self.n))
-            for d in (1, -1)
+            direction: tuple(
+                tuple((holder + direction * i) % self.n for i in range(self.n))
+                for holder in range(self.n)
+            )
+            for direction in (1, -1)
         }
         # per kind: the function listing its legal plays (white_cards.py, black_cards.py)
-        self.white_targets = tuple(WHITE_TARGETS.get(t) for t in self.kind_type)
-        self.black_targets = tuple(BLACK_TARGETS.get(t) for t in self.kind_type)
+        self.white_targets = tuple(WHITE_TARGETS.get(card_type) for card_type in types)
+        self.black_targets = tuple(BLACK_TARGETS.get(card_type) for card_type in types)
         self._build_actions()
 
     # -- the integer action space ---------------------------------------------------------
     def _build_actions(self) -> None:
-        n, nd, ms = self.n, self.n_displays, self.max_stacks
+        players, displays, stacks = range(self.n), range(self.n_displays), range(self.max_stacks)
         colours = self.colours
         out: list[Action] = []
 
-        def add(a: Action) -> Action:
-            out.append(a)
-            return a
+        def add(action: Action) -> Action:
+            out.append(action)
+            return action
 
-        def cname(k: int) -> str:
-            ci = self.kind_colour[k]
-            return colours[ci] if ci >= 0 else ""
+        def colour_of(kind: int) -> str:
+            colour = self.kind_colour[kind]
+            return colours[colour] if colour >= 0 else ""
 
-        self.choose_actions = {ci: add(A.ChooseColour(colours[ci])) for ci in self.deck_colour_idx}
+        self.choose_actions = {c: add(A.ChooseColour(colours[c])) for c in self.deck_colour_idx}
         self.pass_action = add(A.PASS)
         self.draw_three_action = add(A.DrawThree())
         self.pass_hands_action = add(A.PassHands())
         self.thief_discard_action = add(A.ThiefDiscard())
         self.stop_action = add(A.Stop())
         self.reverse_action = add(A.Reverse())
-        self.take_random_actions: list[Action] = [add(A.TakeRandom(t)) for t in range(n)]
-        self.demand_black_actions: list[Action] = [add(A.DemandBlack(t)) for t in range(n)]
-        self.swap_actions: list[Action] = [add(A.SwapPlaces(t)) for t in range(n)]
+        self.take_random_actions: list[Action] = [add(A.TakeRandom(t)) for t in players]
+        self.demand_black_actions: list[Action] = [add(A.DemandBlack(t)) for t in players]
+        self.swap_actions: list[Action] = [add(A.SwapPlaces(t)) for t in players]
         self.demand_points_actions = {
-            (t, ci, j): add(A.DemandPoints(t, colours[ci], j))
-            for t in range(n)
-            for ci in self.deck_colour_idx
-            for j in range(nd)
+            (target, colour, display): add(A.DemandPoints(target, colours[colour], display))
+            for target in players
+            for colour in self.deck_colour_idx
+            for display in displays
         }
         self.point_actions: dict[int, list[Action]] = {}
         self.give_actions: dict[int, Action] = {}
         self.minus_actions: dict[int, list[Action]] = {}
         self.chameleon_actions: dict[int, list[Action]] = {}
-        for k in self.present:
-            t = self.kind_type[k]
-            if self.is_point[k]:
-                self.point_actions[k] = [add(A.PlayPoint(t, cname(k), j)) for j in range(-1, nd)]
-            self.give_actions[k] = add(A.Give(t, cname(k)))
-            if self.is_minus[k]:
-                self.minus_actions[k] = [add(A.MinusTwoHundred(cname(k), j)) for j in range(nd)]
-            if self.is_base[k]:
-                self.chameleon_actions[k] = [add(A.Chameleon(t, cname(k), j)) for j in range(nd)]
-        self.x3_actions = [[add(A.Triple(j, s)) for s in range(ms)] for j in range(nd)]
-        self.thief_stack_actions = [[add(A.ThiefStack(j, s)) for s in range(ms)] for j in range(nd)]
-        self.crush_actions = [[add(A.Crush(j, s)) for s in range(ms)] for j in range(nd)]
-        self.lock_actions = [[add(A.Lock(j, s)) for s in range(ms)] for j in range(nd)]
+        for kind in self.present:
+            card, colour = self.kind_type[kind], colour_of(kind)
+            if self.is_point[kind]:  # display -1: the discard pile
+                self.point_actions[kind] = [
+                    add(A.PlayPoint(card, colour, d)) for d in range(-1, self.n_displays)
+                ]
+            self.give_actions[kind] = add(A.Give(card, colour))
+            if self.is_minus[kind]:
+                self.minus_actions[kind] = [add(A.MinusTwoHundred(colour, d)) for d in displays]
+            if self.is_base[kind]:
+                self.chameleon_actions[kind] = [add(A.Chameleon(card, colour, d)) for d in displays]
+        self.x3_actions = [[add(A.Triple(d, s)) for s in stacks] for d in displays]
+        self.thief_stack_actions = [[add(A.ThiefStack(d, s)) for s in stacks] for d in displays]
+        self.crush_actions = [[add(A.Crush(d, s)) for s in stacks] for d in displays]
+        self.lock_actions = [[add(A.Lock(d, s)) for s in stacks] for d in displays]
         self.all_actions = tuple(out)
-        self.index = {a: i for i, a in enumerate(out)}
+        self.index = {action: i for i, action in enumerate(out)}
 
     @property
     def players(self) -> int:

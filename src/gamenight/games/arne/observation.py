@@ -151,15 +151,15 @@ def seat_view(state: ArneState, seat: int | None) -> ArneView:
         )
     scores = state.scores()
     seats: list[SeatView] = []
-    for s in range(players):
-        player = state.player_at[s]
-        colour = state.seat_colour[s]
+    for seat_no in range(players):
+        player = state.player_at[seat_no]
+        colour = state.seat_colour[seat_no]
         seats.append(
             {
-                "seat": s,
+                "seat": seat_no,
                 "player": player,
                 "colour": colours[colour] if colour >= 0 else None,
-                "team": s % game.teams if game.team else s,
+                "team": seat_no % game.teams if game.team else seat_no,
                 "hand_size": len(state.hands[player]),
                 "score": scores[player],
             }

@@ -2,7 +2,7 @@
 
 What each card does lives in white_cards.py and black_cards.py (one function per card type,
 in tables); what a seat sees and the resampling of what it cannot know (A58) in
-observation.py; the phases in phases.py. This module is about 600 lines on purpose: it is
+observation.py; the phases in phases.py. This module is about 650 lines on purpose: it is
 one class, the machine's transitions (setup, turns, windows, decisions, the end) and the
 bookkeeping of hidden cards they share, which read best in one place.
 
@@ -141,12 +141,12 @@ class ArneState(State):
         """A3; team game: seat i belongs to team i mod T and shares its colour (A53)."""
         game = self.game
         if game.team:
-            seats = [s for s in range(game.n) if s % game.teams == seat % game.teams]
+            seats = [other for other in range(game.n) if other % game.teams == seat % game.teams]
         else:
             seats = [seat]
-        for s in seats:
-            self.seat_colour[s] = colour
-            self.display_colour[s] = colour
+        for member in seats:
+            self.seat_colour[member] = colour
+            self.display_colour[member] = colour
         self._emit("colour", seats=seats, colour=game.colours[colour])
 
     def _after_colours(self) -> None:
@@ -158,7 +158,7 @@ class ArneState(State):
             self._emit("dummy", display=game.n, colour=game.colours[colour])
         colours = self.display_colour
         self.displays_of = {
-            colour: tuple(j for j in range(game.n_displays) if colours[j] == colour)
+            colour: tuple(d for d in range(game.n_displays) if colours[d] == colour)
             for colour in set(colours)
         }
         self._deal()
@@ -172,7 +172,7 @@ class ArneState(State):
             hand = [self.deck.pop() for _ in range(game.options.hand_size)]
             hand.sort()
             self.hands[player] = hand
-        self._emit("dealt", hand_sizes=[len(h) for h in self.hands], draw_pile=len(self.deck))
+        self._emit("dealt", hand_sizes=[len(hand) for hand in self.hands], draw_pile=len(self.deck))
         for player in range(players):
             self.emit_cards("hand", game.only[player], self.hands[player], player=player)
         self._start_turn(self.first_seat)
@@ -219,7 +219,7 @@ class ArneState(State):
         player_at = self.player_at
         early = self.passed_early
         if early:
-            rest = (player_at[s] for s in order[1:] if player_at[s] not in early)
+            rest = (player_at[seat] for seat in order[1:] if player_at[seat] not in early)
             self._actors = (player_at[order[0]], *rest)
         elif self.seat_of == self.game.identity:  # nobody swapped: seats are players
             self._actors = order
@@ -468,7 +468,7 @@ class ArneState(State):
         self.pending = None
         if self.game.options.thief_may_take_thief:
             self.fetched = (0,) * players
-        self._emit("final_round", order=[self.player_at[s] for s in self.final_order])
+        self._emit("final_round", order=[self.player_at[seat] for seat in self.final_order])
         self._actors = (self.player_at[self.final_order[0]],)
 
     def _next_final(self) -> None:
@@ -520,7 +520,7 @@ class ArneState(State):
         return player_scores(
             self.display_scores(),
             self.seat_of,
-            team_of_seat=[s % game.teams for s in range(game.n)] if game.team else None,
+            team_of_seat=[seat % game.teams for seat in range(game.n)] if game.team else None,
             dummy_display=game.n if game.dummy else None,
             dummy_controller=self.dummy_controller if game.dummy else None,
         )

@@ -245,7 +245,7 @@ def _swap_places(state: ArneState, action: A.SwapPlaces) -> None:
     player_at[player_seat], player_at[target_seat] = target, player
     game = state.game
     if game.team:  # A54: teams follow the seats; say so
-        teams = [seat_of[p] % game.teams for p in range(game.n)]
+        teams = [seat_of[someone] % game.teams for someone in range(game.n)]
         state._emit("swapped", player=player, target=target, seat_of=list(seat_of), teams=teams)
         if game.options.team_open_hands:
             _reopen_hands(state, player_seat, target_seat)
@@ -293,7 +293,7 @@ def _pass_hands(state: ArneState, action: A.PassHands) -> None:
         moved[knower][receiver[knower]] = frozenset(old[knower])  # the hand it gave away
     state.known = moved
     state.hands = new
-    state._emit("hands_passed", hand_sizes=[len(h) for h in new], direction=state.direction)
+    state._emit("hands_passed", hand_sizes=[len(hand) for hand in new], direction=state.direction)
     for player in range(n):
         to = receiver[player]
         state.emit_cards("hand_received", frozenset({player, to}), new[to], player=to, giver=player)
