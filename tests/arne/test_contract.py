@@ -168,3 +168,21 @@ def test_public_log_holds_every_event_and_each_seat_sees_its_share():
     seat = state.actors[0]
     new = state.act(seat, state.actions(seat)[0])
     assert list(state.log[before:]) == new
+
+
+def test_a_state_pickles_and_plays_on_alike():
+    """The server hands states to bot worker processes by pickling them (game tables
+    included: no local functions or lambdas in them)."""
+    import pickle
+
+    game = gamenight.load("arne", players=4, variant="team")
+    state = game.start(8)
+    rng = random.Random(8)
+    for _ in range(40):
+        seat = state.actors[0]
+        state.act(seat, rng.choice(state.actions(seat)))
+    clone = pickle.loads(pickle.dumps(state))
+    assert clone.view(0) == state.view(0) and clone.actors == state.actors
+    seat = state.actors[0]
+    action = state.actions(seat)[-1]
+    assert clone.act(seat, action) == state.act(seat, action)

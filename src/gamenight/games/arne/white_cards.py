@@ -77,14 +77,22 @@ def _x3_targets(state: ArneState, player: int, kind: int, out: list[Action]) -> 
                 out.append(row[position])
 
 
-def _others(rows: Callable[[Arne], list[Action]]) -> WhiteTargets:
-    """A23, A25, A27: one declaration per other player."""
+def _take_random_targets(state: ArneState, player: int, kind: int, out: list[Action]) -> None:
+    """A23: any other player."""
+    row = state.game.take_random_actions
+    out.extend(row[other] for other in range(state.game.n) if other != player)
 
-    def targets(state: ArneState, player: int, kind: int, out: list[Action]) -> None:
-        row = rows(state.game)
-        out.extend(row[other] for other in range(state.game.n) if other != player)
 
-    return targets
+def _demand_black_targets(state: ArneState, player: int, kind: int, out: list[Action]) -> None:
+    """A25: any other player."""
+    row = state.game.demand_black_actions
+    out.extend(row[other] for other in range(state.game.n) if other != player)
+
+
+def _swap_places_targets(state: ArneState, player: int, kind: int, out: list[Action]) -> None:
+    """A27: any other player."""
+    row = state.game.swap_actions
+    out.extend(row[other] for other in range(state.game.n) if other != player)
 
 
 def _demand_points_targets(state: ArneState, player: int, kind: int, out: list[Action]) -> None:
@@ -116,12 +124,12 @@ def _pass_hands_targets(state: ArneState, player: int, kind: int, out: list[Acti
 WHITE_TARGETS: dict[str, WhiteTargets] = {
     **dict.fromkeys(POINT_TYPES, _point_targets),
     "X3": _x3_targets,
-    "TAKE_RANDOM": _others(lambda game: game.take_random_actions),
+    "TAKE_RANDOM": _take_random_targets,
     "DEMAND_POINTS": _demand_points_targets,
-    "DEMAND_BLACK": _others(lambda game: game.demand_black_actions),
+    "DEMAND_BLACK": _demand_black_targets,
     "DRAW_THREE": _draw_three_targets,
     "PASS_HANDS": _pass_hands_targets,
-    "SWAP_PLACES": _others(lambda game: game.swap_actions),
+    "SWAP_PLACES": _swap_places_targets,
 }
 
 
