@@ -1,99 +1,12 @@
-"""Arranging Arne tables for rule tests.
-
-`table(...)` starts a game, lets the players choose colours in seat order, then rearranges
-the cards: given hands, displays, discard pile and draw pile (top last); every other card is
-put in the box's draw pile under the given ones unless `deck_size` trims it. The state is
-then at the start of the MAIN window of `turn_seat` (its draw already made).
-"""
+"""Small helpers on Arne states for the rule tests (tables are arranged by the `table`
+fixture of conftest.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import gamenight
 from gamenight.engine.core import Action
 from gamenight.games.arne import actions as A
-from gamenight.games.arne.rules import EMPTY, ArneState
-
-COLOURS_3 = ("red", "green", "blue")
-
-
-def table(
-    players: int = 3,
-    colours: tuple[str, ...] | None = None,
-    hands: dict[int, list[str]] | None = None,
-    displays: dict[int, list[str]] | None = None,
-    discard: list[str] | None = None,
-    deck: list[str] | None = None,
-    deck_size: int | None = None,
-    turn_seat: int = 0,
-    seed: int = 0,
-    **options: Any,
-) -> ArneState:
-    game = gamenight.load("arne", players=players, first_seat=turn_seat, **options)
-    state: ArneState = game.start(seed)
-    if colours is None:
-        colours = tuple(game.deck_colours[: (game.teams if game.team else players)])
-    i = 0
-    while state.phase == 0:
-        state.act(state.actors[0], A.ChooseColour(colours[i]))
-        i += 1
-    arrange(state, hands or {}, displays or {}, discard or [], deck or [], deck_size)
-    return state
-
-
-def _stack(state: ArneState, spec: str, take: Any) -> tuple[int, int, int, int, int]:
-    """'red P500+X3+CRUSH+LOCK+CHAMELEON' as a stack of card ids."""
-    base, *extra = spec.split("+")
-    parts = {e: take(e) for e in extra}
-    return (
-        take(base),
-        parts.get("CHAMELEON", -1),
-        parts.get("X3", -1),
-        parts.get("CRUSH", -1),
-        parts.get("LOCK", -1),
-    )
-
-
-def arrange(
-    state: ArneState,
-    hands: dict[int, list[str]],
-    displays: dict[int, list[str]],
-    discard: list[str],
-    deck: list[str],
-    deck_size: int | None,
-) -> None:
-    g = state.game
-    free = sorted(state.all_cards())
-    kind = g.card_kind
-    names = g.name_kind
-
-    def take(name: str) -> int:
-        k = names[name]
-        for i, c in enumerate(free):
-            if kind[c] == k:
-                return free.pop(i)
-        raise AssertionError(f"no card {name} left in this deck")
-
-    state.hands = [sorted(take(x) for x in hands.get(p, [])) for p in range(g.n)]
-    state.displays = [
-        [_stack(state, s, take) for s in displays.get(j, [])] for j in range(g.n_displays)
-    ]
-    state.discard = [take(x) for x in discard]
-    top = [take(x) for x in deck]
-    rest = list(free)
-    if deck_size is not None:
-        keep = max(0, deck_size - len(top))
-        # cards not needed are put face up under the discard pile, so none is lost
-        state.discard = rest[: len(rest) - keep] + state.discard
-        rest = rest[len(rest) - keep :]
-    state.deck = rest + top
-    state.known = [[EMPTY] * g.n for _ in range(g.n)]
-    # private events of the original deal no longer match the arranged hands: drop them
-    state._log = [e for e in state._log if e.to is None]
-    state._priv = []
-    state.in_play = -1
-    state.decl = None
+from gamenight.games.arne.phases import Phase
+from gamenight.games.arne.state import ArneState
 
 
 def act(state: ArneState, action: Action, seat: int | None = None) -> None:
@@ -103,9 +16,9 @@ def act(state: ArneState, action: Action, seat: int | None = None) -> None:
 
 def pass_round(state: ArneState, times: int | None = None) -> None:
     """Everybody passes until the current window closes (or `times` passes)."""
-    phase, kind, game_no = state.phase, state.wkind, state.game_no
+    phase, kind, game_no = state.phase, state.window, state.game_no
     count = 0
-    while state.phase == phase and state.wkind == kind and state.actors:
+    while state.phase == phase and state.window == kind and state.actors:
         before = len(state.history)
         state.act(state.actors[0], A.PASS)
         count += 1
@@ -118,7 +31,7 @@ def pass_round(state: ArneState, times: int | None = None) -> None:
 
 def names(state: ArneState, cards: list[int]) -> list[str]:
     g = state.game
-    return [g.k_name[g.card_kind[c]] for c in cards]
+    return [g.kind_name[g.card_kind[c]] for c in cards]
 
 
 def hand(state: ArneState, p: int) -> list[str]:
@@ -127,3 +40,18 @@ def hand(state: ArneState, p: int) -> list[str]:
 
 def stack_names(state: ArneState, j: int) -> list[str]:
     return [s["base"] for s in state.view(None)["displays"][j]["stacks"]]
+
+
+def stacks(state: ArneState, display: int) -> list[dict]:
+    """The stacks of a display as the spectator's view shows them."""
+    return state.view(None)["displays"][display]["stacks"]
+
+
+def to_final(state: ArneState) -> None:
+    """Finish the current (last) turn: pass everything, play any forced white card."""
+    while state.phase != Phase.FINAL:
+        seat = state.actors[0]
+        if state.phase == Phase.WHITE:
+            act(state, state.actions(seat)[0])
+        else:
+            act(state, A.PASS)

@@ -9,7 +9,7 @@ from gamenight.engine.driver import RandomBot, play
 from gamenight.games.arne import actions as A
 from gamenight.games.arne import terminal
 from gamenight.games.arne.bots import BOTS, HEURISTIC, GreedyBot
-from tests.arne.helpers import table
+from gamenight.games.arne.phases import Phase
 
 
 def test_bot_registry_names():
@@ -27,10 +27,10 @@ def test_greedy_beats_random_two_players():
     assert payoff / games > 0.65
 
 
-def test_greedy_plays_sensibly():
+def test_greedy_plays_sensibly(table):
     # lays its own points
     state = table(hands={0: ["red P1000", "green P50"]})
-    state.phase = 2
+    state.phase = Phase.WHITE
     assert GreedyBot().choose(state, 0) == A.PlayPoint("P1000", "red", 0)
     # crushes the leader's big card
     state = table(hands={1: ["CRUSH"]}, displays={0: ["red P1000", "red P50"]})
@@ -57,7 +57,7 @@ def test_greedy_plays_sensibly():
     assert GreedyBot().choose(state, 1) == A.PASS
 
 
-def test_terminal_render_describe_parse():
+def test_terminal_render_describe_parse(table):
     state = table(
         hands={0: ["red P100", "CRUSH", "STOP"]}, displays={1: ["green P500+X3", "green P50"]}
     )

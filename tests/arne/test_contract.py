@@ -150,3 +150,39 @@ def test_A58_determinized_states_play_to_the_end(options, seed, steps):
             legal = d.actions(who)
             assert legal, f"player {who} has no legal action in phase {d.phase}"
             d.act(who, rng.choice(legal))
+
+
+def test_public_log_holds_every_event_and_each_seat_sees_its_share():
+    """`state.log` (engine, read-only) is every event in order; `events(seat)` filters it."""
+    game = gamenight.load("arne", players=3)
+    state = game.start(4)
+    rng = random.Random(4)
+    for _ in range(60):
+        seat = state.actors[0]
+        state.act(seat, rng.choice(state.actions(seat)))
+    log = state.log
+    assert any(e.to is not None for e in log) and any(e.to is None for e in log)
+    for seat in (0, 1, 2, None):
+        assert state.events(seat) == [e for e in log if e.visible_to(seat)]
+    before = len(log)
+    seat = state.actors[0]
+    new = state.act(seat, state.actions(seat)[0])
+    assert list(state.log[before:]) == new
+
+
+def test_a_state_pickles_and_plays_on_alike():
+    """The server hands states to bot worker processes by pickling them (game tables
+    included: no local functions or lambdas in them)."""
+    import pickle
+
+    game = gamenight.load("arne", players=4, variant="team")
+    state = game.start(8)
+    rng = random.Random(8)
+    for _ in range(40):
+        seat = state.actors[0]
+        state.act(seat, rng.choice(state.actions(seat)))
+    clone = pickle.loads(pickle.dumps(state))
+    assert clone.view(0) == state.view(0) and clone.actors == state.actors
+    seat = state.actors[0]
+    action = state.actions(seat)[-1]
+    assert clone.act(seat, action) == state.act(seat, action)

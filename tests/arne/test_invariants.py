@@ -17,8 +17,8 @@ import gamenight
 from gamenight.bots import make_seat
 from gamenight.engine.core import State
 from gamenight.games.arne.components import FACE
-from gamenight.games.arne.rules import ArneState
-from gamenight.games.arne.scoring import Stack, display_score, player_scores
+from gamenight.games.arne.scoring import ScoredStack, display_score, player_scores
+from gamenight.games.arne.state import ArneState
 from gamenight.games.arne.variants import VARIANTS, combinations
 
 COMBINATIONS = combinations()
@@ -105,7 +105,7 @@ def _scores_from_view(view: dict[str, Any]) -> tuple[list[int], list[int], list[
     all from the layout in the view."""
     layout = [
         [
-            Stack(s["base"].split()[-1], s["x3"], s["crush"], s["lock"], s["chameleon"])
+            ScoredStack(s["base"].split()[-1], s["x3"], s["crush"], s["lock"], s["chameleon"])
             for s in d["stacks"]
         ]
         for d in view["displays"]

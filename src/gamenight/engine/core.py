@@ -109,12 +109,16 @@ class Outcome:
         return dataclasses.asdict(self)
 
 
+_new_event = tuple.__new__  # Event(kind, data, to) without the NamedTuple's keyword handling
+
+
 class State(ABC):
     """One moment of one game. Subclasses implement the `_` methods and the rules.
 
     Shared bookkeeping: `history` (every decision, hidden ones too, for replay only),
-    `_log` (every event with its visibility) and `_actors` (stored, because drivers and
-    adapters ask for it many times per move).
+    `_log` (every event with its visibility; public read-only as `log`) and `_actors`
+    (stored, because drivers and adapters ask for it many times per move; public as
+    `actors`). Subclasses write `_log` through `_emit` only.
     """
 
     game: Game
@@ -131,6 +135,20 @@ class State(ABC):
     @property
     def over(self) -> bool:
         return not self._actors
+
+    @property
+    def log(self) -> Sequence[Event]:
+        """Every event so far, with its visibility, in order (read-only: do not change it).
+        For drivers that forward new events (`log[shown:]`); a seat's own stream is
+        `events(seat)`."""
+        return self._log
+
+    def window_seats(self) -> tuple[int, ...]:
+        """The seats now in a timed reaction window (Arne A15-A17: a seat that may still
+        answer out of turn), in priority order; () when no window is open (the default, for
+        games without windows). Servers and pass-and-play read this to run window timers and
+        automatic passes instead of reading a game's view."""
+        return ()
 
     @abstractmethod
     def actions(self, seat: int) -> list[Action]:
@@ -209,13 +227,9 @@ class State(ABC):
         """A copy in which all that `seat` cannot know is resampled from `rng`."""
 
     def _emit(self, kind: str, to: frozenset[int] | None = None, /, **data: Any) -> None:
-        self._log.append(Event(kind, data, to))
-
-    def _emit_data(
-        self, kind: str, data: Mapping[str, Any], to: frozenset[int] | None = None
-    ) -> None:
-        """Like `_emit` for a dict that is already built (no copy)."""
-        self._log.append(Event(kind, data, to))
+        """Append an event: the one way for rules to emit one. (Built with `tuple.__new__`,
+        skipping the NamedTuple's keyword handling: events are made on every move.)"""
+        self._log.append(_new_event(Event, (kind, data, to)))
 
 
 class Game(ABC):

@@ -4,7 +4,7 @@ from gamenight.engine.registry import register
 from gamenight.engine.spec import GameSpec
 from gamenight.games.arne.game import Arne
 from gamenight.games.arne.options import Options
-from gamenight.games.arne.rules import ArneState
+from gamenight.games.arne.state import ArneState
 
 SPEC = GameSpec(
     name="arne",

@@ -10,7 +10,7 @@ is always a player number (A56). `display = -1` on a point card means the discar
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from gamenight.engine.core import Action
 
@@ -208,3 +208,15 @@ WHITE_ACTIONS = (
     SwapPlaces,
 )
 PASS = Pass()
+
+
+_JSON: dict[Action, dict[str, Any]] = {}
+
+
+def cached_json(action: Action) -> dict[str, Any]:
+    """`action.to_json()`, a fresh dict each time, built once per action (events name every
+    declared and black action)."""
+    obj = _JSON.get(action)
+    if obj is None:
+        obj = _JSON[action] = action.to_json()
+    return dict(obj)

@@ -17,7 +17,7 @@ from gamenight.engine.core import Action, State
 from gamenight.engine.driver import RandomBot
 from gamenight.games.arne import actions as A
 from gamenight.games.arne.components import FACE
-from gamenight.games.arne.scoring import Stack, display_score, player_scores
+from gamenight.games.arne.scoring import ScoredStack, display_score, player_scores
 
 # What spending a card costs the greedy bot (it keeps black cards for good moments).
 CARD_PRICE = {
@@ -34,9 +34,9 @@ WHITE_VALUE = {"TakeRandom": 60, "DemandBlack": 70, "DrawThree": 110, "PassHands
 KEEP = {"STOP": 1, "REVERSE": 2, "LOCK": 5, "MINUS200": 6, "CHAMELEON": 7, "CRUSH": 8, "THIEF": 9}
 
 
-def _stacks(display: dict[str, Any]) -> list[Stack]:
+def _stacks(display: dict[str, Any]) -> list[ScoredStack]:
     return [
-        Stack(s["base"].split()[-1], s["x3"], s["crush"], s["lock"], s["chameleon"])
+        ScoredStack(s["base"].split()[-1], s["x3"], s["crush"], s["lock"], s["chameleon"])
         for s in display["stacks"]
     ]
 
@@ -103,7 +103,7 @@ class _Context:
         rival = max(others) if self.sign > 0 else min(others)
         return self.sign * (mine - rival)
 
-    def _with(self, j: int, stacks: list[Stack]) -> float:
+    def _with(self, j: int, stacks: list[ScoredStack]) -> float:
         scores = list(self.scores)
         scores[j] = display_score(stacks)
         return self._eval(scores, self.seat_of, self.view["dummy_seat"]) - self.base
@@ -119,15 +119,15 @@ class _Context:
         if isinstance(a, A.PlayPoint):
             if a.display < 0:  # discarding: lose the least
                 return -FACE.get(a.card, 0) / 100 - (a.card == "X2")
-            return self._with(a.display, [*t[a.display], Stack(a.card)]) + 1
+            return self._with(a.display, [*t[a.display], ScoredStack(a.card)]) + 1
         if isinstance(a, A.Triple):
             st = t[a.display][a.stack]
             return self._with(a.display, self._replace(a.display, a.stack, st._replace(x3=True)))
         if isinstance(a, A.MinusTwoHundred):
-            gain = self._with(a.display, [*t[a.display], Stack("MINUS200")])
+            gain = self._with(a.display, [*t[a.display], ScoredStack("MINUS200")])
             return gain - self._price("MINUS200")
         if isinstance(a, A.Chameleon):
-            gain = self._with(a.display, [*t[a.display], Stack(a.card, chameleon=True)])
+            gain = self._with(a.display, [*t[a.display], ScoredStack(a.card, chameleon=True)])
             spent = FACE.get(a.card, 0) / 4  # the carried card could have been laid white
             return gain - self._price("CHAMELEON") - spent
         if isinstance(a, A.Crush):
@@ -153,7 +153,7 @@ class _Context:
             return self._eval(self.scores, seat_of, self.view["dummy_seat"]) - self.base
         if isinstance(a, A.DemandPoints):
             target = self.view["seats"][self.seat_of[a.target]]
-            gain = self._with(a.display, [*t[a.display], Stack("P100"), Stack("P100")])
+            gain = self._with(a.display, [*t[a.display], ScoredStack("P100"), ScoredStack("P100")])
             return gain * min(1.0, target["hand_size"] / 6) + 20
         return float(WHITE_VALUE.get(type(a).__name__, 0))
 
@@ -174,7 +174,7 @@ class _Context:
             return 0.0  # the turn comes to me anyway
         return 60.0
 
-    def _replace(self, j: int, s: int, st: Stack) -> list[Stack]:
+    def _replace(self, j: int, s: int, st: ScoredStack) -> list[ScoredStack]:
         stacks = list(self.tables[j])
         stacks[s] = st
         return stacks

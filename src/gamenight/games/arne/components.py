@@ -11,6 +11,7 @@ import csv
 import io
 from collections import Counter
 from dataclasses import dataclass
+from typing import NamedTuple
 
 DECK_CSV = """\
 card,white,coloured,S,S1,N,N1
@@ -49,6 +50,21 @@ POINT_TYPES = tuple(FACE)
 PRE_WINDOW_TYPES = frozenset(
     {"TAKE_RANDOM", "DEMAND_POINTS", "DEMAND_BLACK", "DRAW_THREE", "SWAP_PLACES"}
 )
+
+NONE = -1  # no card, colour, display or seat here
+EMPTY: frozenset[int] = frozenset()  # no cards (nothing known of a hand, A58)
+
+
+class Stack(NamedTuple):
+    """A stack in a display, as card ids (NONE: not there): a base card (a point card,
+    X2 or -200; A21, A30) and what lies on it (chameleon A31, X3 A22, CRUSH A32, LOCK A33)."""
+
+    base: int
+    chameleon: int = NONE
+    x3: int = NONE
+    crush: int = NONE
+    lock: int = NONE
+
 
 # Spec 2.5 / 11 sanity values.
 GROUP_TOTALS = {"S": 12, "S1": 30, "N": 40, "N1": 52}

@@ -1,6 +1,6 @@
 """Scoring (spec section 5), a pure function of the table.
 
-A stack is described by `Stack(base, x3, crush, lock)`: the base card type (P50..P1000, X2
+A stack is described by `ScoredStack(base, x3, crush, lock)`: the base card type (P50..P1000, X2
 or MINUS200) and its attachments. The chameleon does not change a score (A46).
 """
 
@@ -12,7 +12,9 @@ from typing import NamedTuple
 from gamenight.games.arne.components import FACE
 
 
-class Stack(NamedTuple):
+class ScoredStack(NamedTuple):
+    """What scoring sees of a stack: its base card type and which attachments it has."""
+
     base: str
     x3: bool = False
     crush: bool = False
@@ -20,14 +22,14 @@ class Stack(NamedTuple):
     chameleon: bool = False
 
 
-def active(stack: Stack) -> bool:
+def active(stack: ScoredStack) -> bool:
     """5.1: a crushed point card counts only when its crush is locked; a locked -200 is void."""
     if stack.base == "MINUS200":
         return not stack.lock
     return (not stack.crush) or stack.lock
 
 
-def display_score(stacks: Iterable[Stack]) -> int:
+def display_score(stacks: Iterable[ScoredStack]) -> int:
     """5.1 / A45: POINTS * FACTOR - PENALTY."""
     points = 0
     factor = 1

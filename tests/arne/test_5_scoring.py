@@ -1,10 +1,12 @@
 """Spec section 5: the formula and the worked examples of 5.2 (A45, A46)."""
 
-from gamenight.games.arne.scoring import Stack, display_score, player_scores
+from gamenight.games.arne import actions as A
+from gamenight.games.arne.scoring import ScoredStack, display_score, player_scores
+from tests.arne.helpers import act, to_final
 
 
 def S(base, **kw):
-    return Stack(base, **kw)
+    return ScoredStack(base, **kw)
 
 
 def test_A45_example_1_red_display_4500():
@@ -63,3 +65,18 @@ def test_A46_A54_scores_by_seat_and_team():
         40,
         60,
     ]
+
+
+def test_A45_live_preview_in_every_view(table):
+    state = table(displays={0: ["red P200", "red P100", "red X2+X3"]})
+    view = state.view(2)
+    assert view["displays"][0]["score"] == 1800 and view["scores"][0] == 1800
+
+
+def test_A46_score_by_the_seat_held_at_the_end(table):
+    state = table(hands={0: ["SWAP_PLACES"]}, displays={1: ["green P1000"]}, deck_size=0)
+    act(state, A.SwapPlaces(1))
+    to_final(state)
+    while not state.over:
+        act(state, A.PASS)
+    assert state.outcome().scores[0] == 1000 and state.outcome().winners == (0,)

@@ -1,4 +1,6 @@
-"""Hidden information (section 6, A47, A48, A58) and the worked turn of section 8."""
+"""Spec 6, hidden information: what each seat sees and what determinize keeps (A47, A48, A58)."""
+
+from __future__ import annotations
 
 import random
 
@@ -6,7 +8,21 @@ import gamenight
 from gamenight.engine.driver import RandomBot
 from gamenight.games.arne import actions as A
 from gamenight.games.arne.bots import GreedyBot
-from tests.arne.helpers import act, hand, pass_round, stack_names, table
+from gamenight.games.arne.phases import Phase
+from tests.arne.helpers import act, hand, pass_round
+
+
+def test_A47_team_hands_secret_unless_open(table):
+    state = table(players=4, variant="team", colours=("c5", "c6"), hands={2: ["c5 P100"]})
+    assert "team_hands" not in state.view(0)
+    state = table(
+        players=4,
+        variant="team",
+        colours=("c5", "c6"),
+        hands={2: ["c5 P100"]},
+        team_open_hands=True,
+    )
+    assert state.view(0)["team_hands"] == {"2": ["c5 P100"]}
 
 
 def test_A48_same_seed_same_game():
@@ -22,7 +38,7 @@ def test_A48_same_seed_same_game():
     assert a.outcome() == b.outcome() and a.view(None) == b.view(None)
 
 
-def test_A58_thief_taken_card_stays_known_in_every_sample():
+def test_A58_thief_taken_card_stays_known_in_every_sample(table):
     state = table(hands={1: ["THIEF", "CRUSH"], 2: ["STOP"]}, discard=["green P1000"])
     act(state, A.PASS)
     act(state, A.ThiefDiscard())
@@ -31,7 +47,7 @@ def test_A58_thief_taken_card_stays_known_in_every_sample():
         assert "green P1000" in hand(d, 1)
 
 
-def test_A58_pass_hands_known_cards_move_with_the_hand():
+def test_A58_pass_hands_known_cards_move_with_the_hand(table):
     state = table(hands={0: ["PASS_HANDS", "red P50", "red P1000"], 1: ["CRUSH"], 2: ["LOCK"]})
     act(state, A.PassHands())
     for r in range(20):
@@ -40,7 +56,7 @@ def test_A58_pass_hands_known_cards_move_with_the_hand():
         assert hand(d, 0) == ["LOCK"]
 
 
-def test_A58_victim_of_take_random_knows_the_card():
+def test_A58_victim_of_take_random_knows_the_card(table):
     state = table(hands={0: ["TAKE_RANDOM"], 1: ["green X2"], 2: ["STOP"]})
     act(state, A.TakeRandom(1))
     pass_round(state)
@@ -48,7 +64,7 @@ def test_A58_victim_of_take_random_knows_the_card():
         assert "green X2" in hand(state.determinize(1, random.Random(r)), 0)
 
 
-def test_A58_demand_black_giver_knows_third_party_does_not():
+def test_A58_demand_black_giver_knows_third_party_does_not(table):
     state = table(hands={0: ["DEMAND_BLACK"], 1: ["STOP", "CRUSH", "LOCK"], 2: ["THIEF"]})
     act(state, A.DemandBlack(1))
     pass_round(state)
@@ -65,7 +81,7 @@ def test_A58_demand_black_giver_knows_third_party_does_not():
     )  # hidden choices rewritten to match
 
 
-def test_A17_A20_no_white_turn_looks_like_any_other_to_others():
+def test_A17_A20_no_white_turn_looks_like_any_other_to_others(table):
     a = table(hands={0: ["X3", "CRUSH"]}, seed=3)
     b = table(hands={0: ["CRUSH", "STOP"]}, seed=3)
     pass_round(a)
@@ -75,7 +91,7 @@ def test_A17_A20_no_white_turn_looks_like_any_other_to_others():
     assert strip == other
 
 
-def test_views_never_show_other_hands():
+def test_views_never_show_other_hands(table):
     state = table(hands={0: ["red P50"], 1: ["green P1000", "THIEF"], 2: ["CRUSH"]})
     before = state.view(0)
     old = state.hands[1]
@@ -99,51 +115,13 @@ def test_greedy_bot_ignores_hidden_cards():
         assert GreedyBot(7).choose(twin, seat) == GreedyBot(7).choose(state, seat)
 
 
-def test_worked_turn_of_section_8():
-    # Seats 0 Red (Ann), 1 Green (Ben), 2 Blue (Cy); Ann's turn.
-    state = table(
-        colours=("red", "green", "blue"),
-        hands={
-            0: ["CHAMELEON", "blue P500", "DEMAND_POINTS"],
-            1: ["CRUSH", "red P100"],
-            2: ["THIEF", "STOP"],
-        },
-    )
-    act(state, A.Chameleon("P500", "blue", 0))  # 1. black action, Ann keeps priority
-    assert state.actors[0] == 0
-    act(state, A.DemandPoints(1, "red", 0))
-    assert state.wkind == 1 and state.actors[0] == 1  # 2. PRE window starts with Ben
-    act(state, A.Crush(0, 0))
-    act(state, A.PASS)
-    act(state, A.PASS)  # Cy
-    act(state, A.PASS)  # Ann -> closed
-    # 3. RESOLVE: Ben's only red card goes face up into Ann's display
-    assert stack_names(state, 0) == ["blue P500", "red P100"]
-    assert state.view(None)["discard"][-1] == "DEMAND_POINTS"
-    assert state.wkind == 2 and state.actors[0] == 1  # 4. END window starts with Ben
-    act(state, A.PASS)
-    act(state, A.ThiefStack(0, 0))  # Cy takes the chameleon stack with its crush
-    blue = state.view(None)["displays"][2]["stacks"]
-    assert blue == [
-        {"base": "blue P500", "chameleon": False, "x3": False, "crush": True, "lock": False}
-    ]
-    assert state.view(None)["discard"][-2:] == ["CHAMELEON", "THIEF"]
-    act(state, A.Stop())
-    act(state, A.PASS)
-    assert state.quiet == 1
-    act(state, A.PASS)  # Ann
-    act(state, A.PASS)  # Ben -> closed (counter 3)
-    # 5. END_OF_TURN: STOP(Cy) -> Cy's turn
-    assert state.turn_seat == 2 and state.active == 2
-
-
-def test_A25_determinized_target_can_still_answer_the_demand():
+def test_A25_determinized_target_can_still_answer_the_demand(table):
     state = table(
         players=3, hands={0: ["DEMAND_BLACK"], 1: ["STOP", "CRUSH", "red P50"], 2: ["green P100"]}
     )
     act(state, A.DemandBlack(1))
     pass_round(state)
-    assert state.phase == 3
+    assert state.phase == Phase.GIVE
     for seat in (0, 2):
         for r in range(30):
             d = state.determinize(seat, random.Random(r))
@@ -152,7 +130,7 @@ def test_A25_determinized_target_can_still_answer_the_demand():
             assert d.actions(1)
 
 
-def test_A58_states_a_seat_cannot_tell_apart_determinize_alike():
+def test_A58_states_a_seat_cannot_tell_apart_determinize_alike(table):
     """Player 1 hands over STOP or CRUSH (with LOCK) to player 2: player 0 cannot tell the
     two games apart, so its determinizations are the same, history included."""
     from gamenight.engine import snapshot
@@ -176,7 +154,7 @@ def test_A58_states_a_seat_cannot_tell_apart_determinize_alike():
         assert snapshot(da) == snapshot(db) and da.history == db.history
 
 
-def test_A58_played_copy_is_one_the_others_knew():
+def test_A58_played_copy_is_one_the_others_knew(table):
     """Player 0 passes a CRUSH to player 1, who then draws a second CRUSH (or a LOCK) and
     plays a CRUSH: copies are interchangeable, so the copy player 0 knew is the one that
     goes, and player 0 cannot tell the two games apart in any determinization."""
@@ -200,10 +178,10 @@ def test_A58_played_copy_is_one_the_others_knew():
         assert snapshot(da) == snapshot(db)
 
 
-def test_A9_determinized_active_player_can_still_play_the_white_step():
+def test_A9_determinized_active_player_can_still_play_the_white_step(table):
     state = table(hands={0: ["red P50", "CRUSH"], 1: ["STOP"], 2: ["LOCK"]})
     pass_round(state)
-    assert state.phase == 2
+    assert state.phase == Phase.WHITE
     for r in range(40):
         d = state.determinize(1, random.Random(r))
         assert d.actions(0)

@@ -1,0 +1,385 @@
+"""What a seat sees (spec section 6) and what it cannot know (A58), together.
+
+`seat_view(state, seat)` is the one view function for every interface (its shape is the
+`ArneView` TypedDict); `encode(game, view)` turns a view into the fixed-length vector for
+learning; `resample(state, seat, rng)` draws everything `seat` cannot know, for
+`ArneState.determinize`.
+
+Resampling: a seat knows its own hand, everything public, and the cards `known[seat][p]` it
+tracked into other hands. The rest of the other hands and the draw pile form one pool,
+sorted before it is shuffled, so that two states the seat cannot tell apart give the same
+result. A map `sigma` from the old unknown cards to the new ones (slot by slot: in card
+order within each hand, by position in the draw pile) lets the state rewrite other seats'
+private events, knowledge and hidden choices to match the new cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypedDict
+
+import numpy as np
+
+from gamenight.games.arne.components import POINT_TYPES
+from gamenight.games.arne.phases import FINAL, GIVE, WHITE, WINDOW, Phase, Window
+
+if TYPE_CHECKING:
+    from gamenight.games.arne.game import Arne
+    from gamenight.games.arne.state import ArneState
+
+BASE_TYPES = (*POINT_TYPES, "MINUS200")
+PHASES = tuple(phase.name.lower() for phase in Phase)  # the view's names, in machine order
+WINDOWS = tuple(window.name.lower() for window in Window)
+
+
+# ==========================================================================================
+# the view (section 6)
+# ==========================================================================================
+class StackView(TypedDict):
+    base: str  # the base card's name, e.g. "red P100"
+    chameleon: bool
+    x3: bool
+    crush: bool
+    lock: bool
+
+
+class DisplayView(TypedDict):
+    display: int
+    colour: str | None
+    owner_seat: int | None  # None: the dummy display
+    controller_seat: int | None
+    score: int  # 5.1, live
+    stacks: list[StackView]
+
+
+class SeatView(TypedDict):
+    seat: int
+    player: int
+    colour: str | None
+    team: int
+    hand_size: int
+    score: int
+
+
+class WindowView(TypedDict):
+    kind: str  # "main", "pre" or "end"
+    holder_seat: int
+    holder: int
+    order: list[int]  # players in priority order from the holder (A15)
+    quiet: int  # A16
+
+
+class InPlayView(TypedDict):
+    card: str
+    action: dict[str, Any]
+
+
+class DemandView(TypedDict):
+    target: int
+    to: int
+    left: int
+    cards: str  # "black" or a colour
+
+
+class PendingView(TypedDict):
+    kind: str  # "STOP" or "REVERSE"
+    player: int
+
+
+class ArneView(TypedDict, total=False):
+    """What one seat sees; every key is always there except `team_hands` (A47)."""
+
+    game: str
+    player: int | None  # None: a spectator
+    players: int
+    mode: str
+    variant: str
+    game_no: int
+    phase: str
+    seat_of: list[int]
+    seats: list[SeatView]
+    displays: list[DisplayView]
+    dummy_seat: int | None
+    hand: list[str] | None
+    discard: list[str]
+    draw_pile: int
+    turn_seat: int
+    active: int
+    direction: int
+    pending: PendingView | None
+    window: WindowView | None
+    in_play: InPlayView | None
+    give: DemandView | None
+    final_round: list[int] | None
+    to_act: int | None
+    scores: list[int]
+    totals: list[int]
+    over: bool
+    team_hands: dict[str, list[str]]
+
+
+def seat_view(state: ArneState, seat: int | None) -> ArneView:
+    """Section 6: exactly what `seat` may see (None: a spectator), with the live score
+    preview (5.1) and the window with its priority order (A15)."""
+    game = state.game
+    players = game.n
+    names, card_kind, colours = game.kind_name, game.card_kind, game.colours
+    display_scores = state.display_scores()
+    dummy_seat = state.dummy_controller if state.dummy_controller >= 0 else None
+    displays: list[DisplayView] = []
+    for j, stacks in enumerate(state.displays):
+        colour = state.display_colour[j]
+        displays.append(
+            {
+                "display": j,
+                "colour": colours[colour] if colour >= 0 else None,
+                "owner_seat": j if j < players else None,
+                "controller_seat": dummy_seat if j == players else j,
+                "score": display_scores[j],
+                "stacks": [
+                    {
+                        "base": names[card_kind[stack.base]],
+                        "chameleon": stack.chameleon >= 0,
+                        "x3": stack.x3 >= 0,
+                        "crush": stack.crush >= 0,
+                        "lock": stack.lock >= 0,
+                    }
+                    for stack in stacks
+                ],
+            }
+        )
+    scores = state.scores()
+    seats: list[SeatView] = []
+    for seat_no in range(players):
+        player = state.player_at[seat_no]
+        colour = state.seat_colour[seat_no]
+        seats.append(
+            {
+                "seat": seat_no,
+                "player": player,
+                "colour": colours[colour] if colour >= 0 else None,
+                "team": seat_no % game.teams if game.team else seat_no,
+                "hand_size": len(state.hands[player]),
+                "score": scores[player],
+            }
+        )
+    window: WindowView | None = None
+    if state.phase == WINDOW:
+        order = [
+            state.player_at[(state.holder + state.direction * i) % players] for i in range(players)
+        ]
+        window = {
+            "kind": WINDOWS[state.window],
+            "holder_seat": state.holder,
+            "holder": state.player_at[state.holder],
+            "order": order,
+            "quiet": state.quiet,
+        }
+    in_play: InPlayView | None = None
+    if state.in_play >= 0 and state.declared is not None:
+        in_play = {"card": names[card_kind[state.in_play]], "action": state.declared.to_json()}
+    give: DemandView | None = None
+    if state.demand is not None:
+        demand = state.demand
+        give = {
+            "target": demand.target,
+            "to": demand.demander,
+            "left": demand.left,
+            "cards": "black" if demand.cards == "B" else colours[demand.colour],
+        }
+    pending = state.pending
+    actors = state.actors
+    out: ArneView = {
+        "game": "arne",
+        "player": seat,
+        "players": players,
+        "mode": game.options.mode,
+        "variant": game.options.variant,
+        "game_no": state.game_no,
+        "phase": PHASES[state.phase],
+        "seat_of": list(state.seat_of),
+        "seats": seats,
+        "displays": displays,
+        "dummy_seat": dummy_seat if game.dummy else None,
+        "hand": [names[card_kind[c]] for c in state.hands[seat]] if seat is not None else None,
+        "discard": [names[card_kind[c]] for c in state.discard],
+        "draw_pile": len(state.deck),
+        "turn_seat": state.turn_seat,
+        "active": state.active,
+        "direction": state.direction,
+        "pending": {"kind": pending.kind, "player": pending.player} if pending else None,
+        "window": window,
+        "in_play": in_play,
+        "give": give,
+        "final_round": [state.player_at[s] for s in state.final_order[state.final_pos :]]
+        if state.phase == FINAL
+        else None,
+        "to_act": actors[0] if actors else None,
+        "scores": scores,
+        "totals": list(state.totals),
+        "over": not actors,
+    }
+    if seat is not None:
+        mates = state.open_hands(seat)
+        if mates:
+            out["team_hands"] = {
+                str(mate): [names[card_kind[c]] for c in state.hands[mate]] for mate in mates
+            }
+    return out
+
+
+# ==========================================================================================
+# the encoding (for learning)
+# ==========================================================================================
+def encoding_size(game: Arne) -> int:
+    kinds = len(game.kinds)
+    return 3 * kinds + 1 + game.n_displays * 16 + game.n * 6 + len(PHASES) + len(WINDOWS) + 8
+
+
+def encode(game: Arne, view: Mapping[str, Any]) -> np.ndarray:
+    """Own hand, discard pile and its top, every display (stacks by base and attachments,
+    score), every seat (hand size, marks), and the turn state; from one seat's view."""
+    kinds = len(game.kinds)
+    out = np.zeros(encoding_size(game), dtype=np.float32)
+    kind = game.name_kind
+    me = view.get("player")
+    for name in view.get("hand") or ():
+        out[kind[name]] += 1 / 3
+    for name in view["discard"]:
+        out[kinds + kind[name]] += 1 / 4
+    top = view["discard"][-1] if view["discard"] else None
+    if top is None:
+        out[3 * kinds] = 1
+    else:
+        out[2 * kinds + kind[top]] = 1
+    base = 3 * kinds + 1
+    my_seat = view["seat_of"][me] if me is not None else -1
+    for display in view["displays"]:
+        f = out[base : base + 16]
+        f[0] = display["owner_seat"] == my_seat
+        f[1] = display["owner_seat"] is None
+        f[2] = display["score"] / 2000
+        f[3] = len(display["stacks"]) / 10
+        for stack in display["stacks"]:
+            card = stack["base"].split()[-1]
+            if card == "MINUS200":
+                counted = not stack["lock"]
+            else:
+                counted = not stack["crush"] or stack["lock"]
+            f[4 + BASE_TYPES.index(card)] += counted / 3
+            f[11] += stack["x3"] / 3
+            f[12] += stack["chameleon"] / 3
+            f[13] += (stack["crush"] and not stack["lock"]) / 3
+            f[14] += stack["lock"] / 3
+        f[15] = display.get("controller_seat") == my_seat and my_seat >= 0
+        base += 16
+    for seat in view["seats"]:
+        f = out[base : base + 6]
+        f[0] = seat["hand_size"] / 8
+        f[1] = seat["player"] == me
+        f[2] = seat["seat"] == view["turn_seat"]
+        f[3] = view["window"] is not None and seat["seat"] == view["window"]["holder_seat"]
+        f[4] = seat["team"] == (view["seats"][my_seat]["team"] if my_seat >= 0 else -1)
+        f[5] = seat["score"] / 2000
+        base += 6
+    out[base + PHASES.index(view["phase"])] = 1
+    base += len(PHASES)
+    if view["window"] is not None:
+        out[base + WINDOWS.index(view["window"]["kind"])] = 1
+    base += len(WINDOWS)
+    out[base] = view["draw_pile"] / max(1, game.num_cards)
+    out[base + 1] = view["direction"]
+    pending = view["pending"]
+    out[base + 2] = pending is not None and pending["kind"] == "STOP"
+    out[base + 3] = pending is not None and pending["kind"] == "REVERSE"
+    out[base + 4] = view["active"] == me
+    out[base + 5] = view["to_act"] == me
+    out[base + 6] = view["in_play"] is not None
+    out[base + 7] = view["game_no"] / game.options.series_games
+    return out
+
+
+# ==========================================================================================
+# what a seat cannot know (A58)
+# ==========================================================================================
+def resample(
+    state: ArneState, seat: int, rng: random.Random
+) -> tuple[dict[int, list[int]], list[int], dict[int, int]]:
+    """A58: new hands for the players whose cards `seat` cannot see, a new draw pile, and
+    `sigma`, the old unknown card -> the new one in its place."""
+    players = state.game.n
+    mine = state.known[seat]
+    open_to = set(state.open_hands(seat))
+    slots: list[tuple[int, list[int]]] = []  # (player, the cards of its hand seat cannot know)
+    pool: list[int] = []
+    for player in range(players):
+        if player == seat or player in open_to:
+            continue
+        known = mine[player]
+        unknown = [c for c in state.hands[player] if c not in known]
+        slots.append((player, unknown))
+        pool.extend(unknown)
+    pool.extend(state.deck)
+    pool.sort()
+    rng.shuffle(pool)
+    _keep_possible(state, seat, slots, pool)
+    sigma: dict[int, int] = {}
+    hands: dict[int, list[int]] = {}
+    i = 0
+    for player, unknown in slots:
+        fresh = sorted(pool[i : i + len(unknown)])
+        i += len(unknown)
+        sigma.update(zip(unknown, fresh, strict=True))
+        hands[player] = sorted([*mine[player], *fresh]) if mine[player] else fresh
+    deck = pool[i:]
+    sigma.update(zip(state.deck, deck, strict=True))
+    return hands, deck, sigma
+
+
+def _keep_possible(
+    state: ArneState, seat: int, slots: list[tuple[int, list[int]]], pool: list[int]
+) -> None:
+    """Public facts about a hand that the next decision relies on stay true in the sample:
+    while a demand is answered, its target holds at least `left` fitting cards (A24/A25:
+    the count is public); in the white step the active player holds a playable white card
+    (A9: the step is only entered then). Fitting cards of the shuffled pool are swapped into
+    that player's part if needed (a function of the pool order and public facts only)."""
+    game = state.game
+    card_kind = game.card_kind
+    fits: Callable[[int], bool]
+    if state.phase == GIVE and state.demand is not None:
+        demand = state.demand
+        player, need = demand.target, demand.left
+
+        def fits(card: int) -> bool:
+            return demand.fits(game, card_kind[card])
+    elif state.phase == WHITE:
+        player, need = state.active, 1
+        x3_target = any(stack.x3 < 0 for stacks in state.displays for stack in stacks)
+
+        def fits(card: int) -> bool:
+            kind = card_kind[card]
+            return not game.is_black[kind] and (game.kind_type[kind] != "X3" or x3_target)
+    else:
+        return
+    start = 0
+    for other, unknown in slots:
+        if other == player:
+            break
+        start += len(unknown)
+    else:
+        return  # that hand is not resampled
+    end = start + len(unknown)
+    need -= sum(1 for card in state.known[seat][player] if fits(card))
+    have = sum(1 for card in pool[start:end] if fits(card))
+    if have >= need:
+        return
+    donors = [i for i in range(len(pool)) if not start <= i < end and fits(pool[i])]
+    for i in range(start, end):
+        if have >= need:
+            break
+        if not fits(pool[i]):
+            j = donors.pop(0)
+            pool[i], pool[j] = pool[j], pool[i]
+            have += 1
