@@ -489,8 +489,8 @@ def report(
         "report"
     ),
     sweep: Annotated[
-        str | None,
-        typer.Option(help="option=v1,v2,...: one column of figures per value, side by side"),
+        list[str] | None,
+        typer.Option(help="option=v1,v2,...: a column per value; several --sweep make a grid"),
     ] = None,
     bots: Annotated[str | None, typer.Option(help="comma list of bots, one per seat")] = None,
     players: Annotated[int | None, typer.Option(help="seats (default: one per bot)")] = None,
@@ -501,12 +501,12 @@ def report(
     address: Address = None,
 ) -> None:
     """Balance report: win rates per seat and turn position, scores, lengths, ties (HTML)."""
-    from gamenight.sim.report import parse_sweep, run_report, settings
+    from gamenight.sim.report import parse_sweeps, run_report, settings
 
     try:
         _check_backend(backend, address)
         options: dict[str, Any] = _parse_sets(set_)
-        swept = parse_sweep(sweep)
+        swept = parse_sweeps(sweep)
         bot_list = [b.strip() for b in (bots or "").split(",") if b.strip()]
         count = players or (len(bot_list) if len(bot_list) > 1 else None)
         columns = settings(game, options, swept, count)  # refuse bad options before playing
