@@ -73,7 +73,7 @@ def test_two_sweeps_make_a_grid_with_paired_tests_and_tables(tmp_path):
         ],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    page, files = _images(out / "index.html")
+    page, _ = _images(out / "index.html")
     for label in (
         "deck=standard, players=2",
         "deck=standard, players=3",

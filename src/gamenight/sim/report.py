@@ -97,7 +97,7 @@ def settings(
     base = dict(options)
     sweeps: list[Sweep] = []
     if sweep:
-        sweeps = [sweep] if isinstance(sweep[0], str) else list(sweep)  # type: ignore[list-item]
+        sweeps = [sweep] if isinstance(sweep[0], str) else list(sweep)  # type: ignore[arg-type,list-item]
     if players is not None and "players" not in base and "players" not in dict(sweeps):
         base["players"] = players
     combos: list[tuple[str, dict[str, Any]]]
