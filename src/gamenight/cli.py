@@ -440,8 +440,9 @@ def tournament(
     table = Table(
         "bot",
         "rating (mu +- sigma)",
-        "win rate",
+        "won alone",
         "95% interval",
+        "shared wins",
         "mean score",
         "mean payoff",
         "games",
@@ -454,6 +455,7 @@ def tournament(
             f"{st.mu:.1f} +- {st.sigma:.1f}",
             f"{rate:.1%}",
             f"{lo:.1%} - {hi:.1%}",
+            f"{st.shared_rate:.1%}",
             f"{st.score:.2f}",
             f"{st.payoff:.3f}",
             str(st.games),
