@@ -183,7 +183,7 @@ def _rate(tour: Tournament) -> None:
         teams = [[ratings[bot]] for bot in entrants]
         # Whole-number places (1 = best): openskill truncates fractional ranks, which made
         # payoffs such as 0.5 and 0.33 ties.
-        ranks = [1 + sum(mean[o] > mean[bot] for o in entrants) for bot in entrants]
+        ranks = [float(1 + sum(mean[o] > mean[bot] for o in entrants)) for bot in entrants]
         updated = model.rate(teams, ranks=ranks)
         for bot, team in zip(entrants, updated, strict=True):
             ratings[bot] = team[0]
