@@ -535,6 +535,11 @@ def report(
     console.print(f"report written to {index}")
 
 
+from gamenight.learn.command import train_command  # noqa: E402 (training lives in learn/)
+
+app.command("train")(train_command)
+
+
 @contextmanager
 def _progress(game: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
     """A Rich progress bar with games per second; yields the callback that advances it."""

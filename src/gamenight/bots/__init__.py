@@ -58,6 +58,9 @@ def _load_entry_points() -> None:
     """Once per process: the bots installed packages declare."""
     from importlib.metadata import entry_points
 
+    from gamenight.learn.policy import LearnedBot, shipped_games
+
+    register("learned", LearnedBot, shipped_games())  # the shipped trained policies
     for point in entry_points(group=ENTRY_POINT_GROUP):
         if point.name not in _REGISTERED:
             factory = point.load()
