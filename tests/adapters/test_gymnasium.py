@@ -36,17 +36,17 @@ def test_episode_against_bots_ends_with_the_learners_payoff():
         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         obs, reward, terminated, truncated, _ = env.step(action)
         done = terminated or truncated
-    assert reward == env.state.outcome().payoff[1]
+    assert reward == env.game_state.outcome().payoff[1]
 
 
 def test_illegal_action_is_penalised_and_changes_nothing():
     env = make("arne", opponents=["bot:random"], players=3)
     obs, _ = env.reset(seed=2)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    before = len(env.state.history)
+    before = len(env.game_state.history)
     obs2, reward, terminated, _truncated, info = env.step(illegal)
     assert info["illegal"] and reward == -1.0 and not terminated
-    assert len(env.state.history) == before
+    assert len(env.game_state.history) == before
     assert np.array_equal(obs2["observation"], obs["observation"])
 
 
@@ -67,3 +67,43 @@ def test_registered_with_gymnasium_and_seed_stays_out_of_the_observation():
     obs2, _ = again.reset(seed=9)
     assert np.array_equal(obs["observation"], obs2["observation"])
     assert env.unwrapped.game_seed == again.game_seed
+
+
+def test_one_opponent_means_a_two_player_game():
+    assert make("drop-or-stop", opponents=["bot:threshold"]).game.players == 2
+    assert make("arne", opponents=["bot:random"] * 3).game.players == 4
+    with pytest.raises(BadInput):
+        make("drop-or-stop", opponents="bot:threshold")
+    # With players given, one text still stands for every other seat.
+    assert make("drop-or-stop", opponents=["bot"], players=4).opponent_texts == ["bot"] * 3
+
+
+def test_gymnasium_make_with_rgb_array_does_not_warn_and_human_prints(capsys):
+    import gymnasium
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gymnasium.make(
+            "gamenight/drop-or-stop-v0", opponents=["bot:random"], render_mode="human"
+        )
+    assert env.unwrapped.game.players == 2
+    env.reset(seed=1)
+    assert env.render() is None
+    assert "round" in capsys.readouterr().out.lower()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gymnasium.make("gamenight/drop-it-v0", opponents=["bot:random"], render_mode="rgb_array")
+
+
+def test_zero_sum_reward():
+    env = make("drop-or-stop", opponents=["bot:threshold"], reward="zero_sum")
+    rewards = set()
+    for seed in range(8):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            action = int(np.flatnonzero(obs["action_mask"])[0])
+            obs, reward, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+        rewards.add(reward)
+    assert rewards <= {-1.0, 0.0, 1.0} and -1.0 in rewards

@@ -1,21 +1,24 @@
-"""OpenSpiel's own checks on the registered games, and OpenSpiel's ISMCTS playing Arne."""
+"""OpenSpiel's own checks on the registered games, explicit chance and CFR on a small
+Drop or Stop, serialization, and OpenSpiel's ISMCTS playing Arne."""
 
 from __future__ import annotations
 
+import json
+import pickle
 import random
 
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms import cfr, exploitability, ismcts, mcts
 
 import gamenight.adapters.openspiel as adapter
 
 SIMS = [
     ("python_gamenight_drop_or_stop", {}, 5),
-    ("python_gamenight_drop_or_stop", {"players": 2, "options": "deck=descending"}, 3),
+    ("python_gamenight_drop_or_stop", {"players": 2, "deck": "descending"}, 3),
     ("python_gamenight_arne", {"players": 3}, 1),
-    ("python_gamenight_arne", {"players": 4, "options": "learning=true"}, 1),
+    ("python_gamenight_arne", {"players": 4, "learning": True}, 1),
     ("python_gamenight_drop_it", {}, 1),
 ]
 
@@ -33,6 +36,123 @@ def test_the_three_games_are_registered():
 def test_random_sim_test_passes(short, params, sims):
     game = pyspiel.load_game(short, {**params, "rng_seed": 1})
     pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
+    # With the seed as a chance node the game serializes too (OpenSpiel cannot serialize a
+    # Python game with sampled chance: it asks for an RNG state).
+    seeded = pyspiel.load_game(short, {**params, "rng_seed": 1, "chance": "seeded"})
+    pyspiel.random_sim_test(seeded, num_sims=sims, serialize=True, verbose=False)
+
+
+def test_flat_parameters_load_from_text_and_round_trip():
+    game = pyspiel.load_game("python_gamenight_drop_or_stop(players=2,deck=descending)")
+    assert game.inner.players == 2 and game.inner.options.deck == "descending"
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    fixed = pyspiel.load_game("python_gamenight_drop_or_stop(first_start_seat=1,max_rounds=5)")
+    assert fixed.inner.options.first_start_seat == 1 and fixed.inner.options.max_rounds == 5
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("python_gamenight_drop_or_stop(nonsense=1)")
+
+
+def test_states_and_games_pickle_and_serialize():
+    game = pyspiel.load_game("python_gamenight_arne", {"players": 3, "rng_seed": 3})
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    for _ in range(15):
+        state.apply_action(rng.choice(state.legal_actions()))
+    for twin in (pickle.loads(pickle.dumps(state)), game.deserialize_state(state.serialize())):
+        assert str(twin) == str(state)
+        assert twin.information_state_string(1) == state.information_state_string(1)
+        assert twin.legal_actions() == state.legal_actions()
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+
+
+def test_information_state_tensor_is_refused_and_the_string_is_canonical():
+    game = pyspiel.load_game("python_gamenight_drop_or_stop", {"players": 2, "rng_seed": 5})
+    state = game.new_initial_state()
+    with pytest.raises(pyspiel.SpielError, match="no information state tensor"):
+        state.information_state_tensor(0)
+    inner = state.inner
+    seat = 0
+    hand_event = next(
+        i for i, e in enumerate(inner._log) if e.kind == "hand" and e.data["seat"] == seat
+    )
+    old = inner._log[hand_event]
+    before = state.information_state_string(seat)
+    swapped = {**old.data, "cards": list(reversed(old.data["cards"]))}
+    inner._log[hand_event] = type(old)(old.kind, swapped, old.to)
+    assert state.information_state_string(seat) == before  # the deal order tells nothing
+
+
+SMALL_DECK = {
+    "deck": [
+        {"id": "D1", "kind": "fixed", "value": 1, "copies": 20},
+        {"id": "D2", "kind": "fixed", "value": 2, "copies": 19},
+    ]
+}
+
+
+def _small_game(tmp_path, **extra):
+    deck = tmp_path / "two-kinds.json"
+    deck.write_text(json.dumps(SMALL_DECK))
+    params = {
+        "players": 2,
+        "chance": "explicit",
+        "reward": "zero_sum",
+        "first_start_seat": 0,
+        "hand_size": 1,
+        "target": 3,
+        "wins_to_win": 1,
+        "max_rounds": 1,
+        "allow_drop_when_overflowed": False,
+        "deck": str(deck),
+    }
+    return pyspiel.load_game("python_gamenight_drop_or_stop", params | extra)
+
+
+def test_explicit_chance_outcomes_are_the_unseen_cards(tmp_path):
+    """R5/R7: the first card dealt is a D1 with 20/39, a D2 with 19/39; dealing a D1 leaves
+    19 of 38 for the next slot."""
+    game = _small_game(tmp_path)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == [(0, pytest.approx(20 / 39)), (1, pytest.approx(19 / 39))]
+    state.apply_action(0)
+    assert state.chance_outcomes() == [(0, pytest.approx(19 / 38)), (1, pytest.approx(19 / 38))]
+    state.apply_action(1)
+    assert not state.is_chance_node()
+    hands = [e.data["cards"] for e in state.inner._log if e.kind == "hand"]
+    assert hands == [["D1"], ["D2"]]  # seat 0 starts and is dealt first (R7)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+
+def test_explicit_chance_needs_a_fixed_start_seat(tmp_path):
+    with pytest.raises(Exception, match="first start seat"):
+        _small_game(tmp_path, first_start_seat=-1)
+
+
+def test_cfr_exploitability_falls_with_iterations(tmp_path):
+    game = _small_game(tmp_path)
+    solver = cfr.CFRSolver(game)
+    values = []
+    for iteration in range(1, 7):
+        solver.evaluate_and_update_policy()
+        if iteration in (1, 3, 6):
+            values.append(exploitability.exploitability(game, solver.average_policy()))
+    assert values[0] > values[1] > values[2]
+    assert values[2] < 0.6 * values[0]
+
+
+def test_gamenight_bots_as_openspiel_bots_and_policies(tmp_path):
+    from gamenight.adapters.policies import spiel_bot, spiel_policy
+
+    game = _small_game(tmp_path)
+    value = exploitability.exploitability(game, spiel_policy(game, "bot:threshold"))
+    assert 0 < value <= 2
+    sampled = pyspiel.load_game("python_gamenight_drop_or_stop", {"players": 2, "rng_seed": 1})
+    bots = [spiel_bot(sampled, "bot:threshold", p) for p in range(2)]
+    returns = pyspiel.evaluate_bots(sampled.new_initial_state(), bots, 7)
+    assert sorted(returns) in ([0.0, 1.0], [0.5, 0.5])
 
 
 def test_same_rng_seed_same_games_and_clone_is_lazy_safe():
@@ -66,7 +186,7 @@ def test_resample_keeps_the_information_state():
 
 def test_openspiel_ismcts_plays_arne_through_the_adapter():
     game = pyspiel.load_game(
-        "python_gamenight_arne", {"players": 3, "options": "learning=true", "rng_seed": 4}
+        "python_gamenight_arne", {"players": 3, "learning": True, "rng_seed": 4}
     )
     rs = np.random.RandomState(0)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 8, random_state=rs)

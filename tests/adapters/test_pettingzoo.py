@@ -1,4 +1,4 @@
-"""PettingZoo's own conformance tests (api_test, seed_test) on every game's AEC env."""
+"""PettingZoo's own conformance tests (api_test, seed_test, render_test) on every game's AEC env."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
-from gamenight.adapters.pettingzoo import env
+from gamenight.adapters.pettingzoo import env, raw_env
 from gamenight.engine import IllegalAction
 
 GAMES = [
@@ -26,6 +26,7 @@ def test_api_test_and_seed_test_pass(name, options):
         warnings.simplefilter("ignore")  # unbounded encodings are reported as warnings
         api_test(env(name, render_mode="ansi", **options), num_cycles=1000)
         seed_test(lambda: env(name, **options), num_cycles=500)
+        render_test(lambda render_mode=None: env(name, render_mode=render_mode, **options))
 
 
 def test_observation_is_the_seat_view_and_mask_its_legal_actions():
@@ -34,7 +35,7 @@ def test_observation_is_the_seat_view_and_mask_its_legal_actions():
     agent = e.agent_selection
     seat = int(agent.split("_")[1])
     obs, *_ = e.last()
-    state = e.state
+    state = e.unwrapped.game_state
     assert np.array_equal(obs["observation"], e.game.encode(state.view(seat)))
     legal = {e.game.action_index(a) for a in state.actions(seat)}
     assert set(np.flatnonzero(obs["action_mask"])) == legal
@@ -46,10 +47,10 @@ def test_observation_is_the_seat_view_and_mask_its_legal_actions():
 
 
 def test_reset_seed_plays_game_start_seed_and_illegal_action_is_refused():
-    e = env("drop-or-stop", players=3)
+    e = raw_env("drop-or-stop", players=3)
     e.reset(seed=11)
-    assert e.state.history == [] and e.game_seed == 11
-    seat = e.state.actors[0]
+    assert e.game_state.history == [] and e.game_seed == 11
+    seat = e.game_state.actors[0]
     assert e.agent_selection == f"player_{seat}"
     mask = e.last()[0]["action_mask"]
     if not mask.all():
@@ -59,7 +60,7 @@ def test_reset_seed_plays_game_start_seed_and_illegal_action_is_refused():
 
 def test_drop_or_stop_gets_a_round_cap_and_rewards_are_payoffs():
     e = env("drop-or-stop")
-    assert e.game.options.max_rounds == 100 and e.game.max_decisions is not None
+    assert e.unwrapped.game.options.max_rounds == 100 and e.game.max_decisions is not None
     e.reset(seed=3)
     total = dict.fromkeys(e.possible_agents, 0.0)
     rng = np.random.default_rng(0)
@@ -67,7 +68,7 @@ def test_drop_or_stop_gets_a_round_cap_and_rewards_are_payoffs():
         obs, reward, term, trunc, _ = e.last()
         total[agent] += reward
         e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    payoff = e.state.outcome().payoff
+    payoff = e.unwrapped.game_state.outcome().payoff
     assert [total[f"player_{s}"] for s in range(3)] == pytest.approx(list(payoff))
 
 
@@ -77,3 +78,57 @@ def test_drop_it_renders_an_rgb_array():
     picture = e.render()
     assert picture.ndim == 3 and picture.shape[2] == 3 and picture.dtype == np.uint8
     assert picture.std() > 0
+
+
+def _play_out(e, seed: int) -> dict[str, float]:
+    e.reset(seed=seed)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    rng = np.random.default_rng(seed)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        total[agent] += reward
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return total
+
+
+def test_state_is_every_seats_view_and_not_shadowed():
+    e = env("drop-or-stop", players=2)
+    e.reset(seed=4)
+    inner = e.unwrapped
+    glob = e.state()
+    assert glob.shape == inner.state_space.shape
+    views = [inner.game.encode(inner.game_state.view(s)) for s in range(2)]
+    assert np.array_equal(glob, np.concatenate(views))
+
+
+def test_an_illegal_action_ends_the_game_with_the_illegal_reward():
+    """PettingZoo's convention (TerminateIllegalWrapper): the mover gets -1, the rest 0."""
+    e = env("arne", players=3)
+    e.reset(seed=2)
+    obs, *_ = e.last()
+    mover = e.agent_selection
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(illegal)
+    assert all(e.terminations.values())
+    assert e.rewards[mover] == -1.0
+    assert sum(e.rewards.values()) == -1.0
+    with pytest.raises(IllegalAction):  # the bare environment refuses it instead
+        bare = raw_env("arne", players=3)
+        bare.reset(seed=2)
+        bare.step(illegal)
+
+
+def test_zero_sum_reward_is_plus_minus_one_in_two_player_games():
+    for seed in range(6):
+        total = _play_out(env("drop-or-stop", players=2, reward="zero_sum"), seed)
+        assert sorted(total.values()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_class_metadata_lists_every_render_mode_and_an_instance_its_own():
+    from gamenight.adapters.pettingzoo import GamenightAEC
+
+    assert "human" in GamenightAEC.metadata["render_modes"]
+    assert raw_env("arne").metadata["render_modes"] == ["human", "ansi"]
+    assert "rgb_array" in raw_env("drop-it").metadata["render_modes"]

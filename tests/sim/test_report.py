@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import csv
 import re
 
 import pytest
 from typer.testing import CliRunner
 
 from gamenight.cli import app
-from gamenight.engine import BadInput
-from gamenight.sim.report import parse_sweep, run_report
+from gamenight.engine import BadInput, load
+from gamenight.sim.report import parse_sweep, parse_sweeps, run_report
 
 
 def _images(index):
@@ -60,3 +61,55 @@ def test_bad_sweeps_and_options_are_explained(tmp_path):
         ["report", "drop-or-stop", "--games", "5", "--out", str(tmp_path), "--sweep", "deck=nope"],
     )
     assert result.exit_code == 2 and "error" in result.output
+
+
+def test_two_sweeps_make_a_grid_with_paired_tests_and_tables(tmp_path):
+    out = tmp_path / "grid"
+    result = CliRunner().invoke(
+        app,
+        [
+            "report", "drop-or-stop", "--games", "30", "--out", str(out), "--workers", "1",
+            "--sweep", "deck=standard,descending", "--sweep", "players=2,3",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    page, _ = _images(out / "index.html")
+    for label in (
+        "deck=standard, players=2",
+        "deck=standard, players=3",
+        "deck=descending, players=2",
+        "deck=descending, players=3",
+    ):
+        assert label in page
+    assert "Paired against deck=standard, players=2" in page and "McNemar" in page
+    rows = list(csv.DictReader((out / "games.csv").open()))
+    assert len(rows) == 4 * 30
+    first = [r for r in rows if r["setting"] == "deck=standard, players=2"]
+    again = [r for r in rows if r["setting"] == "deck=descending, players=2"]
+    assert [r["seed"] for r in first] == [r["seed"] for r in again]  # the same deals
+    assert all(float(r["margin"]) >= 0 and float(r["spread"]) >= float(r["margin"]) for r in rows)
+
+
+def test_paired_test_sees_a_real_difference_and_not_a_null_one():
+    from gamenight.sim.report import Setting, paired_tests
+    from gamenight.sim.runner import GameResult
+
+    def setting(first_wins: list[int], lengths: list[int]) -> Setting:
+        game = load("drop-or-stop", players=2)
+        results = [
+            GameResult(i, i, (1.0, 0.0) if w else (0.0, 1.0), (0,) if w else (1,), (1.0, 0.0)
+                       if w else (0.0, 1.0), False, {"decisions": float(n)})
+            for i, (w, n) in enumerate(zip(first_wins, lengths, strict=True))
+        ]  # fmt: skip
+        return Setting("s", {}, game, results, [0] * len(results))
+
+    base = setting([1, 0] * 20, [10] * 40)
+    same = paired_tests(base, setting([1, 0] * 20, [10] * 40))
+    assert same["first_won_p"] == 1.0 and same["length_p"] == 1.0
+    shifted = paired_tests(base, setting([1] * 40, [12 + i % 3 for i in range(40)]))
+    assert shifted["first_won_p"] < 1e-4 and shifted["length_p"] < 1e-4
+
+
+def test_the_same_option_swept_twice_is_refused():
+    with pytest.raises(BadInput, match="twice"):
+        parse_sweeps(["deck=standard", "deck=descending"])

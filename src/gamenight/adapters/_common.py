@@ -8,13 +8,85 @@ import io
 import json
 from typing import Any
 
+import numpy as np
+
 from gamenight.engine.core import BadInput, Game, State
 from gamenight.engine.options import options_to_json
-from gamenight.engine.registry import load
+from gamenight.engine.registry import load, spec
 
 # Drop or Stop has no bound of its own (R34); environments need one. A capped game ends
 # `truncated` by the rules' own cap; random play never needs more than about ten rounds.
 DEFAULT_MAX_ROUNDS = 100
+
+
+@dataclasses.dataclass(frozen=True)
+class Traits:
+    """What an adapter needs to know about a game beyond the engine contract, read from the
+    game's GameSpec.
+
+    players: (default, least, most) seats for OpenSpiel's game type; picture: the module
+    with `rgb(state)` (gives the `rgb_array` render mode); chance: the module with the
+    game's explicit chance hooks (`chance_outcomes`, `apply_chance`, see openspiel.py).
+    """
+
+    players: tuple[int, int, int]
+    picture: str | None = None
+    chance: str | None = None
+
+
+def traits(name: str) -> Traits:
+    """A game's adapter traits, from its spec."""
+    found = spec(name)
+    low, high = found.players
+    return Traits((found.default_players, low, high), found.pictures, found.chance)
+
+
+def render_modes(game: Game) -> list[str]:
+    """The render modes of `game`: text always, an RGB array where the game draws itself."""
+    modes = ["human", "ansi"]
+    return [*modes, "rgb_array"] if traits(game.name).picture else modes
+
+
+def rgb(state: State) -> np.ndarray:
+    """The game's own picture of `state` as an RGB array (height x width x 3, uint8)."""
+    path = traits(state.game.name).picture
+    if path is None:
+        raise BadInput(f"{state.game.name} has no picture; render modes: human, ansi")
+    found: np.ndarray = importlib.import_module(path).rgb(state)
+    return found
+
+
+def render(state: State, mode: str | None) -> str | np.ndarray | None:
+    """One render call of either environment: `human` prints the table and returns None."""
+    if mode is None:
+        return None
+    if mode == "rgb_array":
+        return rgb(state)
+    text = ansi(state)
+    if mode == "human":
+        print(text, end="")
+        return None
+    return text
+
+
+def check_render_mode(game: Game, mode: str | None) -> None:
+    modes = render_modes(game)
+    if mode is not None and mode not in modes:
+        raise BadInput(f"render_mode must be one of {modes} or None, got {mode!r}")
+
+
+REWARDS = ("payoff", "zero_sum")
+
+
+def check_reward(reward: str) -> None:
+    if reward not in REWARDS:
+        raise BadInput(f"reward must be one of {list(REWARDS)}, got {reward!r}")
+
+
+def scale_payoff(payoff: float, reward: str) -> float:
+    """`payoff` (in [0, 1], 1 first) as the chosen reward: itself, or zero-sum 2p-1 in
+    [-1, 1] (+1 win, -1 loss in two-player games; the seats' rewards sum to 0)."""
+    return 2.0 * payoff - 1.0 if reward == "zero_sum" else payoff
 
 
 def bounded_game(game: str | Game, **options: Any) -> Game:
@@ -46,10 +118,9 @@ def ansi(state: State, seat: int | None = None) -> str:
     """The table as text, drawn by the game's terminal module from `view(seat)` (None: the
     spectator, who sees no hidden card); a generic listing when a game has none."""
     view = state.view(seat)
-    package = state.game.name.replace("-", "_")
     try:
-        ui = importlib.import_module(f"gamenight.games.{package}.terminal")
-    except ImportError:
+        ui = spec(state.game.name).module("terminal")
+    except (ImportError, LookupError):
         ui = None
     if ui is not None and hasattr(ui, "render"):
         from rich.console import Console

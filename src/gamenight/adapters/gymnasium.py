@@ -6,17 +6,22 @@
     obs, reward, terminated, truncated, info = env.step(action)
 
 - `opponents` are seat texts as on the command line (`bot`, `bot:NAME`, `bot:NAME?p=v`),
-  one per other seat, or one for all of them; `seat` is the learner's seat (default 0).
-  Without `players` in the options the game has `len(opponents) + 1` seats.
+  one per other seat; `seat` is the learner's seat (default 0). Without `players` in the
+  options the game has `len(opponents) + 1` seats (`["bot:threshold"]` is a two-player
+  game); with `players` given, one text may also stand for all the other seats.
   Bots are built with `gamenight.bots.make_seat` and seeded from the episode's seed.
 - The observation is `{"observation": game.encode(view), "action_mask": 0/1 per action}`,
   made from the learner's view only; `action_masks()` gives the mask as booleans (for
   maskable learners). Actions are the game's fixed integer action space.
 - The reward is 0 until the end, then the learner's payoff in [0, 1] (1 first, 0 last, ties
-  share). An illegal action changes nothing, costs `illegal_reward` (default -1) and is
-  reported in `info["illegal"]`. The episode is truncated when the game hits an engine cap
+  share), or with `reward="zero_sum"` 2*payoff-1 (+1 win, -1 loss in two-player games).
+  An illegal action changes nothing, costs `illegal_reward` (default -1) and is reported
+  in `info["illegal"]` (the masking convention of sb3-contrib's MaskablePPO: learners
+  that read `action_masks()` never send one). `game_state` is the engine state.
+  The episode is truncated when the game hits an engine cap
   (Drop or Stop: `max_rounds`, 100 by default in adapters) or after `max_steps` steps.
-- `render_mode="ansi"` gives the spectator's table as text; Drop It also has "rgb_array".
+- Render modes: `human` prints the spectator's table, `ansi` returns it as text; Drop It
+  also has `rgb_array`.
 - Importing this module registers `gamenight/<game>-v0` with Gymnasium, so
   `gymnasium.make("gamenight/arne-v0", opponents=["bot:greedy"], players=2)` works too.
 """
@@ -30,7 +35,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from gamenight.adapters._common import ansi, bounded_game
+from gamenight.adapters._common import (
+    bounded_game,
+    check_render_mode,
+    check_reward,
+    render,
+    render_modes,
+    scale_payoff,
+)
 from gamenight.bots import make_seat
 from gamenight.engine.core import BadInput, Game, IllegalAction, State
 from gamenight.engine.driver import Bot
@@ -45,11 +57,10 @@ def make(
     render_mode: str | None = None,
     illegal_reward: float = -1.0,
     max_steps: int | None = None,
+    reward: str = "payoff",
     **options: Any,
 ) -> GamenightEnv:
     """The single-agent environment of `game` against `opponents` (seat texts)."""
-    if isinstance(game, str) and "players" not in options and len(opponents) > 1:
-        options["players"] = len(opponents) + 1
     return GamenightEnv(
         game,
         opponents,
@@ -57,12 +68,19 @@ def make(
         render_mode=render_mode,
         illegal_reward=illegal_reward,
         max_steps=max_steps,
+        reward=reward,
         **options,
     )
 
 
 class GamenightEnv(gym.Env[Any, Any]):
     """One seat of a gamenight game; bots play the others (see the module docstring)."""
+
+    # Every mode any game may have; an instance narrows it to its game's modes.
+    metadata: dict[str, Any] = {  # noqa: RUF012 (the libraries read a plain dict)
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_fps": 1,
+    }
 
     def __init__(
         self,
@@ -73,14 +91,20 @@ class GamenightEnv(gym.Env[Any, Any]):
         render_mode: str | None = None,
         illegal_reward: float = -1.0,
         max_steps: int | None = None,
+        reward: str = "payoff",
         **options: Any,
     ) -> None:
+        if isinstance(opponents, str):
+            raise BadInput(f"opponents is a list of seat texts, got the text {opponents!r}")
+        told = "players" in options or isinstance(game, Game)
+        if not told:  # the opponents say how many seats there are
+            options["players"] = len(opponents) + 1
         self.game = bounded_game(game, **options)
         n = self.game.players
         if not 0 <= seat < n:
             raise BadInput(f"seat must be 0..{n - 1}, got {seat}")
         others = n - 1
-        if len(opponents) not in (1, others):
+        if len(opponents) != others and not (told and len(opponents) == 1):
             raise BadInput(
                 f"{self.game.name} has {n} seats: give {others} opponents (or one for all), "
                 f"got {len(opponents)}"
@@ -90,11 +114,11 @@ class GamenightEnv(gym.Env[Any, Any]):
         self.opponent_texts = texts
         for text in texts:  # refuse bad bot names now
             make_seat(text, self.game, 0)
-        modes = ["ansi", "rgb_array"] if self.game.name == "drop-it" else ["ansi"]
-        self.metadata = {"render_modes": modes, "render_fps": 1}
-        if render_mode is not None and render_mode not in modes:
-            raise BadInput(f"render_mode must be one of {modes} or None, got {render_mode!r}")
+        self.metadata = {**type(self).metadata, "render_modes": render_modes(self.game)}
+        check_render_mode(self.game, render_mode)
+        check_reward(reward)
         self.render_mode = render_mode
+        self.reward = reward
         self.illegal_reward = float(illegal_reward)
         self.max_steps = max_steps if max_steps is not None else self.game.max_decisions
         self.observation_space = spaces.Dict(
@@ -104,7 +128,7 @@ class GamenightEnv(gym.Env[Any, Any]):
             }
         )
         self.action_space = spaces.Discrete(self.game.num_actions)
-        self.state: State | None = None
+        self.game_state: State | None = None
         self.game_seed: int | None = None
         self.bots: dict[int, Bot] = {}
         self.steps = 0
@@ -117,7 +141,7 @@ class GamenightEnv(gym.Env[Any, Any]):
         game_seed = int(self.np_random.integers(0, 2**62))
         # The seed fixes every hidden card: kept on the env for replays, never observed.
         self.game_seed = game_seed
-        self.state = self.game.start(game_seed)
+        self.game_state = self.game.start(game_seed)
         others = [s for s in range(self.game.players) if s != self.seat]
         self.bots = {
             s: make_seat(text, self.game, derive_seed(game_seed, "seat", s))
@@ -128,7 +152,7 @@ class GamenightEnv(gym.Env[Any, Any]):
         return self._obs(), {}
 
     def _play_others(self) -> None:
-        state = self.state
+        state = self.game_state
         assert state is not None
         while state._actors and state._actors[0] != self.seat:
             seat = state._actors[0]
@@ -136,22 +160,22 @@ class GamenightEnv(gym.Env[Any, Any]):
 
     def action_masks(self) -> np.ndarray:
         """True for each action index the learner may take now."""
-        assert self.state is not None, "call reset() first"
+        assert self.game_state is not None, "call reset() first"
         mask = np.zeros(self.game.num_actions, dtype=bool)
         index = self.game.action_index
-        for action in self.state.actions(self.seat):
+        for action in self.game_state.actions(self.seat):
             mask[index(action)] = True
         return mask
 
     def _obs(self) -> dict[str, np.ndarray]:
-        assert self.state is not None
+        assert self.game_state is not None
         return {
-            "observation": self.game.encode(self.state.view(self.seat)),
+            "observation": self.game.encode(self.game_state.view(self.seat)),
             "action_mask": self.action_masks().astype(np.int8),
         }
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        state = self.state
+        state = self.game_state
         assert state is not None, "call reset() first"
         if state.over:
             raise BadInput("the episode is over: call reset()")
@@ -168,7 +192,7 @@ class GamenightEnv(gym.Env[Any, Any]):
         terminated = truncated = False
         if state.over:
             out = state.outcome()
-            reward += float(out.payoff[self.seat])
+            reward += scale_payoff(out.payoff[self.seat], self.reward)
             truncated = out.truncated
             terminated = not out.truncated
         elif self.max_steps is not None and self.steps >= self.max_steps:
@@ -176,13 +200,9 @@ class GamenightEnv(gym.Env[Any, Any]):
         return self._obs(), reward, terminated, truncated, info
 
     def render(self) -> Any:
-        if self.render_mode is None or self.state is None:
+        if self.game_state is None:
             return None
-        if self.render_mode == "rgb_array":
-            from gamenight.adapters.pettingzoo import rgb
-
-            return rgb(self.state)
-        return ansi(self.state)
+        return render(self.game_state, self.render_mode)
 
 
 def _register() -> None:

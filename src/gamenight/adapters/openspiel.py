@@ -1,110 +1,162 @@
 """OpenSpiel games for every gamenight game, registered with `pyspiel` on import.
 
     import pyspiel
-    import gamenight.adapters.openspiel  # registers the three games
+    import gamenight.adapters.openspiel  # registers the games
+    game = pyspiel.load_game("python_gamenight_drop_or_stop(players=2,deck=descending)")
     game = pyspiel.load_game("python_gamenight_arne", {"players": 4, "rng_seed": 7})
-    game = pyspiel.load_game("python_gamenight_drop_or_stop", {"options": "deck=descending"})
 
-- Short names `python_gamenight_drop_or_stop`, `python_gamenight_arne` and
-  `python_gamenight_drop_it`; sequential, imperfect information, chance mode
-  SAMPLED_STOCHASTIC: there are no chance nodes, all randomness happens inside a move from
-  the seed of the game (drawn from the game's `rng_seed` when the state is first used).
-- Parameters: `players`, `rng_seed` (-1: a random one) and `options`, the other game
-  options as text (`"mode=losing,learning=true"`).
+- Short names `python_gamenight_<game>` (`-` as `_`); sequential, imperfect information.
+- Parameters are flat: `players`, `rng_seed` (-1: a random one), `chance`, `reward`, `seeds`
+  and every option of the game under its own name (`deck=descending`, `mode=losing`). An
+  option that is a number or something else (`max_rounds`, `first_start_seat`) is a number
+  parameter, -1 = its default; one that is a list is text, "" = its default.
+- `chance="sampled"` (the default): chance mode SAMPLED_STOCHASTIC, no chance nodes; all
+  randomness happens inside a move from the game's seed (drawn from `rng_seed` when the
+  state is first used). OpenSpiel cannot serialize such a Python *game* (its Game::Serialize
+  asks for an RNG state the Python bindings cannot give), so for `random_sim_test(serialize=
+  True)` use one of the explicit modes:
+- `chance="seeded"`, any game: EXPLICIT_STOCHASTIC; the first node is a chance node that
+  picks the game's seed, one of `seeds` (default 1000) equally likely; the rest follows.
+- `chance="explicit"`, for games with chance hooks (Drop or Stop): EXPLICIT_STOCHASTIC,
+  every card drawn or dealt is a chance node whose outcomes are the card kinds with their
+  real probabilities, so CFR, best response and exploitability work.
 - Actions are the game's fixed integer action space; the current player is the game's
-  `actors[0]` (Arne's reaction windows ask the seats in priority order); returns are the
-  payoffs in [0, 1] (constant sum n/2). Drop or Stop has no length bound of its own: the
-  adapter sets `max_rounds=100` unless given.
-- Information state string: the seat's own event stream (`info_key`); observation string:
-  the seat's view as JSON; observation tensor: `game.encode(view)`.
+  `actors[0]` (Arne's reaction windows ask the seats in priority order). Returns are the
+  payoffs in [0, 1] (constant sum n/2), or with `reward=zero_sum` 2*payoff-1 (zero sum).
+  Drop or Stop has no length bound of its own: the adapter sets `max_rounds=100` unless given.
+- Information state string: what the seat has seen, canonical (its own event stream with
+  the cards in private events sorted, so the order of a deal does not split an information
+  set). There is no information state tensor: asking for one raises an error. Observation
+  string: the seat's view as JSON; observation tensor: `game.encode(view)`.
+- `serialize()`/`deserialize_state()` and pickling of games and states work: a state is
+  kept as (seed, actions) and rebuilt by replay, so `random_sim_test(serialize=True)` passes.
 - `resample_from_infostate(player, sampler)` is `determinize`; for reproducible ISMCTS use
   `seeded_resampler(seed)` with OpenSpiel's `ISMCTSBot.set_resampler`.
-- States are not serializable and games do not pickle (the Python objects inside cannot
-  be rebuilt by OpenSpiel): keep `(seed, history)` instead (`state.seed`, `state.inner`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import json
 import random
+import typing
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from gamenight.adapters._common import bounded_game
+from gamenight.adapters._common import (
+    bounded_game,
+    check_reward,
+    scale_payoff,
+    traits,
+)
 from gamenight.engine.core import BadInput, Game, State
-from gamenight.engine.options import _parse
+from gamenight.engine.registry import game_class, games
 
-NAMES = {
-    "drop-or-stop": "python_gamenight_drop_or_stop",
-    "arne": "python_gamenight_arne",
-    "drop-it": "python_gamenight_drop_it",
-}
-_PLAYERS = {"drop-or-stop": (3, 1, 12), "arne": (4, 2, 12), "drop-it": (2, 2, 6)}
+ADAPTER_PARAMETERS = {"players", "rng_seed", "chance", "reward", "seeds"}
+CHANCE_MODES = ("sampled", "seeded", "explicit")
+SEED = "seed"  # the pending chance slot of chance=seeded
 
 
-def parse_options(text: str) -> dict[str, Any]:
-    """`"mode=losing,learning=true"` -> {"mode": "losing", "learning": "true"}."""
+def short_name(game_name: str) -> str:
+    return "python_gamenight_" + game_name.replace("-", "_")
+
+
+def option_parameters(game_name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Every option of the game (but `players`) as an OpenSpiel parameter with its default,
+    and the stand-ins that mean "the game's default": a plain bool/int/float/str option is
+    itself; one that may be a number or something else (`int | None`, `int | str`) is a
+    number, -1 standing for its default (OpenSpiel reads `first_start_seat=0` as a number);
+    anything else is text, "" standing for its default."""
+    cls = game_class(game_name).Options
+    hints = typing.get_type_hints(cls)
     out: dict[str, Any] = {}
-    for item in text.split(","):
-        item = item.strip()
-        if not item:
+    stand_ins: dict[str, Any] = {}
+    for field in dataclasses.fields(cls):
+        if field.name == "players":
             continue
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise BadInput(f"options are option=value separated by commas, got {item!r}")
-        out[key.strip().replace("-", "_")] = value.strip()
-    return out
+        default, hint = field.default, hints[field.name]
+        if type(default) in (bool, int, float, str) and hint is type(default):
+            out[field.name] = default
+            continue
+        stand_ins[field.name] = -1 if int in typing.get_args(hint) else ""
+        out[field.name] = stand_ins[field.name]
+    return out, stand_ins
 
 
-class _Box:
-    """Holds the engine state; `copy.deepcopy` (which OpenSpiel's Clone uses on every
-    attribute) copies it with the cheap `State.copy()` and shares the Game."""
-
-    __slots__ = ("game", "seed", "state")
-
-    def __init__(self, game: GamenightSpielGame, state: State | None, seed: int | None) -> None:
-        self.game = game
-        self.state = state
-        self.seed = seed
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
-        if self.state is None:  # start it now, so that the copy plays the same game
-            self.start()
-        assert self.state is not None
-        return _Box(self.game, self.state.copy(), self.seed)
-
-    def start(self) -> State:
-        self.seed = self.game.rng.getrandbits(62)
-        self.state = self.game.inner.start(self.seed)
-        return self.state
+def parameter_specification(game_name: str) -> dict[str, Any]:
+    default_players = traits(game_name).players[0]
+    return {
+        "players": default_players,
+        "rng_seed": -1,
+        "chance": "sampled",
+        "reward": "payoff",
+        "seeds": 1000,
+        **option_parameters(game_name)[0],
+    }
 
 
 class GamenightSpielGame(pyspiel.Game):
     """One gamenight game with its options, as an OpenSpiel game."""
 
-    def __init__(self, name: str, params: dict[str, Any] | None = None) -> None:
+    game_name: str = ""  # set by each registered subclass
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        name = self.game_name
         params = dict(params or {})
-        default_players, _, _ = _PLAYERS[name]
-        players = int(params.get("players", default_players))
-        options = parse_options(str(params.get("options", "")))
-        options = {k: _coerce(v) for k, v in options.items()}
-        options["players"] = players
+        spec = parameter_specification(name)
+        unknown = sorted(set(params) - set(spec))
+        if unknown:
+            raise BadInput(f"{short_name(name)} has no parameter(s) {unknown}; see {sorted(spec)}")
+        stand_ins = option_parameters(name)[1]
+        options = {
+            k: v
+            for k, v in params.items()
+            if k not in ADAPTER_PARAMETERS and not (k in stand_ins and v == stand_ins[k])
+        } | {"players": int(params.get("players", spec["players"]))}
+        self.chance_mode = str(params.get("chance", "sampled"))
+        if self.chance_mode not in CHANCE_MODES:
+            raise BadInput(f"chance must be one of {list(CHANCE_MODES)}, got {self.chance_mode!r}")
+        self.reward = str(params.get("reward", "payoff"))
+        check_reward(self.reward)
         self.inner: Game = bounded_game(name, **options)
+        self.seeds = int(params.get("seeds", spec["seeds"]))
+        if self.seeds < 1:
+            raise BadInput(f"seeds must be at least 1, got {self.seeds}")
+        self.chance: ModuleType | None = None
+        if self.chance_mode == "explicit":
+            path = traits(name).chance
+            if path is None:
+                raise BadInput(f"{name} offers no explicit chance; use chance=sampled")
+            self.chance = importlib.import_module(path)
+            self.chance.check(self.inner)
         seed = int(params.get("rng_seed", -1))
         self.rng = random.Random(seed if seed >= 0 else None)
         n = self.inner.players
+        zero_sum = self.reward == "zero_sum"
         info = pyspiel.GameInfo(
             num_distinct_actions=self.inner.num_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=self._chance_outcomes(),
             num_players=n,
-            min_utility=0.0,
+            min_utility=-1.0 if zero_sum else 0.0,
             max_utility=1.0,
-            utility_sum=n / 2,
+            utility_sum=0.0 if zero_sum else n / 2,
             max_game_length=int(self.inner.max_decisions or 0),
         )
-        super().__init__(_game_type(name), info, params)
+        super().__init__(game_type(name, self.explicit, zero_sum), info, params)
+
+    @property
+    def explicit(self) -> bool:
+        """Chance shows as chance nodes (seeded or explicit), not inside moves."""
+        return self.chance_mode != "sampled"
+
+    def _chance_outcomes(self) -> int:
+        if self.chance_mode == "seeded":
+            return self.seeds
+        return self.chance.outcome_count(self.inner) if self.chance else 0
 
     def new_initial_state(self) -> GamenightSpielState:
         """A state whose game starts (and draws its seed) when it is first used: OpenSpiel's
@@ -116,15 +168,73 @@ class GamenightSpielGame(pyspiel.Game):
             raise ValueError(f"observation parameters are not supported, got {params}")
         return GamenightObserver(self.inner, iig_obs_type)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (pyspiel.load_game, (str(self),))
 
-def _coerce(value: str) -> Any:
-    """Option text to int/float/bool where it reads as one (the game validates it)."""
-    for hint in (int, float, bool):
-        try:
-            return _parse("option", value, hint)
-        except (BadInput, ValueError):
-            continue
-    return value
+
+class _Box:
+    """Holds the engine state, its seed, the OpenSpiel actions applied so far and the chance
+    slots still to fix. `copy.deepcopy` (which OpenSpiel's Clone uses on every attribute)
+    copies it with the cheap `State.copy()`; pickling keeps (game, seed, actions) only."""
+
+    __slots__ = ("actions", "game", "pending", "scanned", "seed", "state")
+
+    def __init__(self, game: GamenightSpielGame) -> None:
+        self.game = game
+        self.state: State | None = None
+        self.seed: int | None = None
+        self.actions: list[int] = []
+        self.pending: list[Any] = []  # chance slots (explicit chance only)
+        self.scanned = 0  # log events already scanned for new slots
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
+        state = self.started()
+        new = _Box(self.game)
+        new.state, new.seed = state.copy(), self.seed
+        new.actions, new.pending, new.scanned = list(self.actions), list(self.pending), self.scanned
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        self.started()
+        return (_restore_box, (self.game, self.seed, list(self.actions)))
+
+    def started(self, seed: int | None = None) -> State:
+        if self.state is None:
+            if self.game.chance_mode == "seeded":  # a stand-in until the seed's chance node
+                self.seed, self.pending = 0, [SEED]
+            else:
+                self.seed = self.game.rng.getrandbits(62) if seed is None else seed
+            self.state = self.game.inner.start(self.seed)
+            self._scan()
+        return self.state
+
+    def _scan(self) -> None:
+        chance = self.game.chance
+        if chance is not None and self.state is not None:
+            self.pending += chance.new_slots(self.state, self.scanned)
+            self.scanned = len(self.state._log)
+
+    def apply(self, action: int) -> None:
+        state = self.started()
+        if self.pending and self.pending[0] == SEED:
+            self.seed, self.pending = action, []
+            self.state = self.game.inner.start(action)
+        elif self.pending:
+            assert self.game.chance is not None
+            self.game.chance.fix(state, self.pending, action)
+            self.pending.pop(0)
+        else:
+            state.act(state._actors[0], self.game.inner.action_at(action))
+            self._scan()
+        self.actions.append(action)
+
+
+def _restore_box(game: GamenightSpielGame, seed: int, actions: list[int]) -> _Box:
+    box = _Box(game)
+    box.started(seed)
+    for action in actions:
+        box.apply(action)
+    return box
 
 
 class GamenightSpielState(pyspiel.State):
@@ -132,35 +242,51 @@ class GamenightSpielState(pyspiel.State):
 
     def __init__(self, game: GamenightSpielGame) -> None:
         super().__init__(game)
-        self._box = _Box(game, None, None)  # the only attribute: see _Box
+        self._box = _Box(game)  # the only attribute: see _Box
 
     # -- the engine state, started lazily --------------------------------------------------
     @property
     def inner(self) -> State:
-        box = self._box
-        return box.state if box.state is not None else box.start()
+        return self._box.started()
 
     @property
     def seed(self) -> int:
-        self.inner  # noqa: B018 (starts the game)
+        self._box.started()
         assert self._box.seed is not None
         return self._box.seed
 
     # -- pyspiel.State -----------------------------------------------------------------------
     def current_player(self) -> int:
         actors = self.inner._actors
-        return actors[0] if actors else pyspiel.PlayerId.TERMINAL
+        if not actors:
+            return pyspiel.PlayerId.TERMINAL
+        return pyspiel.PlayerId.CHANCE if self._box.pending else actors[0]
 
     def _legal_actions(self, player: int) -> list[int]:
         index = self._box.game.inner.action_index
         return sorted(index(a) for a in self.inner.actions(player))
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        game, box = self._box.game, self._box
+        self.inner  # noqa: B018 (starts the game)
+        if box.pending and box.pending[0] == SEED:
+            return [(i, 1.0 / game.seeds) for i in range(game.seeds)]
+        chance = game.chance
+        if chance is None or not box.pending:
+            return []
+        result: list[tuple[int, float]] = chance.outcomes(self.inner, self._box.pending)
+        return result
+
     def _apply_action(self, action: int) -> None:
-        state = self.inner
-        state.act(state._actors[0], self._box.game.inner.action_at(action))
+        self._box.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return str(self._box.game.inner.action_at(action))
+        game = self._box.game
+        if player == pyspiel.PlayerId.CHANCE:
+            if game.chance is None:
+                return f"seed {action}"
+            return str(game.chance.outcome_name(game.inner, action))
+        return str(game.inner.action_at(action))
 
     def is_terminal(self) -> bool:
         return not self.inner._actors
@@ -169,24 +295,44 @@ class GamenightSpielState(pyspiel.State):
         state = self.inner
         if state._actors:
             return [0.0] * state.game.players
-        return [float(p) for p in state.outcome().payoff]
+        reward = self._box.game.reward
+        return [scale_payoff(p, reward) for p in state.outcome().payoff]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
         """A state `player_id` cannot tell from this one (the engine's `determinize`), with
-        its randomness seeded from `probability_sampler()`."""
+        its randomness seeded from `probability_sampler()` (sampled chance only)."""
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         return self.determinized(player_id, rng)
 
     def determinized(self, player: int, rng: random.Random) -> GamenightSpielState:
+        if self._box.game.explicit:
+            raise BadInput("resampling needs chance=sampled (chance nodes fix the cards)")
         clone = self.clone()
-        clone._box = _Box(self._box.game, self.inner.determinize(player, rng), None)
+        box = _Box(self._box.game)
+        box.state = self.inner.determinize(player, rng)
+        box.seed = None  # not a replayable game: its cards did not come from a seed
+        box.actions = list(self._box.actions)
+        clone._box = box
         return clone
 
     def __str__(self) -> str:
-        state = self.inner
-        index = state.game.action_index
-        moves = " ".join(f"{s}:{index(a)}" for s, a in state.history)
-        return f"{state.game.name} seed {self._box.seed} moves {moves}"
+        moves = " ".join(str(a) for a in self._box.actions)
+        if self._box.game.explicit:
+            return f"{self._box.game.inner.name} actions {moves}"
+        self._box.started()
+        return f"{self._box.game.inner.name} seed {self._box.seed} actions {moves}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        self._box.started()
+        return (_restore_state, (self._box.game, self._box.seed, list(self._box.actions)))
+
+
+def _restore_state(game: GamenightSpielGame, seed: int, actions: list[int]) -> GamenightSpielState:
+    state = game.new_initial_state()
+    state._box.started(seed)
+    for action in actions:
+        state.apply_action(action)
+    return state
 
 
 def seeded_resampler(seed: int) -> Any:
@@ -199,9 +345,28 @@ def seeded_resampler(seed: int) -> Any:
     return resample
 
 
+def canonical_information(state: State, seat: int) -> str:
+    """What `seat` has seen, in a form equal for equal knowledge: its event stream, with the
+    lists in private events (cards dealt to it) sorted, since their order tells nothing."""
+    parts = []
+    for event in state._log:
+        if not event.visible_to(seat):
+            continue
+        data = dict(event.data)
+        if event.to is not None:
+            data = {k: sorted(v) if _sortable(v) else v for k, v in data.items()}
+        parts.append(f"{event.kind} {json.dumps(data, sort_keys=True, default=str)}")
+    parts.append(f"to act: {seat in state._actors}")
+    return "\n".join(parts)
+
+
+def _sortable(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
 class GamenightObserver:
     """OpenSpiel's PyObserver: the seat's view (tensor and JSON string) or, with perfect
-    recall, its information state (its own event stream)."""
+    recall, its information state (canonical string only; no tensor)."""
 
     def __init__(self, game: Game, iig_obs_type: Any) -> None:
         self.game = game
@@ -211,24 +376,30 @@ class GamenightObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: GamenightSpielState, player: int) -> None:
-        if not self.perfect_recall:
-            self.tensor[:] = self.game.encode(state.inner.view(player))
+        if self.perfect_recall:
+            raise pyspiel.SpielError(
+                "gamenight games have no information state tensor: use "
+                "information_state_string, or observation_tensor (the seat's view)"
+            )
+        self.tensor[:] = self.game.encode(state.inner.view(player))
 
     def string_from(self, state: GamenightSpielState, player: int) -> str:
         if self.perfect_recall:
-            return repr(state.inner.info_key(player))
+            return canonical_information(state.inner, player)
         return json.dumps(state.inner.view(player), sort_keys=True, default=str)
 
 
-def _game_type(name: str) -> Any:
-    _, low, high = _PLAYERS[name]
+def game_type(name: str, explicit: bool = False, zero_sum: bool = False) -> Any:
+    _, low, high = traits(name).players
+    mode = pyspiel.GameType.ChanceMode
+    utility = pyspiel.GameType.Utility
     return pyspiel.GameType(
-        short_name=NAMES[name],
+        short_name=short_name(name),
         long_name=f"gamenight {name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=mode.EXPLICIT_STOCHASTIC if explicit else mode.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        utility=utility.ZERO_SUM if zero_sum else utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
@@ -236,40 +407,25 @@ def _game_type(name: str) -> Any:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": _PLAYERS[name][0], "rng_seed": -1, "options": ""},
+        parameter_specification=parameter_specification(name),
     )
-
-
-class DropOrStopSpiel(GamenightSpielGame):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("drop-or-stop", params)
-
-
-class ArneSpiel(GamenightSpielGame):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("arne", params)
-
-
-class DropItSpiel(GamenightSpielGame):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("drop-it", params)
 
 
 # Registered as module-level classes: OpenSpiel keeps the factory until the C++ registry is
 # torn down after Python has finalized, and a factory referenced only from there (a
 # closure) then crashes the interpreter at exit.
 GAME_CLASSES: dict[str, type[GamenightSpielGame]] = {
-    "drop-or-stop": DropOrStopSpiel,
-    "arne": ArneSpiel,
-    "drop-it": DropItSpiel,
+    name: type(f"Spiel_{name.replace('-', '_')}", (GamenightSpielGame,), {"game_name": name})
+    for name in games()
 }
+NAMES = {name: short_name(name) for name in GAME_CLASSES}
 
 
 def _register() -> None:
     registered = {g.short_name for g in pyspiel.registered_games()}
     for name, cls in GAME_CLASSES.items():
         if NAMES[name] not in registered:
-            pyspiel.register_game(_game_type(name), cls)
+            pyspiel.register_game(game_type(name), cls)
 
 
 _register()

@@ -8,6 +8,8 @@
         action = None if terminated or truncated else pick(obs["action_mask"])
         e.step(action)
 
+- `env(...)` is wrapped as PettingZoo's classic games are (TerminateIllegalWrapper,
+  AssertOutOfBoundsWrapper, OrderEnforcingWrapper); `raw_env(...)` is the bare environment.
 - Agents are `player_0` .. `player_{n-1}` (seat numbers). The agent stepped next is the
   game's `actors[0]`; in Arne's reaction windows the other seats wait their turn.
 - Actions are the game's fixed integer action space (`game.num_actions`); Drop It's is its
@@ -15,14 +17,20 @@
 - An observation is `{"observation": game.encode(state.view(seat)), "action_mask": ...}`:
   only what that seat may see, and a 0/1 mask of its legal actions now. Observations are
   computed when asked for (`observe`/`last`), not on every step.
+- `state()` is the global state for centralised critics: every seat's encoded view, seat
+  by seat (hidden cards included; never give it to a seat's policy). The engine state is
+  `game_state`.
 - The reward is 0 until the end, then each seat's payoff in [0, 1] (1 first, 0 last, ties
-  share). A game stopped by an engine cap ends with `truncated` for every agent (payoff 0.5).
+  share), or with `reward="zero_sum"` 2*payoff-1 (+1/-1 in two-player games, summing to 0).
+  A game stopped by an engine cap ends with `truncated` for every agent (payoff 0.5).
   Drop or Stop has no length bound of its own: the adapter sets `max_rounds=100` unless
   given (see `gamenight.adapters._common.DEFAULT_MAX_ROUNDS`).
-- An illegal action raises `gamenight.engine.IllegalAction` and leaves the game unchanged.
+- An illegal action: the wrapped `env` ends the game, the mover gets `illegal_reward`
+  (default -1) and the others 0 (PettingZoo's convention); the bare `raw_env` raises
+  `gamenight.engine.IllegalAction` and leaves the game unchanged.
 - `reset(seed=s)` starts `game.start(s)`; later resets without a seed continue a seeded
-  sequence of games. `render_mode="ansi"` returns the spectator's table as text (no hidden
-  cards); Drop It also has `"rgb_array"` (the board as an RGB array).
+  sequence of games. Render modes: `human` (prints the spectator's table), `ansi` (returns
+  it as text; no hidden cards) and, where the game draws itself (Drop It), `rgb_array`.
 """
 
 from __future__ import annotations
@@ -33,45 +41,74 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
-from gamenight.adapters._common import ansi, bounded_game
+from gamenight.adapters._common import (
+    bounded_game,
+    check_render_mode,
+    check_reward,
+    render,
+    render_modes,
+    rgb,
+    scale_payoff,
+)
 from gamenight.engine.core import BadInput, Game, State
 
-
-def env(game: str | Game, render_mode: str | None = None, **options: Any) -> GamenightAEC:
-    """The AEC environment of `game` (a name or a loaded Game) with game `options`."""
-    return GamenightAEC(game, render_mode=render_mode, **options)
+__all__ = ["GamenightAEC", "env", "raw_env", "rgb"]
 
 
-def rgb(state: State) -> np.ndarray:
-    """Drop It's board as an RGB array (height x width x 3, uint8)."""
-    import io
+def raw_env(
+    game: str | Game, render_mode: str | None = None, reward: str = "payoff", **options: Any
+) -> GamenightAEC:
+    """The bare AEC environment of `game` (a name or a loaded Game) with game `options`."""
+    return GamenightAEC(game, render_mode=render_mode, reward=reward, **options)
 
-    import cairosvg
-    from PIL import Image
 
-    from gamenight.games.drop_it.render import svg
-
-    data = cairosvg.svg2png(bytestring=svg(state).encode())
-    with Image.open(io.BytesIO(data)) as image:
-        return np.asarray(image.convert("RGB"), dtype=np.uint8)
+def env(
+    game: str | Game,
+    render_mode: str | None = None,
+    reward: str = "payoff",
+    illegal_reward: float = -1.0,
+    **options: Any,
+) -> AECEnv[str, dict[str, np.ndarray], int]:
+    """The AEC environment wrapped as PettingZoo's classic games are: an illegal action
+    ends the game with `illegal_reward` for the mover."""
+    bare = raw_env(game, render_mode=render_mode, reward=reward, **options)
+    wrapped: AECEnv[str, dict[str, np.ndarray], int]
+    wrapped = wrappers.TerminateIllegalWrapper(bare, illegal_reward=illegal_reward)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
 
 
 class GamenightAEC(AECEnv[str, dict[str, np.ndarray], int]):
     """One gamenight game as a PettingZoo AEC environment (see the module docstring)."""
 
-    def __init__(self, game: str | Game, render_mode: str | None = None, **options: Any) -> None:
+    # Every mode any game may have; an instance narrows it to its game's modes.
+    metadata: dict[str, Any] = {  # noqa: RUF012 (the libraries read a plain dict)
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "gamenight_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        game: str | Game,
+        render_mode: str | None = None,
+        reward: str = "payoff",
+        **options: Any,
+    ) -> None:
         super().__init__()
         self.game = bounded_game(game, **options)
-        modes = ["ansi", "rgb_array"] if self.game.name == "drop-it" else ["ansi"]
         self.metadata = {
-            "render_modes": modes,
+            **type(self).metadata,
+            "render_modes": render_modes(self.game),
             "name": f"gamenight_{self.game.name.replace('-', '_')}_v0",
-            "is_parallelizable": False,
         }
-        if render_mode is not None and render_mode not in modes:
-            raise BadInput(f"render_mode must be one of {modes} or None, got {render_mode!r}")
+        check_render_mode(self.game, render_mode)
+        check_reward(reward)
         self.render_mode = render_mode
+        self.reward = reward
         n = self.game.players
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -89,9 +126,17 @@ class GamenightAEC(AECEnv[str, dict[str, np.ndarray], int]):
         self.action_spaces = {
             a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents
         }
+        size = n * self.game.encoding_size
+        self.state_space = spaces.Box(-np.inf, np.inf, (size,), np.float32)
         self._rng = random.Random()
-        self.state: State | None = None
         self.game_seed: int | None = None
+        self.game_state: State | None = None
+
+    def state(self) -> np.ndarray:
+        """Every seat's encoded view, seat by seat: the global state (hidden cards included)."""
+        assert self.game_state is not None, "call reset() first"
+        encode, view = self.game.encode, self.game_state.view
+        return np.concatenate([encode(view(s)) for s in range(self.game.players)])
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -106,30 +151,30 @@ class GamenightAEC(AECEnv[str, dict[str, np.ndarray], int]):
         else:
             game_seed = self._rng.getrandbits(63)
         self.game_seed = game_seed
-        self.state = self.game.start(game_seed)
+        self.game_state = self.game.start(game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.actors[0]]
+        self.agent_selection = self.possible_agents[self.game_state.actors[0]]
         self._skip_agent_selection = None
 
     def action_mask(self, agent: str) -> np.ndarray:
         """1 for each action index `agent` may take now."""
-        assert self.state is not None
+        assert self.game_state is not None
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
         index = self.game.action_index
-        for action in self.state.actions(self._seat[agent]):
+        for action in self.game_state.actions(self._seat[agent]):
             mask[index(action)] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.state is not None, "call reset() first"
+        assert self.game_state is not None, "call reset() first"
         seat = self._seat[agent]
         return {
-            "observation": self.game.encode(self.state.view(seat)),
+            "observation": self.game.encode(self.game_state.view(seat)),
             "action_mask": self.action_mask(agent),
         }
 
@@ -138,7 +183,7 @@ class GamenightAEC(AECEnv[str, dict[str, np.ndarray], int]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
+        state = self.game_state
         assert state is not None, "call reset() first"
         if action is None:
             raise BadInput(f"{agent} must act: give an action index, not None")
@@ -149,14 +194,14 @@ class GamenightAEC(AECEnv[str, dict[str, np.ndarray], int]):
         if state.over:
             out = state.outcome()
             for a in self.agents:
-                self.rewards[a] = float(out.payoff[self._seat[a]])
+                self.rewards[a] = scale_payoff(out.payoff[self._seat[a]], self.reward)
                 if out.truncated:
                     self.truncations[a] = True
                 else:
                     self.terminations[a] = True
         elif len(state.history) >= (self.game.max_decisions or 0):
             for a in self.agents:
-                self.rewards[a] = 0.5
+                self.rewards[a] = scale_payoff(0.5, self.reward)
                 self.truncations[a] = True
         if self.terminations[agent] or self.truncations[agent]:
             self.agent_selection = self.agents[0]
@@ -165,11 +210,9 @@ class GamenightAEC(AECEnv[str, dict[str, np.ndarray], int]):
         self._accumulate_rewards()
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None or self.state is None:
+        if self.game_state is None:
             return None
-        if self.render_mode == "rgb_array":
-            return rgb(self.state)
-        return ansi(self.state)
+        return render(self.game_state, self.render_mode)
 
     def close(self) -> None:
-        self.state = None
+        self.game_state = None

@@ -7,6 +7,7 @@ name of its hand-written player). Seats on the command line are written `bot`,
 
 from __future__ import annotations
 
+import functools
 import inspect
 from types import ModuleType
 from typing import Any
@@ -25,12 +26,47 @@ def _module(game_name: str) -> ModuleType:
 
 LEVELS = ("easy", "medium", "hard")
 
+# Bots added from outside: name -> (factory, the games it plays or None for all).
+_REGISTERED: dict[str, tuple[Any, tuple[str, ...] | None]] = {}
+ENTRY_POINT_GROUP = "gamenight.bots"
+
+
+def register(name: str, factory: Any, games: tuple[str, ...] | None = None) -> None:
+    """Make `factory` the bot `name` everywhere (play, tournament, report, server).
+
+    `factory(**params)` returns an object with `choose(state, seat)`; its keyword parameters
+    are the bot's parameters (a `game` parameter gets the loaded game, `seed` the seat's
+    seed). `games` limits it to those games. Packages can do the same without code run by
+    the user through the entry-point group `gamenight.bots` (`name = "module:factory"`; a
+    factory's `games` attribute limits it)."""
+    if not name or not name.replace("_", "").replace("-", "").isalnum():
+        raise BadInput(f"a bot name is letters, digits, - and _, got {name!r}")
+    if not callable(factory):
+        raise BadInput(f"bot {name}: the factory must be callable, got {factory!r}")
+    _REGISTERED[name] = (factory, games)
+
+
+@functools.cache
+def _load_entry_points() -> None:
+    """Once per process: the bots installed packages declare."""
+    from importlib.metadata import entry_points
+
+    from gamenight.learn.policy import LearnedBot, shipped_games
+
+    register("learned", LearnedBot, shipped_games())  # the shipped trained policies
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name not in _REGISTERED:
+            factory = point.load()
+            register(point.name, factory, getattr(factory, "games", None))
+
 
 def available(game_name: str) -> dict[str, type]:
     """Every bot of a game: name -> class. ISMCTS works on every game."""
     from gamenight.bots.ismcts import ISMCTSBot
 
-    return {**_module(game_name).BOTS, "ismcts": ISMCTSBot}
+    _load_entry_points()
+    extra = {n: f for n, (f, only) in _REGISTERED.items() if only is None or game_name in only}
+    return {**extra, **_module(game_name).BOTS, "ismcts": ISMCTSBot}
 
 
 def default_bot(game_name: str) -> str:

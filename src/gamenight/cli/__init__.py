@@ -6,5 +6,8 @@ new module and one line here). `main` is the console entry point.
 
 from gamenight.cli import batch, info, table  # noqa: F401  (they register their commands)
 from gamenight.cli.app import app, main
+from gamenight.learn.command import train_command
+
+app.command("train")(train_command)  # training lives in learn/ (the optional [learn] extra)
 
 __all__ = ["app", "main"]

@@ -276,8 +276,9 @@ def tournament(
     except (ConnectionError, RuntimeError) as error:
         raise _run_failed(error, backend, address) from error
     table = Table(
-        "bot", "rating (mu +- sigma)", "win rate", "95% interval", "mean score", "mean payoff",
-        "games", title=f"{game} tournament, {the_game.players} players",
+        "bot", "rating (mu +- sigma)", "won alone", "95% interval", "shared wins",
+        "mean score", "mean payoff", "games",
+        title=f"{game} tournament, {the_game.players} players",
     )  # fmt: skip
     for st in sorted(tour.standings.values(), key=lambda s: -s.ordinal):
         rate, lo, hi = st.win_rate
@@ -286,6 +287,7 @@ def tournament(
             f"{st.mu:.1f} +- {st.sigma:.1f}",
             f"{rate:.1%}",
             f"{lo:.1%} - {hi:.1%}",
+            f"{st.shared_rate:.1%}",
             f"{st.score:.2f}",
             f"{st.payoff:.3f}",
             str(st.games),
@@ -320,10 +322,10 @@ def report(
         typer.Option("--out", metavar="FOLDER", help="folder for index.html and its plots"),
     ] = Path("report"),
     sweep: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             metavar="OPTION=V1,V2",
-            help="one column of figures per value of an option, side by side",
+            help="a column of figures per value of an option; several --sweep make a grid",
         ),
     ] = None,
     bots: Annotated[
@@ -337,13 +339,13 @@ def report(
     address: Address = None,
 ) -> None:
     """Balance report: win rates per seat and turn position, scores, lengths, ties (HTML)."""
-    from gamenight.sim.report import parse_sweep, run_report, settings
+    from gamenight.sim.report import parse_sweeps, run_report, settings
 
     try:
         _check_backend(backend, address)
         _check_new_folder(out_)
         options: dict[str, Any] = parse_sets(set_)
-        swept = parse_sweep(sweep)
+        swept = parse_sweeps(sweep)
         bot_list = _names(bots)
         _check_bots(game, bot_list)
         count = players if players is not None else (len(bot_list) if len(bot_list) > 1 else None)

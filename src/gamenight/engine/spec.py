@@ -33,6 +33,9 @@ class GameSpec:
     heavy: bool = False  # `act` runs physics: servers apply it in a worker process
     windows: bool = False  # seats may answer out of turn in timed reaction windows
     pictures: str | None = None  # module with `rgb(state)`/`page_data(options)`, where drawn
+    chance: str | None = None  # module with explicit chance hooks (OpenSpiel's chance nodes)
+    coach: str | None = None  # module with the coach's advice for a seat (web tables)
+    batched: str | None = None  # module running many games in lockstep with numpy (sim/)
     rules: str = ""  # the spec file under shared/rules/, for readers
 
     def module(self, which: str) -> ModuleType:
@@ -41,6 +44,11 @@ class GameSpec:
         if not path:
             raise LookupError(f"{self.name} has no {which} module")
         return importlib.import_module(path.partition(":")[0])
+
+    @property
+    def package(self) -> str:
+        """The game's package, where its data files live (shipped policies, boards)."""
+        return self.game.partition(":")[0]
 
     def game_class(self) -> Any:
         module, _, cls = self.game.partition(":")

@@ -1,18 +1,26 @@
 """Balance reports: run many games per setting and write `DIR/index.html` with plots.
 
     gamenight report drop-or-stop --games 20000 --out report --sweep deck=standard,descending,1to6
+    gamenight report drop-or-stop --sweep deck=standard,descending --sweep players=2,3,4
 
-For every setting (the `--set` options, times each value of the `--sweep` option) the same
+For every setting (the `--set` options, times each combination of the `--sweep` values:
+several sweeps make a grid) the same
 bots play the same derived seeds (game i of every setting uses `derive_seed(seed, i)`, so
 settings are compared on common random numbers). The page shows, per setting and side by
 side: win rate per seat and per turn position (position 0 is the seat asked first; its
 lead over the others is the first-player advantage) with 95% Wilson intervals, score and
-game-length distributions, how often games end in a shared win, and a table of figures.
+game-length distributions, how often games end in a shared win, the score spread and the
+winner's margin, and a table of figures. Every setting is compared with the first one on
+the same deals by paired tests (exact McNemar on "the first seat won", Wilcoxon signed-rank
+on the length), with p-values. Every game is also written to `games.csv` (and
+`games.parquet` where pyarrow is installed) for analysis elsewhere.
 """
 
 from __future__ import annotations
 
+import csv
 import html
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -54,7 +62,10 @@ class Setting:
         return wins
 
 
-def parse_sweep(text: str | None) -> tuple[str, list[str]] | None:
+Sweep = tuple[str, list[str]]
+
+
+def parse_sweep(text: str | None) -> Sweep | None:
     """`deck=standard,descending` -> ("deck", ["standard", "descending"])."""
     if not text:
         return None
@@ -65,23 +76,41 @@ def parse_sweep(text: str | None) -> tuple[str, list[str]] | None:
     return key.strip().replace("-", "_"), items
 
 
+def parse_sweeps(texts: Sequence[str] | None) -> list[Sweep]:
+    """Several `--sweep`s, which combine as a grid; an option swept twice is refused."""
+    sweeps = [s for s in (parse_sweep(t) for t in texts or ()) if s is not None]
+    keys = [k for k, _ in sweeps]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise BadInput(f"--sweep names {', '.join(twice)} twice; give each option once")
+    return sweeps
+
+
 def settings(
     game_name: str,
     options: dict[str, Any],
-    sweep: tuple[str, list[str]] | None,
+    sweep: Sweep | Sequence[Sweep] | None,
     players: int | None = None,
 ) -> list[Setting]:
-    """The settings of a report, each with its game loaded (bad options raise BadInput)."""
+    """The settings of a report, each with its game loaded (bad options raise BadInput).
+    Several sweeps give every combination of their values (the last sweep varies fastest)."""
     base = dict(options)
-    if players is not None and "players" not in base:
+    sweeps: list[Sweep] = []
+    if sweep:
+        sweeps = [sweep] if isinstance(sweep[0], str) else list(sweep)  # type: ignore[arg-type,list-item]
+    if players is not None and "players" not in base and "players" not in dict(sweeps):
         base["players"] = players
     combos: list[tuple[str, dict[str, Any]]]
-    if sweep is None:
+    if not sweeps:
         label = ", ".join(f"{k}={v}" for k, v in base.items()) or "default options"
         combos = [(label, base)]
     else:
-        key, values = sweep
-        combos = [(f"{key}={v}", base | {key: v}) for v in values]
+        keys = [k for k, _ in sweeps]
+        combos = []
+        for values in itertools.product(*(v for _, v in sweeps)):
+            pairs = dict(zip(keys, values, strict=True))
+            label = ", ".join(f"{k}={v}" for k, v in pairs.items())
+            combos.append((label, base | pairs))
     out = []
     for label, given in combos:
         game = load(game_name, **given)
@@ -96,7 +125,7 @@ def run_report(
     out_dir: str | Path,
     *,
     options: dict[str, Any] | None = None,
-    sweep: tuple[str, list[str]] | None = None,
+    sweep: Sweep | Sequence[Sweep] | None = None,
     bots: Sequence[str] = (),
     players: int | None = None,
     seed: int = 0,
@@ -184,6 +213,11 @@ def write_report(
         "in the game, position 1 the next seat round the table, and so on.</p>",
     ]
     parts.append(_overview(columns))
+    if len(columns) > 1:
+        parts.append(_paired(columns))
+    written = write_tables(columns, out)
+    links = " and ".join(f"<a href='{f}'>{f}</a>" for f in written)
+    parts.append(f"<p>Every game, one row each: {links}.</p>")
     for s, names in zip(columns, seats, strict=True):
         parts.append(_table(s, names))
     for file, title, note in figures:
@@ -199,6 +233,123 @@ def write_report(
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+# -- per-game figures, paired tests and tables ----------------------------------------------
+def margin(scores: Sequence[float]) -> float:
+    """How far the best score is ahead of the next one (0 when the lead is shared)."""
+    ordered = sorted(scores, reverse=True)
+    return float(ordered[0] - ordered[1]) if len(ordered) > 1 else 0.0
+
+
+def spread(scores: Sequence[float]) -> float:
+    """Best score minus worst."""
+    return float(max(scores) - min(scores)) if scores else 0.0
+
+
+def first_won(s: Setting) -> list[int]:
+    """Per game: 1 when the seat asked first is among the winners."""
+    return [int(first in r.winners) for r, first in zip(s.results, s.first, strict=True)]
+
+
+def paired_tests(base: Setting, other: Setting) -> dict[str, float]:
+    """`other` against `base` on the same deals (game i of both from the same seed):
+    exact McNemar p-value on "the first seat won" and Wilcoxon signed-rank p-value on the
+    number of decisions; 1.0 where the pairs never differ."""
+    from scipy.stats import binomtest, wilcoxon
+
+    a, b = first_won(base), first_won(other)
+    only_a = sum(x > y for x, y in zip(a, b, strict=False))
+    only_b = sum(y > x for x, y in zip(a, b, strict=False))
+    discordant = only_a + only_b
+    mcnemar = binomtest(only_a, discordant, 0.5).pvalue if discordant else 1.0
+    la = [r.stats.get("decisions", 0.0) for r in base.results]
+    lb = [r.stats.get("decisions", 0.0) for r in other.results]
+    diffs = [y - x for x, y in zip(la, lb, strict=False) if y != x]
+    length = float(wilcoxon(diffs).pvalue) if diffs else 1.0
+    return {
+        "first_won_base": sum(a) / max(1, len(a)),
+        "first_won": sum(b) / max(1, len(b)),
+        "first_won_p": float(mcnemar),
+        "length_base": sum(la) / max(1, len(la)),
+        "length": sum(lb) / max(1, len(lb)),
+        "length_p": length,
+    }
+
+
+def _paired(columns: Sequence[Setting]) -> str:
+    base = columns[0]
+    rows = [
+        f"<h2>Paired against {html.escape(base.label)}</h2>",
+        "<p class='note'>Each setting against the first on the same deals (game i of both "
+        "from the same seed). p: exact McNemar test on whether the first seat won, "
+        "Wilcoxon signed-rank test on the number of decisions; a small p (below 0.05) says "
+        "the difference is unlikely to be chance.</p>",
+        "<table><tr><th>setting</th><th>first seat won</th><th>p</th>"
+        "<th>mean decisions</th><th>p</th><th>mean winner's margin</th>"
+        "<th>mean score spread</th></tr>",
+    ]
+    for s in columns[1:]:
+        t = paired_tests(base, s)
+        games = max(1, len(s.results))
+        margins = sum(margin(r.scores) for r in s.results) / games
+        spreads = sum(spread(r.scores) for r in s.results) / games
+        rows.append(
+            f"<tr><td>{html.escape(s.label)}</td>"
+            f"<td>{_pct(t['first_won_base'])} &rarr; {_pct(t['first_won'])}</td>"
+            f"<td>{t['first_won_p']:.3g}</td>"
+            f"<td>{t['length_base']:.1f} &rarr; {t['length']:.1f}</td>"
+            f"<td>{t['length_p']:.3g}</td><td>{margins:.2f}</td><td>{spreads:.2f}</td></tr>"
+        )
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def game_rows(columns: Sequence[Setting]) -> list[dict[str, Any]]:
+    """Every game of every setting as a flat row (CSV and Parquet)."""
+    rows = []
+    n = max(s.players for s in columns)
+    keys = sorted({k for s in columns for r in s.results for k in r.stats})
+    for s in columns:
+        for r, first in zip(s.results, s.first, strict=True):
+            row: dict[str, Any] = {
+                "setting": s.label,
+                "players": s.players,
+                "game": r.index,
+                "seed": r.seed,
+                "first_seat": first,
+                "winners": " ".join(str(w) for w in r.winners),
+                "shared": int(len(r.winners) > 1),
+                "truncated": int(r.truncated),
+                "margin": margin(r.scores),
+                "spread": spread(r.scores),
+            }
+            for seat in range(n):
+                has = seat < s.players
+                row[f"score_{seat}"] = r.scores[seat] if has else None
+                row[f"payoff_{seat}"] = r.payoff[seat] if has else None
+            for key in keys:
+                row[key] = r.stats.get(key)
+            rows.append(row)
+    return rows
+
+
+def write_tables(columns: Sequence[Setting], out: Path) -> list[str]:
+    """games.csv, and games.parquet where pyarrow is installed; the names written."""
+    rows = game_rows(columns)
+    if not rows:
+        return []
+    with (out / "games.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        return ["games.csv"]
+    pq.write_table(pa.Table.from_pylist(rows), out / "games.parquet")
+    return ["games.csv", "games.parquet"]
 
 
 def _overview(columns: Sequence[Setting]) -> str:
@@ -274,8 +425,8 @@ def _grid(k: int, rows: int = 1, height: float = 3.6) -> Any:
 
     width = min(24.0, 1.0 + 4.2 * k)
     fig, axes = plt.subplots(
-        rows, k, figsize=(width, height * rows), squeeze=False, sharey="row", layout="constrained"
-    )
+        rows, k, figsize=(width, height * rows), squeeze=False, layout="constrained"
+    )  # each plot its own axis: a shared one cut the bars of the taller settings
     return fig, axes
 
 

@@ -15,7 +15,6 @@ earlier one, never the whole run.
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import multiprocessing
@@ -30,7 +29,7 @@ from typing import Any
 from gamenight.bots import make_seat
 from gamenight.engine.core import Game
 from gamenight.engine.driver import play
-from gamenight.engine.registry import load
+from gamenight.engine.registry import load, spec
 from gamenight.engine.seeds import derive_seed
 from gamenight.sim.backends import check_backend, ray_map
 
@@ -76,13 +75,9 @@ def play_one(job: Job, index: int) -> GameResult:
 
 
 def _batched_module(game: Game) -> ModuleType | None:
-    name = type(game).__module__.rpartition(".")[0] + ".batched"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as err:
-        if err.name != name:  # a batched module that fails to import is a bug: say so
-            raise
-        return None
+    """The game's lockstep simulator, where its spec names one."""
+    found = spec(game.name)
+    return found.module("batched") if found.batched else None
 
 
 @cache

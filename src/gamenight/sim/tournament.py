@@ -4,6 +4,10 @@ Every group of `players` bots (all combinations of the entrants) plays `games` g
 games of a group come in blocks of one deal seed played once per seat rotation, so every
 bot sits in every seat with the same cards: no bot gains from its seat. Seeds are derived
 from one master seed, so the same command gives the same result on any number of workers.
+
+Wins are counted apart: `wins` are games a bot won alone, `shared` games it won together
+with others (so the win rates of a table sum to at most 100%). A bot that holds several
+seats of a game is rated by the mean payoff of its seats against the other bots.
 """
 
 from __future__ import annotations
@@ -33,7 +37,8 @@ class Match:
 class Standing:
     bot: str
     games: int = 0
-    wins: int = 0
+    wins: int = 0  # games won alone
+    shared: int = 0  # games won together with other seats
     score: float = 0.0
     payoff: float = 0.0
     mu: float = 0.0
@@ -41,7 +46,12 @@ class Standing:
 
     @property
     def win_rate(self) -> tuple[float, float, float]:
+        """Games won alone, with a 95% Wilson interval."""
         return wilson(self.wins, self.games)
+
+    @property
+    def shared_rate(self) -> float:
+        return self.shared / max(1, self.games)
 
     @property
     def ordinal(self) -> float:
@@ -130,7 +140,7 @@ def play_tournament(
         backend=backend,
         address=address,
     )
-    tour = Tournament(game, list(bots), players)
+    tour = Tournament(game, [b.removeprefix("bot:") for b in bots], players)
     for (g, job, _), batch in zip(plan, results, strict=True):
         names = tuple(s.removeprefix("bot:") for s in job.seats)
         for result in batch:
@@ -151,7 +161,9 @@ def _rate(tour: Tournament) -> None:
         for seat, bot in enumerate(seats):
             st = standings[bot]
             st.games += 1
-            st.wins += seat in r.winners
+            alone = r.winners == (seat,)
+            st.wins += alone
+            st.shared += seat in r.winners and not alone
             st.score += r.scores[seat]
             st.payoff += r.payoff[seat]
         for a, b in itertools.permutations(range(len(seats)), 2):
@@ -160,12 +172,20 @@ def _rate(tour: Tournament) -> None:
             cell = tour.head_to_head.setdefault((seats[a], seats[b]), [0, 0])
             cell[1] += 1
             cell[0] += 2 if r.payoff[a] > r.payoff[b] else (1 if r.payoff[a] == r.payoff[b] else 0)
-        if r.truncated or len(set(seats)) < len(seats):
+        entrants = list(dict.fromkeys(seats))
+        if r.truncated or len(entrants) < 2:
             continue
-        teams = [[ratings[bot]] for bot in seats]
-        ranks = [float(-p) for p in r.payoff]  # lower rank is better
+        # A bot holding several seats takes part once, with the mean payoff of its seats.
+        mean = {
+            bot: sum(p for b, p in zip(seats, r.payoff, strict=True) if b == bot) / seats.count(bot)
+            for bot in entrants
+        }
+        teams = [[ratings[bot]] for bot in entrants]
+        # Whole-number places (1 = best): openskill truncates fractional ranks, which made
+        # payoffs such as 0.5 and 0.33 ties.
+        ranks = [float(1 + sum(mean[o] > mean[bot] for o in entrants)) for bot in entrants]
         updated = model.rate(teams, ranks=ranks)
-        for bot, team in zip(seats, updated, strict=True):
+        for bot, team in zip(entrants, updated, strict=True):
             ratings[bot] = team[0]
     for bot, st in standings.items():
         n = max(1, st.games)

@@ -19,6 +19,9 @@ SPEC = GameSpec(
     bots="gamenight.games.drop_or_stop.bots",
     terminal="gamenight.games.drop_or_stop.terminal",
     web="drop-or-stop.js",
+    chance="gamenight.games.drop_or_stop.chance",
+    coach="gamenight.games.drop_or_stop.coach",
+    batched="gamenight.games.drop_or_stop.batched",
     rules="rules/drop-or-stop.md",
 )
 

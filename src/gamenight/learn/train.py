@@ -1,0 +1,130 @@
+"""`gamenight train GAME`: MaskablePPO (sb3-contrib) against chosen bots, exported as numpy.
+
+Needs the `[learn]` extra (sb3-contrib, CPU torch). The learner sits in a random seat each
+episode (the Gymnasium adapter with `opponents`), sees only its seat's encoded view,
+and is masked to legal actions. The policy network (two tanh layers) is written into the
+game's `learned.npz` under `p{players}/`, which the `learned` bot plays with numpy.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from gamenight.engine.core import BadInput
+
+HIDDEN = (64, 64)
+
+
+def _require() -> tuple[Any, Any, Any]:
+    try:
+        import gymnasium as gym
+        import torch
+        from sb3_contrib import MaskablePPO
+    except ImportError as err:
+        raise BadInput(
+            "training needs the learn extra: pip install 'gamenight[learn]' "
+            "(sb3-contrib and CPU torch)"
+        ) from err
+    return gym, torch, MaskablePPO
+
+
+def make_env(game: str, players: int, opponents: Sequence[str], seed: int, **options: Any) -> Any:
+    """One training environment: the learner at a random seat against `opponents`."""
+    from gamenight.adapters.gymnasium import GamenightEnv
+
+    class RandomSeat(gymnasium.Env[Any, Any]):
+        """The learner's seat changes every episode; the observation is the encoded view."""
+
+        def __init__(self) -> None:
+            texts = [opponents[i % len(opponents)] for i in range(players - 1)]
+            self.envs = [
+                GamenightEnv(game, texts, seat=s, players=players, **options)
+                for s in range(players)
+            ]
+            first = self.envs[0]
+            spaces = first.observation_space
+            assert isinstance(spaces, gymnasium.spaces.Dict)
+            self.observation_space = spaces["observation"]
+            self.action_space = first.action_space
+            self.rng = random.Random(seed)
+            self.env = first
+
+        def reset(self, *, seed: int | None = None, options: Any = None) -> Any:
+            self.env = self.rng.choice(self.envs)
+            obs, info = self.env.reset(seed=self.rng.getrandbits(31))
+            return obs["observation"], info
+
+        def step(self, action: Any) -> Any:
+            obs, reward, terminated, truncated, info = self.env.step(action)
+            return obs["observation"], reward, terminated, truncated, info
+
+        def action_masks(self) -> np.ndarray:
+            return self.env.action_masks()
+
+    return RandomSeat()
+
+
+def train(
+    game: str,
+    players: int,
+    opponents: Sequence[str],
+    steps: int,
+    seed: int = 0,
+    out: Path | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    **options: Any,
+) -> Path:
+    """Train and write the policy into `out` (default: the game's shipped `learned.npz`)."""
+    _, torch, MaskablePPO = _require()
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from gamenight.learn.policy import policy_path
+
+    torch.set_num_threads(1)
+    env = make_env(game, players, opponents, seed, **options)
+
+    class Progress(BaseCallback):
+        def _on_step(self) -> bool:
+            if on_progress is not None:
+                on_progress(self.training_env.num_envs)
+            return True
+
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        seed=seed,
+        verbose=0,
+        n_steps=2048,
+        batch_size=256,
+        gamma=1.0,
+        ent_coef=0.01,
+        policy_kwargs={"net_arch": {"pi": list(HIDDEN), "vf": list(HIDDEN)}},
+        device="cpu",
+    )
+    model.learn(total_timesteps=steps, callback=Progress())
+    path = out or policy_path(game)
+    export(model, players, path)
+    return path
+
+
+def export(model: Any, players: int, path: Path) -> None:
+    """The policy network's layers as float32 arrays under `p{players}/` in `path`."""
+    import torch
+
+    linears = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    linears.append(model.policy.action_net)
+    arrays: dict[str, np.ndarray] = {}
+    if path.is_file():
+        with np.load(path) as old:
+            arrays = {k: old[k] for k in old.files if not k.startswith(f"p{players}/")}
+    for i, layer in enumerate(linears):
+        arrays[f"p{players}/w{i}"] = layer.weight.detach().numpy().astype(np.float32)
+        arrays[f"p{players}/b{i}"] = layer.bias.detach().numpy().astype(np.float32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]

@@ -1,0 +1,84 @@
+"""Bring your own policy: a registered or installed bot plays wherever gamenight's do."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from gamenight import bots
+from gamenight.engine import BadInput, load, play
+from gamenight.games.drop_or_stop import DROP, STOP
+
+
+class AlwaysStop:
+    """A policy from outside: stops at once."""
+
+    def __init__(self, seed: int = 0, patience: int = 0) -> None:
+        self.patience = patience
+
+    def choose(self, state, seat):
+        legal = state.actions(seat)
+        return DROP if self.patience > 0 and DROP in legal else STOP
+
+
+def test_register_makes_a_bot_everywhere():
+    bots.register("always-stop", AlwaysStop, games=("drop-or-stop",))
+    game = load("drop-or-stop", players=2)
+    bot = bots.make_seat("bot:always-stop?patience=0", game, 1)
+    assert isinstance(bot, AlwaysStop)
+    assert "always-stop" in bots.available("drop-or-stop")
+    assert "always-stop" not in bots.available("arne")  # limited to its games
+    state = play(game, [bot, bots.make_seat("bot:threshold", game, 2)], seed=3)
+    assert all(a == STOP for s, a in state.history if s == 0)
+
+
+def test_register_refuses_bad_names_and_factories():
+    with pytest.raises(BadInput):
+        bots.register("no spaces", AlwaysStop)
+    with pytest.raises(BadInput):
+        bots.register("fine", "not callable")
+
+
+def test_an_installed_package_adds_a_bot_through_the_entry_point_group(tmp_path, monkeypatch):
+    package = tmp_path / "mybots.py"
+    package.write_text(
+        "from gamenight.games.drop_or_stop import STOP\n"
+        "class Lazy:\n"
+        "    games = ('drop-or-stop',)\n"
+        "    def __init__(self, seed=0): pass\n"
+        "    def choose(self, state, seat): return STOP\n"
+    )
+    info = tmp_path / "mybots-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mybots\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[gamenight.bots]\nlazy = mybots:Lazy\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bots._load_entry_points.cache_clear()
+    try:
+        game = load("drop-or-stop", players=2)
+        bot = bots.make_seat("bot:lazy", game, 0)
+        assert type(bot).__name__ == "Lazy"
+        assert "lazy" not in bots.available("arne")
+    finally:
+        bots._REGISTERED.pop("lazy", None)
+        sys.modules.pop("mybots", None)
+        bots._load_entry_points.cache_clear()
+
+
+def test_gamenight_bots_as_pettingzoo_policies():
+    import numpy as np
+
+    from gamenight.adapters.pettingzoo import env
+    from gamenight.adapters.policies import pettingzoo_policy
+
+    e = env("drop-or-stop", players=2)
+    act = pettingzoo_policy(e, "bot:threshold")
+    e.reset(seed=2)
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        action = None if term or trunc else act(obs, agent)
+        assert action is None or obs["action_mask"][action] == 1
+        e.step(action)
+    assert e.unwrapped.game_state.over
+    assert np.isfinite(e.state()).all()

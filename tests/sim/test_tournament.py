@@ -1,0 +1,27 @@
+"""Tournament standings: wins and shared wins apart, and ratings for a bot on many seats."""
+
+from __future__ import annotations
+
+from gamenight.sim.tournament import play_tournament
+
+
+def test_wins_and_shared_wins_are_apart_and_sum_to_at_most_all_games():
+    entrants = ["threshold", "random", "bot:threshold?stop_at=6"]  # a bot: prefix works too
+    tour = play_tournament("drop-or-stop", {"players": 3}, entrants, 3, 60, seed=1)
+    standings = list(tour.standings.values())
+    games = len(tour.matches)
+    alone = sum(st.wins for st in standings)
+    shared_games = sum(len(m.result.winners) > 1 for m in tour.matches)
+    assert alone + shared_games <= games
+    assert sum(st.shared for st in standings) == sum(
+        len(m.result.winners) for m in tour.matches if len(m.result.winners) > 1
+    )
+    assert shared_games > 0  # ties happen in Drop or Stop
+    assert alone + shared_games == games  # Drop or Stop always has a winner
+
+
+def test_a_bot_on_several_seats_is_rated():
+    """Two entrants at a 4-seat table: each holds two seats; ratings must move from 25."""
+    tour = play_tournament("drop-or-stop", {"players": 4}, ["threshold", "random"], 4, 40, seed=2)
+    mus = {b: st.mu for b, st in tour.standings.items()}
+    assert mus["threshold"] > 25.5 > 24.5 > mus["random"]
