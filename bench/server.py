@@ -188,7 +188,7 @@ def run() -> None:
         server.terminate()
         server.wait(20)
     # Every table's stored log replays to the final state its players saw.
-    store = Store(connect(db))
+    store = Store(connect(db, lock=False))
     game = gamenight.load("drop-or-stop", players=2)
     lost = 0
     for tid, final in stats.finals.items():

@@ -264,6 +264,6 @@ def test_a_person_drops_a_piece_and_sees_it_fall_and_score(
         text = page.locator("#result").inner_text()
         assert "level" in text and "point" in text and ("broke" in text)
         shot(page, "drop-it-result")
-    store = Store(connect(f"sqlite:///{Path(server.data) / 'gn.sqlite3'}"))
+    store = Store(connect(f"sqlite:///{Path(server.data) / 'gn.sqlite3'}", lock=False))
     assert [s for s, _ in store.history(tid)][:3] == [0, 1, 0]
     assert not page.errors  # type: ignore[attr-defined]
