@@ -661,7 +661,11 @@ def serve(host: str, port: int, db: str | None) -> None:
     names = [n for n in os.environ.get("GAMENIGHT_HOSTS", "").split(",") if n]
     if host not in ("0.0.0.0", "::", ""):
         names.append(host)
-    app = create_app(engine, hosts=names)
+    rates = Rates()
+    per_minute = os.environ.get("GAMENIGHT_TABLES_PER_MINUTE")
+    if per_minute:  # tables one address may create per minute (and at once)
+        rates = Rates(tables_per_minute=float(per_minute), table_burst=int(float(per_minute)))
+    app = create_app(engine, hosts=names, rates=rates)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"gamenight is serving at http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
     uvicorn.run(

@@ -568,7 +568,7 @@ class Hub:
         try:
             obj: dict[str, Any] = await asyncio.wait_for(
                 self.pool.run(workers.bot_choose, state, seat, text, seed, budget),
-                budget + 2.0,
+                budget + min(2.0, budget),  # the worker's own cut, then ours
             )
             return obj
         except TimeoutError:

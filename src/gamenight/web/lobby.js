@@ -74,7 +74,7 @@ async function refresh() {
   try { tables = await api("/api/tables"); } catch (_) { return; }
   const body = $("#tables");
   body.innerHTML = "";
-  if (!tables.length) { body.innerHTML = '<tr><td class="muted">no tables yet: create one above</td></tr>'; return; }
+  if (!tables.length) { body.append(el("tr", {}, el("td", { class: "muted" }, "no tables yet: create one above"))); return; }
   for (const t of tables.slice().reverse()) {
     const people = t.seats.map((s) => s.kind === "open" ? "open" : esc(s.name)).join(", ");
     const row = el("tr", {},
