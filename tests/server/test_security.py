@@ -72,7 +72,7 @@ def test_every_response_carries_the_security_headers(client: TestClient) -> None
         {"colours": ["<img src=x onerror=window.__pwned=1>", "b", "c", "d", "c5", "c6"]},
         {"colour_names": {"c5": "<svg onload=alert(1)>"}},
         {"colour_names": "c5=pur ple"},
-        {"star_colours": "c5,c6\u202e"},
+        {"colours": "red,green,yellow,blue,c5,c6\u202e", "star_colours": "c5,c6\u202e"},
     ],
 )
 def test_arne_colour_names_are_short_safe_words(
@@ -549,3 +549,17 @@ def test_origin_host_content_type_and_docs(tmp_path: Path, client: TestClient) -
     assert client.get("/openapi.json").status_code == 404
     with app_client(tmp_path, name="docs.sqlite3", docs=True) as documented:
         assert documented.get("/openapi.json").status_code == 200
+
+
+def test_a_drop_it_board_is_never_read_from_the_servers_disk(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gamenight.games.drop_it import board
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "secret").write_text(board.DEFAULT_BOARD.read_text())  # a file, not a preset
+    r = client.post(
+        "/api/tables",
+        json={"game": "drop-it", "options": {"board": "secret"}, "seats": ["open", "easy"]},
+    )
+    assert r.status_code == 400 and "shipped" in r.json()["error"]

@@ -1,4 +1,4 @@
-import { api, el, esc, $, GAME_TITLES } from "/static/common.js";
+import { api, el, $, GAME_TITLES } from "/static/common.js";
 
 let games = [];
 const nameInput = $("#name");
@@ -75,14 +75,12 @@ async function refresh() {
   const body = $("#tables");
   body.innerHTML = "";
   if (!tables.length) { body.append(el("tr", {}, el("td", { class: "muted" }, "no tables yet: create one above"))); return; }
-  for (const t of tables.slice().reverse()) {
-    const people = t.seats.map((s) => s.kind === "open" ? "open" : esc(s.name)).join(", ");
+  for (const t of tables) {  // newest first, as the server sends them
     const row = el("tr", {},
       el("td", {}, GAME_TITLES[t.game] || t.game),
       el("td", {}, el("span", { class: `pill ${t.status === "open" ? "ok" : "warn"}` }, t.status)),
       el("td", {}, t.seats.map((s) => s.kind === "open" ? "open seat" : s.name).join(", ")),
       el("td", {}, el("a", { href: `/tables/${t.id}` }, t.status === "open" ? "join" : "watch")));
-    void people;
     body.append(row);
   }
 }

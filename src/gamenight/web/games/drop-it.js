@@ -282,4 +282,3 @@ export function describeEvent(e, names) {
 export function resultDetails(msg) {
   return el("p", { class: "muted" }, `Final totals by side: ${msg.view.sides.map((s) => `${s.colours.join("+")} ${s.total}`).join(", ")}.`);
 }
-void esc;
