@@ -151,7 +151,7 @@ def ceiling_of(field: dataclasses.Field[Any]) -> float | None:
         return float(meta["ceiling"])
     if meta.get("max") is not None:
         return float(meta["max"])
-    default = field.default
+    default: Any = field.default
     if _is_number(default):
         return float(DEFAULT_CEILING_FACTOR * max(1.0, abs(float(default))))
     return None
@@ -172,7 +172,7 @@ def check_untrusted(cls: type, given: dict[str, Any], game: str) -> None:
         served = meta.get("served")
         if served is not None and value not in served:
             shown = ", ".join(repr(v) for v in served)
-            raise BadInput(f"{game} option '{name}' on this server is one of: {shown}")
+            raise BadInput(f"{game} option '{name}' on this server is a shipped preset: {shown}")
         parsed = _parse(name, value, hints[name])
         if not _is_number(parsed):
             continue

@@ -172,7 +172,7 @@ def create_app(
         redoc_url=None,
         openapi_url="/openapi.json" if docs else None,
     )
-    app.add_middleware(Guard, hosts=HostCheck(hosts), max_body=MAX_BODY)  # type: ignore[arg-type]
+    app.add_middleware(Guard, hosts=HostCheck(hosts), max_body=MAX_BODY)
     app.state.holder = state
 
     def hub() -> Hub:
