@@ -228,7 +228,11 @@ class Store:
         """Copy the SQLite write-ahead log into the database file (no-op elsewhere)."""
         if self.engine.dialect.name == "sqlite":
             with self.engine.connect() as conn:
+                # TRUNCATE cuts the file to nothing; with a short busy timeout it gives up at
+                # once rather than hold the database thread while readers finish.
+                conn.exec_driver_sql("PRAGMA busy_timeout=20")
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                conn.exec_driver_sql("PRAGMA busy_timeout=5000")
 
     def create_table(self, row: TableRow) -> None:
         with self.engine.begin() as conn:
