@@ -31,7 +31,7 @@ function drawOptions() {
       input = el("input", {
         name: o.name, value: o.default === null ? "" : (Array.isArray(o.default) ? o.default.join(",") : String(o.default)),
         type: numeric ? "number" : "text", step: o.type === "float" ? "any" : "1",
-        min: o.min ?? false, max: o.max ?? false,
+        min: o.floor ?? o.min ?? false, max: o.ceiling ?? o.max ?? false,  // the server's ceiling
       });
     }
     input.dataset.default = o.default === null ? "" : (Array.isArray(o.default) ? o.default.join(",") : String(o.default));
