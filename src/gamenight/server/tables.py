@@ -5,8 +5,9 @@ Every change to a table happens under its lock, in this order: check the version
 action, apply it to a copy (heavy games and bots in the worker pool), write it to the
 database, swap the copy in, broadcast each seat its own view. A refused action changes
 nothing. After every change `_plan` decides what happens next without a person: a bot
-move, a pass the server makes for a person (no legal black action, "always pass", a pass
-in advance), the reaction timer, or the end of the game.
+move (within its wall-clock budget), a pass the person asked for ("always pass", a pass in
+advance), the reaction countdown (which passes for a person who touches nothing, whatever
+they hold: A17), the cap of a table of only bots, or the end of the game.
 """
 
 from __future__ import annotations
