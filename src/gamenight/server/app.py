@@ -1,4 +1,5 @@
-"""The FastAPI app: pages, the lobby API, live play over WebSocket, replays.
+"""The FastAPI app: the lobby API, live play over WebSocket, replays (pages in pages.py,
+health, metrics and the echo socket in ops.py).
 
 HTTP (JSON):
   GET  /api/games                      every game: options (for the form), bot levels
@@ -31,26 +32,23 @@ import multiprocessing
 import os
 from collections.abc import AsyncIterator, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games
-from gamenight.server import workers
+from gamenight.server import ops, pages, workers
 from gamenight.server.db import DatabaseInUse, Store, connect, disconnect, token_hash
 from gamenight.server.guard import Guard, HostCheck
 from gamenight.server.limits import PerClient, Rates, TokenBucket
 from gamenight.server.tables import REACTION_SECONDS, Conn, Hub, Limits, LiveTable, Refused
 
-WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 4096  # bytes of one client WebSocket message
 MAX_BODY = 16384
 MAX_SEED = 2**63  # seeds are stored as signed 64-bit integers
@@ -174,6 +172,8 @@ def create_app(
     )
     app.add_middleware(Guard, hosts=HostCheck(hosts), max_body=MAX_BODY)
     app.state.holder = state
+    pages.install(app)
+    app.include_router(ops.router)
 
     def hub() -> Hub:
         h: Hub = state["hub"]
@@ -214,21 +214,6 @@ def create_app(
         # A full or read-only disk, a lost database: one line in the log, a reason back.
         log.warning("storage failed on %s %s: %s", request.method, request.url.path, err)
         return _error("the server could not store this (its disk or database failed)", 503)
-
-    # -- pages ------------------------------------------------------------------------
-    @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(WEB / "index.html")
-
-    @app.get("/tables/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(WEB / "table.html")
-
-    @app.get("/tables/{table_id}/replay", include_in_schema=False)
-    async def replay_page(table_id: str) -> FileResponse:
-        return FileResponse(WEB / "replay.html")
-
-    app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     # -- the lobby ----------------------------------------------------------------------
     @app.get("/api/games")
@@ -613,33 +598,6 @@ def create_app(
         except Exception:
             log.exception("message %r at table %s failed", kind, table.row.id)
             await conn.send(refuse("the server failed on this message; nothing changed"))
-
-    @app.websocket("/ws/echo")
-    async def echo(websocket: WebSocket) -> None:
-        await websocket.accept()
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-            while True:
-                await websocket.send_text(await websocket.receive_text())
-
-    @app.get("/api/metrics")
-    async def metrics() -> dict[str, Any]:
-        """Server-side time per accepted action (taking it to having sent its broadcast)."""
-        times = sorted(hub().timings)
-        if not times:
-            return {"actions": 0}
-
-        def q(x: float) -> float:
-            return round(1000 * times[min(len(times) - 1, int(x * len(times)))], 3)
-
-        return {"actions": len(times), "median_ms": q(0.5), "p99_ms": q(0.99), "max_ms": q(1.0)}
-
-    @app.get("/api/health")
-    async def health() -> Response:
-        work = hub().pool
-        if work.broken:
-            return Response("worker pool broken (a worker died); restarting it", 503)
-        extra = f" (worker pool restarted {work.restarts} time(s))" if work.restarts else ""
-        return Response("ok" + extra, media_type="text/plain")
 
     return app
 
