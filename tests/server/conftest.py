@@ -10,11 +10,18 @@ import pytest
 from fastapi.testclient import TestClient
 
 from gamenight.server.app import create_app, seat_cookie
+from gamenight.server.limits import Rates
+
+# Scripted clients answer every message at once: far above a person's pace. The limits
+# themselves are tested with their own apps (test_limits.py).
+TEST_RATES = Rates(messages_per_second=10_000, message_burst=10_000, table_burst=1000)
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'test.sqlite3'}", pool="thread", workers_n=2)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'test.sqlite3'}", pool="thread", workers_n=2, rates=TEST_RATES
+    )
     with TestClient(app) as c:
         yield c
 
@@ -33,6 +40,8 @@ def new_table(
         "settings": {"bot_delay": 0},
         **extra,
     }
+    if "seed" in extra:  # a chosen seed at a table of people: a practice table
+        body.setdefault("practice", True)
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
     data: dict[str, Any] = r.json()

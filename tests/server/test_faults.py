@@ -116,7 +116,7 @@ def test_kill_restart_continue_and_compare(
         time.sleep(0.3)
         server.kill()  # mid-game, no clean shutdown
         ws.close()
-        stored = Store(db_connect(db)).history(tid)
+        stored = Store(db_connect(db, lock=False)).history(tid)
         assert len(stored) >= before["version"]  # every broadcast action was stored first
 
         server = Server(db, tmp_path, port=server.port).start()
@@ -130,7 +130,7 @@ def test_kill_restart_continue_and_compare(
         assert final["outcome"]["winners"]
     finally:
         server.stop()
-    history = Store(db_connect(db)).history(tid)
+    history = Store(db_connect(db, lock=False)).history(tid)
     g = gamenight.load(game, **options)
     uninterrupted = g.replay(77, [(s, g.action_from_json(a)) for s, a in history])
     assert uninterrupted.over

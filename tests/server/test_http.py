@@ -185,5 +185,5 @@ def test_page_data_refused_for_games_without_pictures(client: TestClient) -> Non
 
     plain = next(s for s in specs() if s.pictures is None)
     r = client.get(f"/api/games/{plain.name}/page-data")
-    assert r.status_code == 404 and plain.title in r.json()["detail"]
+    assert r.status_code == 404 and plain.title in r.json()["error"]
     assert client.get("/api/games/chess/page-data").status_code == 404

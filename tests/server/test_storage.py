@@ -12,7 +12,7 @@ from sqlalchemy import inspect, text
 
 import gamenight
 from gamenight.server.app import create_app
-from gamenight.server.db import SeatRow, Store, TableRow, connect
+from gamenight.server.db import SeatRow, Store, TableRow, connect, disconnect
 from tests.server.conftest import cookie, join, new_table, receive_state
 from tests.server.helpers import pg_tools, postgres_cluster
 
@@ -67,14 +67,14 @@ def a_table(table_id: str) -> TableRow:
 
 
 def test_migrations_create_the_schema_once(db_url: str) -> None:
-    engine = connect(db_url)
-    connect(db_url)  # a second start migrates nothing
+    disconnect(connect(db_url))
+    engine = connect(db_url)  # a second start migrates nothing
     names = set(inspect(engine).get_table_names())
     assert {"tables", "seats", "actions", "alembic_version"} <= names
     with engine.connect() as conn:
         stored = conn.execute(text("select version_num from alembic_version")).scalar()
     assert stored == head_revision()
-    engine.dispose()
+    disconnect(engine)
 
 
 def test_tables_seats_and_the_action_log(db_url: str) -> None:
@@ -99,7 +99,7 @@ def test_tables_seats_and_the_action_log(db_url: str) -> None:
     assert row.seats[0].name == "Ann" and row.seats[0].auto_pass is True
     assert tid in [r.id for r in store.tables_with_status("running")]
     assert store.table("missing") is None
-    engine.dispose()
+    disconnect(engine)
 
 
 def test_a_game_is_stored_and_restored_by_a_new_app(db_url: str) -> None:

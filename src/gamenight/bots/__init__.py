@@ -60,6 +60,18 @@ def _load_entry_points() -> None:
             register(point.name, factory, getattr(factory, "games", None))
 
 
+# The largest value of a bot parameter a server accepts from untrusted people (the work
+# one bot move may cost). A number parameter not named here is capped at 100x its default.
+PARAMETER_CEILINGS: dict[str, float] = {
+    "iterations": 5000,  # ISMCTS searches
+    "seconds": 2.0,  # ISMCTS time budget
+    "max_rollout": 1000,
+    "samples": 48,  # Drop It planner: candidate drops simulated
+    "jitter_samples": 6,
+    "budget_s": 2.0,
+}
+
+
 def available(game_name: str) -> dict[str, type]:
     """Every bot of a game: name -> class. ISMCTS works on every game."""
     from gamenight.bots.ismcts import ISMCTSBot
@@ -124,8 +136,33 @@ def defaults(game_name: str, name: str, players: int | None = None) -> dict[str,
     return known
 
 
-def make(name: str, game: Game, **params: Any) -> Bot:
-    """The bot `name` for `game`; parameters given as text are parsed to the default's type."""
+def parameter_ceiling(key: str, default: Any) -> float | None:
+    """The server's ceiling of a bot parameter (None: not a number)."""
+    if key in PARAMETER_CEILINGS:
+        return PARAMETER_CEILINGS[key]
+    if isinstance(default, int | float) and not isinstance(default, bool):
+        return 100 * max(1.0, abs(float(default)))
+    return None
+
+
+def _check_ceiling(name: str, key: str, value: Any, default: Any) -> None:
+    if key == "seed":
+        return
+    if isinstance(value, str) and len(value) > 40:
+        raise BadInput(f"bot {name} parameter '{key}' is too long")
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return
+    top = parameter_ceiling(key, default)
+    if value != value or (top is not None and not -top <= value <= top):  # NaN or past it
+        raise BadInput(
+            f"bot {name} parameter '{key}' = {value!r}: this server allows at most {top:g}"
+        )
+
+
+def make(name: str, game: Game, *, bounded: bool = False, **params: Any) -> Bot:
+    """The bot `name` for `game`; parameters given as text are parsed to the default's type.
+
+    bounded: refuse parameters past their ceiling (a server taking seats from strangers)."""
     bots = available(game.name)
     if name not in bots:
         raise BadInput(f"{game.name} has no bot {name!r}; bots: {', '.join(sorted(bots))}")
@@ -143,6 +180,8 @@ def make(name: str, game: Game, **params: Any) -> Bot:
             type(default) if default is not None and default is not inspect.Parameter.empty else str
         )
         typed[key] = _parse(key, value, hint) if isinstance(value, str) else value
+        if bounded:
+            _check_ceiling(name, key, typed[key], default)
     if "game" in known and "game" not in typed:
         typed["game"] = game
     bot: Bot = cls(**typed)
@@ -166,7 +205,7 @@ def parse_seat(text: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
-def make_seat(text: str, game: Game, seed: int) -> Bot:
+def make_seat(text: str, game: Game, seed: int, *, bounded: bool = False) -> Bot:
     """A bot from its seat text, seeded; plain `bot` is the game's heuristic and a
     difficulty (`easy`, `bot:hard`) names the level's bot."""
     text = text.strip()
@@ -177,4 +216,4 @@ def make_seat(text: str, game: Game, seed: int) -> Bot:
     name = name or default_bot(game.name)
     if "seed" in parameters(available(game.name).get(name, object)) and "seed" not in params:
         params["seed"] = str(seed)
-    return make(name, game, **params)
+    return make(name, game, bounded=bounded, **params)

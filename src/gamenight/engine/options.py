@@ -10,6 +10,7 @@ gives the same table to interfaces that generate forms.
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from typing import Any, TypeVar
@@ -17,6 +18,9 @@ from typing import Any, TypeVar
 from gamenight.engine.core import BadInput
 
 T = TypeVar("T")
+
+DEFAULT_CEILING_FACTOR = 100  # undeclared ceiling: 100x the default (100 for a default of 0)
+MAX_TEXT = 200  # characters of one text option from untrusted input
 
 
 def setting(
@@ -26,9 +30,24 @@ def setting(
     choices: tuple[Any, ...] | None = None,
     min: float | None = None,
     max: float | None = None,
+    ceiling: float | None = None,
+    floor: float | None = None,
+    served: tuple[Any, ...] | None = None,
 ) -> Any:
-    """A named option with its default, help and allowed values."""
-    meta = {"help": help, "choices": choices, "min": min, "max": max}
+    """A named option with its default, help and allowed values.
+
+    ceiling/floor bound what a server accepts from untrusted people (the work a table may
+    cause); served: the only values a server accepts (e.g. presets, never a file path).
+    """
+    meta = {
+        "help": help,
+        "choices": choices,
+        "min": min,
+        "max": max,
+        "ceiling": ceiling,
+        "floor": floor,
+        "served": served,
+    }
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -121,6 +140,56 @@ def build_options(cls: type[T], given: dict[str, Any], game: str) -> T:
         raise BadInput(f"{game} options: {err}") from err
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def ceiling_of(field: dataclasses.Field[Any]) -> float | None:
+    """The largest number a server accepts for this option (None: not a number option)."""
+    meta = field.metadata
+    if meta.get("ceiling") is not None:
+        return float(meta["ceiling"])
+    if meta.get("max") is not None:
+        return float(meta["max"])
+    default: Any = field.default
+    if _is_number(default):
+        return float(DEFAULT_CEILING_FACTOR * max(1.0, abs(float(default))))
+    return None
+
+
+def check_untrusted(cls: type, given: dict[str, Any], game: str) -> None:
+    """Refuse option values a server must not take from strangers (BadInput says why):
+    past the option's ceiling or floor, not one of its served values, or long text."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    hints = typing.get_type_hints(cls)
+    for name, value in given.items():
+        field = fields.get(name)
+        if field is None:
+            continue  # build_options names unknown options
+        meta = field.metadata
+        if isinstance(value, str) and len(value) > MAX_TEXT:
+            raise BadInput(f"{game} option '{name}' is longer than {MAX_TEXT} characters")
+        served = meta.get("served")
+        if served is not None and value not in served:
+            shown = ", ".join(repr(v) for v in served)
+            raise BadInput(f"{game} option '{name}' on this server is a shipped preset: {shown}")
+        parsed = _parse(name, value, hints[name])
+        if not _is_number(parsed):
+            continue
+        if not math.isfinite(parsed):
+            raise BadInput(f"{game} option '{name}' must be a finite number, got {value!r}")
+        top = ceiling_of(field)
+        if top is not None and parsed > top:
+            raise BadInput(
+                f"{game} option '{name}' = {value!r} is above this server's ceiling {top:g}"
+            )
+        bottom = meta.get("floor")
+        if bottom is not None and parsed < bottom:
+            raise BadInput(
+                f"{game} option '{name}' = {value!r} is below this server's floor {bottom:g}"
+            )
+
+
 def describe_options(cls: type) -> list[dict[str, Any]]:
     """Name, type, default, help and allowed values of every option (for forms and --help)."""
     hints = typing.get_type_hints(cls)
@@ -135,6 +204,9 @@ def describe_options(cls: type) -> list[dict[str, Any]]:
                 "choices": list(f.metadata["choices"]) if f.metadata.get("choices") else None,
                 "min": f.metadata.get("min"),
                 "max": f.metadata.get("max"),
+                "ceiling": ceiling_of(f),
+                "floor": f.metadata.get("floor"),
+                "served": list(f.metadata["served"]) if f.metadata.get("served") else None,
             }
         )
     return rows

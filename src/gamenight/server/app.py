@@ -1,9 +1,11 @@
-"""The FastAPI app: pages, the lobby API, live play over WebSocket, replays.
+"""The FastAPI app: the lobby API, live play over WebSocket, replays (pages in pages.py,
+health, metrics and the echo socket in ops.py).
 
 HTTP (JSON):
   GET  /api/games                      every game: options (for the form), bot levels
-  GET  /api/tables                     open and running tables
-  POST /api/tables                     create: {game, options, seats: ["open"|"easy"|...], settings}
+  GET  /api/tables?limit=&offset=      open and running tables, newest first, one page
+  POST /api/tables                     create: {game, options, seats: ["open"|"easy"|...],
+                                       settings, practice, seed (one person or practice only)}
   GET  /api/tables/{id}                the table, and which seat the caller holds
   POST /api/tables/{id}/join           {seat, name}: take an open seat (sets the seat cookie)
   POST /api/tables/{id}/start          the creator starts a full table
@@ -15,6 +17,9 @@ view after every change; the client sends {"type": "act", "version": V, "action"
 {"type": "auto_pass", "on": b}, {"type": "pass_ahead", "on": b}, {"type": "sync"} or
 {"type": "ping"}. A refused message gets {"type": "refused", "reason": ...}.
 WebSocket /ws/echo: a bare echo, the anchor of the load benchmark.
+
+Every bad input is refused with a one-line reason (JSON {"error": ...}), never a 500; see
+the "Security" section of README.md for the limits.
 """
 
 from __future__ import annotations
@@ -25,30 +30,69 @@ import json
 import logging
 import multiprocessing
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 
 from gamenight.engine.core import BadInput
-from gamenight.engine.options import describe_options
+from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, spec
-from gamenight.server import workers
+from gamenight.server import ops, pages, workers
 from gamenight.server.accounts import Accounts, link_seat
 from gamenight.server.accounts import router as accounts_router
-from gamenight.server.db import Store, connect, token_hash
-from gamenight.server.tables import Conn, Hub, LiveTable, Refused
+from gamenight.server.db import DatabaseInUse, Store, connect, disconnect, token_hash
+from gamenight.server.guard import Guard, HostCheck
+from gamenight.server.limits import PerClient, Rates, TokenBucket
+from gamenight.server.tables import REACTION_SECONDS, Conn, Hub, Limits, LiveTable, Refused
 
-WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 4096  # bytes of one client WebSocket message
 MAX_BODY = 16384
-FILE_OPTIONS = ("deck", "board")  # options that may name a file: only presets from the web
+MAX_SEED = 2**63  # seeds are stored as signed 64-bit integers
 log = logging.getLogger("gamenight.server")
+
+
+def _bad_text(obj: Any) -> str | None:
+    """The reason to refuse parsed JSON holding a NUL or another control character in a
+    text (PostgreSQL cannot store NUL; names are shown to people), else None."""
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and any(ord(ch) < 32 and ch not in "\t\n\r" for ch in item):
+            return "text may not contain control characters (such as NUL)"
+    return None
+
+
+def _parse_json(raw: str | bytes) -> Any:
+    """JSON, or Refused with a one-line reason (also for nesting too deep to parse)."""
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise Refused(f"not JSON: {err}", 400) from err
+    except RecursionError as err:
+        raise Refused("JSON nested too deeply", 400) from err
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    """A browser's Origin must be this server (scheme and host): another site's page must
+    not act with this browser's seat cookie. Clients that send no Origin are not browsers."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    host = (websocket.headers.get("host") or "").lower()
+    return parts.scheme == scheme and parts.netloc.lower() == host
 
 
 def seat_cookie(table_id: str) -> str:
@@ -72,43 +116,67 @@ def _make_pool(kind: str, workers_n: int) -> Executor:
 
 
 def create_app(
-    db_url: str | None = None,
+    db_url: str | Engine | None = None,
     *,
     pool: str = "process",
     workers_n: int | None = None,
     idle_timeout: float = 1800.0,
     sweep_every: float = 30.0,
+    limits: Limits | None = None,
+    rates: Rates | None = None,
+    docs: bool | None = None,
+    hosts: Iterable[str] | None = None,
 ) -> FastAPI:
-    """The app on the database `db_url` (None: the SQLite file in the data directory).
+    """The app on the database `db_url` (None: the SQLite file in the data directory; or
+    an engine from `connect`, which then belongs to the app).
 
     pool: "process" runs bots and physics in worker processes, "thread" in threads (tests).
+    limits: work per table (bot move budget, all-bot tables); rates: per client.
+    docs: serve /docs and /openapi.json (default: GAMENIGHT_DOCS=1).
+    hosts: host names served besides localhost and IP addresses (default: GAMENIGHT_HOSTS).
     """
     state: dict[str, Any] = {}
+    rates = rates or Rates()
+    if docs is None:
+        docs = os.environ.get("GAMENIGHT_DOCS") == "1"
+    if hosts is None:
+        hosts = os.environ.get("GAMENIGHT_HOSTS", "").split(",")
+    creations = PerClient(rates.tables_per_minute / 60.0, rates.table_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        engine = connect(db_url)
-        work = _make_pool(pool, workers_n or max(1, min(4, os.cpu_count() or 1)))
+        engine = db_url if isinstance(db_url, Engine) else connect(db_url)
+        n = workers_n or max(1, min(4, os.cpu_count() or 1))
+        work = workers.WorkerPool(lambda: _make_pool(pool, n))
         db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamenight-db")
-        hub = Hub(Store(engine), work, db_pool, idle_timeout=idle_timeout)
+        hub = Hub(Store(engine), work, db_pool, idle_timeout=idle_timeout, limits=limits)
         state["hub"] = hub
         state["accounts"] = Accounts(engine)
-        if pool == "process":
-            await asyncio.get_running_loop().run_in_executor(work, workers.warm)
-        restored = await hub.restore()
-        if restored:
-            log.warning("restored %d running table(s) from the database", restored)
-        hub.sweeper = asyncio.create_task(hub.run_sweeper(sweep_every))
         try:
+            if pool == "process":
+                await work.run(workers.warm)
+            restored = await hub.restore()
+            if restored:
+                log.warning("restored %d running table(s) from the database", restored)
+            hub.sweeper = asyncio.create_task(hub.run_sweeper(sweep_every))
             yield
         finally:
             await hub.close()
-            work.shutdown(wait=False, cancel_futures=True)
+            work.shutdown()
             db_pool.shutdown(wait=True)
-            engine.dispose()
+            disconnect(engine)
 
-    app = FastAPI(title="gamenight", lifespan=lifespan)
+    app = FastAPI(
+        title="gamenight",
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if docs else None,
+    )
+    app.add_middleware(Guard, hosts=HostCheck(hosts), max_body=MAX_BODY)
     app.state.holder = state
+    pages.install(app)
+    app.include_router(ops.router)
 
     def hub() -> Hub:
         h: Hub = state["hub"]
@@ -118,57 +186,59 @@ def create_app(
         found: Accounts = state["accounts"]
         return found
 
-    app.include_router(accounts_router(people, lambda: hub().store, WEB))
+    app.include_router(accounts_router(people, lambda: hub().store, pages.WEB))
 
     async def body(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise Refused(f"request body too large ({len(raw)} bytes; limit {MAX_BODY})", 413)
-        try:
-            obj = json.loads(raw or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise Refused(f"the request body is not JSON: {err}", 400) from err
+        """The JSON object of a POST body: application/json, at most MAX_BODY bytes (counted
+        as it streams in), text without control characters."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise Refused("a request body must be JSON (Content-Type: application/json)", 415)
+        raw = bytearray()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise Refused(f"request body too large (limit {MAX_BODY} bytes)", 413)
+        obj = _parse_json(bytes(raw) or b"{}")
         if not isinstance(obj, dict):
             raise Refused("the request body must be a JSON object", 400)
+        reason = _bad_text(obj)
+        if reason:
+            raise Refused(reason, 400)
         return obj
 
     @app.exception_handler(Refused)
-    async def _refused(_request: Request, err: Refused) -> JSONResponse:
+    async def _refused(request: Request, err: Refused) -> JSONResponse:
+        log.info("refused %s %s: %s", request.method, request.url.path, err.reason)
         return _error(err.reason, err.status)
 
     @app.exception_handler(BadInput)
-    async def _bad(_request: Request, err: BadInput) -> JSONResponse:
+    async def _bad(request: Request, err: BadInput) -> JSONResponse:
+        log.info("refused %s %s: %s", request.method, request.url.path, err)
         return _error(str(err), 400)
 
-    # -- pages ------------------------------------------------------------------------
-    @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(WEB / "index.html")
-
-    @app.get("/tables/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(WEB / "table.html")
-
-    @app.get("/tables/{table_id}/replay", include_in_schema=False)
-    async def replay_page(table_id: str) -> FileResponse:
-        return FileResponse(WEB / "replay.html")
-
-    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    @app.exception_handler(SQLAlchemyError)
+    @app.exception_handler(OSError)
+    async def _storage(request: Request, err: Exception) -> JSONResponse:
+        # A full or read-only disk, a lost database: one line in the log, a reason back.
+        log.warning("storage failed on %s %s: %s", request.method, request.url.path, err)
+        return _error("the server could not store this (its disk or database failed)", 503)
 
     # -- the lobby ----------------------------------------------------------------------
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
-        from gamenight.bots import LEVELS
+        from gamenight.bots import LEVELS, PARAMETER_CEILINGS
 
         out = []
         for name in games():
-            cls = game_class(name)
+            options = describe_options(game_class(name).Options)
             out.append(
                 {
                     **spec(name).to_json(),
-                    "options": describe_options(cls.Options),
+                    "options": options,
                     "levels": list(LEVELS),
-                    "file_options": [o for o in FILE_OPTIONS],
+                    "file_options": [o["name"] for o in options if o["served"]],
+                    "bot_ceilings": PARAMETER_CEILINGS,
                 }
             )
         return out
@@ -185,10 +255,12 @@ def create_app(
         return info
 
     @app.get("/api/tables")
-    async def list_tables() -> list[dict[str, Any]]:
-        rows = await hub().db(hub().store.tables_with_status, "open", "running")
+    async def list_tables(limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        if not 1 <= limit <= 200 or not 0 <= offset <= 1_000_000:
+            raise BadInput("limit is 1..200 and offset 0..1000000")
+        rows = await hub().db(hub().store.lobby, limit, offset)
         out = []
-        for row in rows[-200:]:
+        for row in rows:
             table = hub().live.get(row.id)
             if table is not None:
                 out.append(summary(table))
@@ -208,20 +280,17 @@ def create_app(
                 )
         return out
 
-    def clean_options(obj: Any) -> dict[str, Any]:
+    def clean_options(game: str, obj: Any) -> dict[str, Any]:
         if obj is None:
             return {}
         if not isinstance(obj, dict):
             raise BadInput("'options' must be an object of option name to value")
-        for name in FILE_OPTIONS:
-            value = obj.get(name)
-            if isinstance(value, str) and ("/" in value or value.endswith(".json")):
-                raise BadInput(f"option '{name}' may name only a built-in preset here, not a file")
+        check_untrusted(game_class(game).Options, obj, game)  # ceilings, served values
         return obj
 
     def clean_settings(obj: Any) -> dict[str, Any]:
-        settings = {
-            "reaction_seconds": 20.0,
+        settings: dict[str, Any] = {
+            "reaction_seconds": REACTION_SECONDS,
             "turn_seconds": 0.0,
             "bot_delay": 0.6,
             "pass_dwell": 0.3,
@@ -230,24 +299,43 @@ def create_app(
             return settings
         if not isinstance(obj, dict):
             raise BadInput("'settings' must be an object")
-        limits = {
-            "reaction_seconds": 600.0,
-            "turn_seconds": 3600.0,
-            "bot_delay": 10.0,
-            "pass_dwell": 5.0,
+        # (low, high) seconds: the reaction countdown is never off (A17: a person who does
+        # nothing passes when it runs out, whatever they hold).
+        ranges = {
+            "reaction_seconds": (0.2, 60.0),
+            "turn_seconds": (0.0, 3600.0),
+            "bot_delay": (0.0, 10.0),
+            "pass_dwell": (0.0, 5.0),
         }
         for key, value in obj.items():
-            if key not in limits:
-                raise BadInput(f"no table setting {key!r}; settings: {', '.join(limits)}")
+            if key not in ranges:
+                raise BadInput(f"no table setting {key!r}; settings: {', '.join(ranges)}")
             if isinstance(value, bool) or not isinstance(value, int | float):
                 try:
                     value = float(value)
                 except (TypeError, ValueError) as err:
                     raise BadInput(f"setting {key!r} must be a number of seconds") from err
-            if not 0 <= value <= limits[key]:
-                raise BadInput(f"setting {key!r} must be from 0 to {limits[key]:g} seconds")
+            low, high = ranges[key]
+            if not low <= value <= high:  # (NaN fails too)
+                raise BadInput(f"setting {key!r} must be from {low:g} to {high:g} seconds")
             settings[key] = float(value)
         return settings
+
+    def clean_seed(obj: dict[str, Any], seats: list[str], practice: bool) -> int | None:
+        """A chosen seed gives every hand and the draw order: only for a table of one
+        person, or a practice table (shown to everyone who joins)."""
+        seed = obj.get("seed")
+        if seed is None:
+            return None
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
+            raise BadInput("'seed' must be a whole number from 0 to 2^63 - 1")
+        people = sum(1 for s in seats if s.strip() in ("open", "", "person"))
+        if people > 1 and not practice:
+            raise BadInput(
+                "a chosen seed is only for a table of one person or a practice table "
+                "('practice': true, shown to everyone who joins)"
+            )
+        return seed
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
@@ -259,17 +347,18 @@ def create_app(
         seats = obj.get("seats")
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
             raise BadInput("'seats' must be a list with 'open' or a bot level per seat")
-        seed = obj.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise BadInput("'seed' must be a whole number")
-        table, owner = await hub().create(
-            game,
-            clean_options(obj.get("options")),
-            seats,
-            clean_settings(obj.get("settings"))
-            | ({"seed_chosen": True} if seed is not None else {}),
-            seed=seed,
-        )
+        practice = obj.get("practice", False)
+        if not isinstance(practice, bool):
+            raise BadInput("'practice' must be true or false")
+        seed = clean_seed(obj, seats, practice)
+        options = clean_options(game, obj.get("options"))
+        settings = clean_settings(obj.get("settings"))
+        settings["practice"] = practice
+        settings["seed_chosen"] = obj.get("seed") is not None  # never rated
+        client = request.client.host if request.client else "?"
+        if not creations.take(client):
+            raise Refused("too many new tables from your address; wait a minute", 429)
+        table, owner = await hub().create(game, options, seats, settings, seed=seed)
         response = JSONResponse(summary(table), status_code=201)
         response.set_cookie(owner_cookie(table.row.id), owner, httponly=True, samesite="lax")
         name = obj.get("name")
@@ -324,17 +413,22 @@ def create_app(
         owner = request.cookies.get(owner_cookie(table_id))
         if you is None and not (owner and token_hash(owner) == old.row.owner_hash):
             raise Refused("only a player of this table can ask for a rematch", 403)
-        specs = [s.bot or "bot" if s.kind == "bot" else "open" for s in old.row.seats]
-        table, new_owner = await hub().create(
-            old.row.game, old.row.options, specs, old.row.settings, rematch_of=old.row.id
-        )
+        # One rematch per table; each player asks once and is seated in it.
+        table, new_owner = await hub().rematch(old, you)
         response = JSONResponse(summary(table), status_code=201)
-        response.set_cookie(owner_cookie(table.row.id), new_owner, httponly=True, samesite="lax")
-        if you is not None:
+        if new_owner is not None:
+            response.set_cookie(
+                owner_cookie(table.row.id), new_owner, httponly=True, samesite="lax"
+            )
+        if you is not None and table.row.status == "open":
             name = old.seat_row(you).name or f"player {you}"
-            token = await hub().join(table, you, name, None)
-            response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
-        await hub().notify(old, {"type": "rematch", "table": table.row.id})
+            with contextlib.suppress(Refused):  # the seat was taken meanwhile
+                token = await hub().join(table, you, name, None)
+                response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
+        if new_owner is not None:
+            await hub().notify(old, {"type": "rematch", "table": table.row.id})
+        response.body = response.render(summary(table))
+        response.headers["content-length"] = str(len(response.body))
         return response
 
     replay_cache: dict[tuple[str, int | None], dict[str, Any]] = {}
@@ -391,14 +485,14 @@ def create_app(
         try:
             found = spec(name)
         except BadInput as err:
-            raise HTTPException(404, str(err)) from err
+            raise Refused(str(err), 404) from err
         if found.pictures is None:
-            raise HTTPException(404, f"{found.title} has no page data")
+            raise Refused(f"{found.title} has no page data", 404)
         options: dict[str, Any] = {}
         if table:
             live = await hub().get(table)
             if live.row.game != name:
-                raise HTTPException(404, f"table {table} does not play {found.title}")
+                raise Refused(f"table {table} does not play {found.title}", 404)
             options = live.row.options
         key = json.dumps([name, options], sort_keys=True)
         if key not in board_cache:
@@ -411,10 +505,8 @@ def create_app(
     # -- live play ----------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
-        origin = websocket.headers.get("origin")
-        host = websocket.headers.get("host")
-        if origin and host and urlsplit(origin).netloc != host:
-            # Another site's page must not act with this browser's seat cookie.
+        if not _same_origin(websocket):
+            log.info("refused a socket from origin %r", websocket.headers.get("origin"))
             await websocket.close(code=4403)
             return
         await websocket.accept()
@@ -425,24 +517,53 @@ def create_app(
             await websocket.close(code=4404)
             return
         seat = hub().seat_of(table, websocket.cookies.get(seat_cookie(table_id)))
-        # Messages go through a queue and a writer task: a slow reader delays only itself,
-        # never the table's other players or the action that caused the message.
-        outbox: asyncio.Queue[str] = asyncio.Queue()
+        # Messages go through a bounded queue and a writer task: a slow reader delays only
+        # itself; one that falls `rates.outbox` messages behind is dropped (it re-syncs on
+        # reconnect) instead of holding the server's memory.
+        outbox: asyncio.Queue[str] = asyncio.Queue(maxsize=rates.outbox)
 
         async def send(msg: dict[str, Any]) -> None:
-            outbox.put_nowait(json.dumps(msg, separators=(",", ":")))
+            if conn.dropped:
+                return
+            try:
+                outbox.put_nowait(json.dumps(msg, separators=(",", ":")))
+            except asyncio.QueueFull:
+                conn.dropped = True
+                table.conns.discard(conn)
+                log.warning("dropped a slow reader at table %s", table_id)
+                writing.cancel()
+                closing = asyncio.create_task(close(4408, "too slow: reconnect to catch up"))
+                background.add(closing)
+                closing.add_done_callback(background.discard)
+
+        async def close(code: int, reason: str) -> None:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=code, reason=reason)
 
         async def writer() -> None:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 while True:
                     await websocket.send_text(await outbox.get())
 
+        background: set[asyncio.Task[None]] = set()
         writing = asyncio.create_task(writer())
         conn = Conn(seat, send)
+        bucket = TokenBucket(rates.messages_per_second, rates.message_burst)
         await hub().attach(table, conn)
         try:
-            while True:
-                text = await websocket.receive_text()
+            while not conn.dropped:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if not bucket.take():
+                    log.warning("closed a socket at table %s: too many messages", table_id)
+                    await close(4429, "too many messages: slow down and reconnect")
+                    break
+                text = message.get("text")
+                if text is None:
+                    reason = "binary messages are not understood; send JSON text"
+                    await conn.send({"type": "refused", "reason": reason})
+                    continue
                 await handle(table, conn, text)
         except WebSocketDisconnect:
             pass
@@ -460,9 +581,9 @@ def create_app(
             await conn.send(refuse(f"message too large ({len(text)} bytes; limit {MAX_MESSAGE})"))
             return
         try:
-            msg = json.loads(text)
-        except json.JSONDecodeError as err:
-            await conn.send(refuse(f"the message is not JSON: {err}"))
+            msg = _parse_json(text)
+        except Refused as err:
+            await conn.send(refuse(f"the message is {err.reason}"))
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             await conn.send(refuse("a message is a JSON object with a 'type'"))
@@ -499,29 +620,6 @@ def create_app(
             log.exception("message %r at table %s failed", kind, table.row.id)
             await conn.send(refuse("the server failed on this message; nothing changed"))
 
-    @app.websocket("/ws/echo")
-    async def echo(websocket: WebSocket) -> None:
-        await websocket.accept()
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-            while True:
-                await websocket.send_text(await websocket.receive_text())
-
-    @app.get("/api/metrics")
-    async def metrics() -> dict[str, Any]:
-        """Server-side time per accepted action (taking it to having sent its broadcast)."""
-        times = sorted(hub().timings)
-        if not times:
-            return {"actions": 0}
-
-        def q(x: float) -> float:
-            return round(1000 * times[min(len(times) - 1, int(x * len(times)))], 3)
-
-        return {"actions": len(times), "median_ms": q(0.5), "p99_ms": q(0.99), "max_ms": q(1.0)}
-
-    @app.get("/api/health")
-    async def health() -> Response:
-        return Response("ok", media_type="text/plain")
-
     return app
 
 
@@ -534,7 +632,19 @@ def serve(host: str, port: int, db: str | None) -> None:
 
     # Threads (the database thread) get the GIL back from the event loop within 1 ms.
     sys.setswitchinterval(float(os.environ.get("GAMENIGHT_SWITCH_INTERVAL", "0.001")))
-    app = create_app(db)
+    try:
+        engine = connect(db)  # one server per SQLite file: refuse before serving
+    except DatabaseInUse as err:
+        print(f"gamenight: {err}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
+    names = [n for n in os.environ.get("GAMENIGHT_HOSTS", "").split(",") if n]
+    if host not in ("0.0.0.0", "::", ""):
+        names.append(host)
+    rates = Rates()
+    per_minute = os.environ.get("GAMENIGHT_TABLES_PER_MINUTE")
+    if per_minute:  # tables one address may create per minute (and at once)
+        rates = Rates(tables_per_minute=float(per_minute), table_burst=int(float(per_minute)))
+    app = create_app(engine, hosts=names, rates=rates)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"gamenight is serving at http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
     uvicorn.run(

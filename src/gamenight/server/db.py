@@ -8,13 +8,15 @@ row and the table's new version (and status, when the game ends) are written tog
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from sqlalchemy import (
     JSON,
@@ -89,6 +91,9 @@ _INSERT_ACTION = text(
 )
 
 
+WAL_LIMIT = 1 << 20  # bytes of SQLite write-ahead log kept after a checkpoint
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -104,11 +109,56 @@ def default_url() -> str:
     return f"sqlite:///{(data_dir() / 'gamenight.sqlite3').resolve()}"
 
 
-def connect(url: str | None) -> Engine:
-    """An engine for `url` (default: the SQLite file in the data directory), migrated."""
+class DatabaseInUse(RuntimeError):
+    """Another server holds this SQLite file."""
+
+
+_LOCKS: dict[int, IO[bytes]] = {}  # id(engine) -> the open, exclusively locked lock file
+
+
+def _sqlite_path(url: str) -> Path | None:
+    path = url.split("///", 1)[1] if "///" in url else ""
+    if not path or path == ":memory:":
+        return None
+    return Path(path).resolve()
+
+
+def _lock(path: Path) -> IO[bytes]:
+    """An exclusive lock beside the SQLite file: two servers on one file would each keep
+    their own copy of the live tables and freeze each other's games."""
+    lock_path = path.with_name(path.name + ".lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    file = open(lock_path, "a+b")  # noqa: SIM115 (held open for the server's lifetime)
+    try:
+        fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as err:
+        file.close()
+        raise DatabaseInUse(
+            f"another gamenight server is already using {path} (it holds {lock_path}); "
+            "stop that server first, or give this one another database"
+        ) from err
+    return file
+
+
+def disconnect(engine: Engine) -> None:
+    """Close the engine and release the SQLite file lock."""
+    engine.dispose()
+    file = _LOCKS.pop(id(engine), None)
+    if file is not None:
+        file.close()
+
+
+def connect(url: str | None, *, lock: bool = True) -> Engine:
+    """An engine for `url` (default: the SQLite file in the data directory), migrated.
+    A SQLite file is locked for this process (DatabaseInUse if another server has it);
+    lock=False only to inspect a file a server is using (tests, benchmarks)."""
     url = url or default_url()
     if url.startswith("sqlite"):
+        path = _sqlite_path(url) if lock else None
+        held = _lock(path) if path is not None else None
         engine = create_engine(url, connect_args={"check_same_thread": False})
+        if held is not None:
+            _LOCKS[id(engine)] = held
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -118,6 +168,9 @@ def connect(url: str | None) -> Engine:
             # No checkpoint inside a commit (it syncs the file and would stall the event
             # loop): the app checkpoints in its database thread instead (Store.checkpoint).
             cur.execute("PRAGMA wal_autocheckpoint=0")
+            # A checkpoint then cuts the WAL file back to this size, so it cannot grow
+            # without bound beside the database.
+            cur.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
     else:
@@ -175,7 +228,11 @@ class Store:
         """Copy the SQLite write-ahead log into the database file (no-op elsewhere)."""
         if self.engine.dialect.name == "sqlite":
             with self.engine.connect() as conn:
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                # TRUNCATE cuts the file to nothing; with a short busy timeout it gives up at
+                # once rather than hold the database thread while readers finish.
+                conn.exec_driver_sql("PRAGMA busy_timeout=20")
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                conn.exec_driver_sql("PRAGMA busy_timeout=5000")
 
     def create_table(self, row: TableRow) -> None:
         with self.engine.begin() as conn:
@@ -269,6 +326,74 @@ class Store:
                 select(tables).where(tables.c.status.in_(status)).order_by(tables.c.created)
             ).all()
             return [self._table(conn, r) for r in rows]
+
+    def lobby(self, limit: int, offset: int = 0) -> list[TableRow]:
+        """One page of open and running tables (newest first) with their seats, in one
+        query (the lobby must not cost one query per table)."""
+        page = (
+            select(tables.c.id)
+            .where(tables.c.status.in_(("open", "running")))
+            .order_by(tables.c.created.desc(), tables.c.id)
+            .limit(limit)
+            .offset(offset)
+            .scalar_subquery()
+        )
+        query = (
+            select(tables, seats.c.seat, seats.c.kind, seats.c.name)
+            .join(seats, seats.c.table_id == tables.c.id)
+            .where(tables.c.id.in_(page))
+            .order_by(tables.c.created.desc(), tables.c.id, seats.c.seat)
+        )
+        out: dict[str, TableRow] = {}
+        with self.engine.connect() as conn:
+            for r in conn.execute(query):
+                row = out.get(r.id)
+                if row is None:
+                    row = out[r.id] = TableRow(
+                        id=r.id,
+                        game=r.game,
+                        options=dict(r.options),
+                        seed=int(r.seed),
+                        status=r.status,
+                        settings=dict(r.settings),
+                        owner_hash=r.owner_hash,
+                        version=r.version,
+                        created=r.created,
+                        updated=r.updated,
+                        rematch_of=r.rematch_of,
+                    )
+                row.seats.append(SeatRow(r.seat, r.kind, r.name))
+        return list(out.values())
+
+    def stale_open(self, before: float, limit: int = 1000) -> list[str]:
+        """Ids of open or running tables not touched since `before` (epoch seconds)."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(tables.c.id)
+                    .where(tables.c.status.in_(("open", "running")), tables.c.updated < before)
+                    .limit(limit)
+                ).scalars()
+            )
+
+    def abandon(self, ids: Iterable[str]) -> None:
+        ids = list(ids)
+        if not ids:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables)
+                .where(tables.c.id.in_(ids), tables.c.status.in_(("open", "running")))
+                .values(status="abandoned", updated=time.time())
+            )
+
+    def rematch_of(self, table_id: str) -> str | None:
+        """The id of the rematch of `table_id`, if one was made."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(tables.c.id).where(tables.c.rematch_of == table_id).limit(1)
+            ).scalar()
+            return None if found is None else str(found)
 
     def history(self, table_id: str) -> list[tuple[int, dict[str, Any]]]:
         with self.engine.connect() as conn:

@@ -5,8 +5,9 @@ Every change to a table happens under its lock, in this order: check the version
 action, apply it to a copy (heavy games and bots in the worker pool), write it to the
 database, swap the copy in, broadcast each seat its own view. A refused action changes
 nothing. After every change `_plan` decides what happens next without a person: a bot
-move, a pass the server makes for a person (no legal black action, "always pass", a pass
-in advance), the reaction timer, or the end of the game.
+move (within its wall-clock budget), a pass the person asked for ("always pass", a pass in
+advance), the reaction countdown (which passes for a person who touches nothing, whatever
+they hold: A17), the cap of a table of only bots, or the end of the game.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from gamenight.engine.registry import load
 from gamenight.engine.registry import spec as game_spec
 from gamenight.server import workers
 from gamenight.server.db import SeatRow, Store, TableRow, token_hash
+from gamenight.server.workers import WorkerPool
 
 log = logging.getLogger("gamenight.server")
 
@@ -36,6 +38,18 @@ MAX_ACTIONS_SENT = 400  # the legal-action list is sent when it is at most this 
 EVENTS_ON_CONNECT = 60
 CHECKPOINT_EVERY = 2.0  # seconds between SQLite checkpoints, in the database thread
 PASS_DWELL = 0.3  # seconds every pass in a window takes at least (table setting pass_dwell)
+REACTION_SECONDS = 3.0  # the reaction countdown (table setting reaction_seconds)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The work one server accepts: a bot move's wall-clock budget, and caps on tables
+    where only bots play (nobody would notice one running for ever)."""
+
+    move_seconds: float = 10.0  # one bot move, enforced by the server
+    bot_tables: int = 4  # all-bot tables running at once
+    bot_table_moves: int = 20_000  # moves of one all-bot table
+    bot_table_seconds: float = 3600.0  # running time of one all-bot table
 
 
 class Refused(Exception):
@@ -55,6 +69,7 @@ class Conn:
     send: Callable[[dict[str, Any]], Awaitable[None]]
     events_sent: int = 0  # events of this seat's stream sent so far
     log_pos: int = -1  # position in the state's full event log sent up to (-1: none yet)
+    dropped: bool = False  # fell too far behind: no longer sent anything
 
 
 @dataclass(eq=False)
@@ -73,6 +88,12 @@ class LiveTable:
     asked_key: tuple[int, int] | None = None  # (version, seat) holding priority in a window
     asked_at: float = 0.0  # when that seat was given priority (monotonic seconds)
     idle_since: float = field(default_factory=time.time)
+    started_at: float = field(default_factory=time.monotonic)  # (or restored at)
+    rematch_asked: set[int | None] = field(default_factory=set)  # seats (None: owner) that asked
+
+    @property
+    def all_bots(self) -> bool:
+        return all(s.kind == "bot" for s in self.row.seats)
 
     @property
     def version(self) -> int:
@@ -120,17 +141,21 @@ class Hub:
     def __init__(
         self,
         store: Store,
-        pool: Executor,
+        pool: WorkerPool,
         db_pool: Executor,
         *,
         idle_timeout: float = 1800.0,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
         self.pool = pool
         self.db_pool = db_pool
         self.idle_timeout = idle_timeout
+        self.limits = limits or Limits()
+        # Database work runs in the database thread: a stalled disk must not freeze the
+        # event loop (GAMENIGHT_INLINE_DB=1 runs SQLite calls inline, for measurements).
         self.inline_db = (
-            os.environ.get("GAMENIGHT_INLINE_DB", "1") == "1"
+            os.environ.get("GAMENIGHT_INLINE_DB", "0") == "1"
             and store.engine.dialect.name == "sqlite"
         )
         self.live: dict[str, LiveTable] = {}
@@ -142,9 +167,7 @@ class Hub:
 
     # -- storage, off the event loop ---------------------------------------------------
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """Run a store call. Inline (on the loop) for a local SQLite file, where a commit
-        takes about a millisecond and a thread hop would cost more under load (every hop
-        waits for the GIL); in the database thread for a server database."""
+        """Run a store call in the database thread (inline only when asked for)."""
         if self.inline_db:
             return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
@@ -179,10 +202,7 @@ class Hub:
                 if history or row.status != "abandoned":
                     steps = [(seat, game.action_from_json(a)) for seat, a in history]
                     if game_spec(row.game).heavy:
-                        loop = asyncio.get_running_loop()
-                        table.state = await loop.run_in_executor(
-                            self.pool, game.replay, row.seed, steps
-                        )
+                        table.state = await self.pool.run(game.replay, row.seed, steps)
                     else:
                         table.state = game.replay(row.seed, steps)
             self.live[table_id] = table
@@ -221,7 +241,7 @@ class Hub:
             if level not in LEVELS and text != "bot":
                 from gamenight.bots import make_seat
 
-                make_seat(text, game, 0)  # BadInput names a bad bot
+                make_seat(text, game, 0, bounded=True)  # BadInput: a bad bot or parameter
             seats.append(SeatRow(i, "bot", name=f"Bot {i + 1} ({level})", bot=text))
         owner = secrets.token_urlsafe(24)
         now = time.time()
@@ -229,7 +249,7 @@ class Hub:
             id=secrets.token_urlsafe(6).replace("-", "x").replace("_", "y"),
             game=game_name,
             options=dict(options),
-            seed=seed if seed is not None else random.SystemRandom().randrange(2**53),
+            seed=seed if seed is not None else secrets.randbelow(2**53),
             status="open",
             settings=settings,
             owner_hash=token_hash(owner),
@@ -273,11 +293,37 @@ class Hub:
             empty = [s.seat for s in table.row.seats if s.kind == "open"]
             if empty:
                 raise Refused(f"seat(s) {empty} are still open: fill them with people or bots")
+            if table.all_bots:
+                running = sum(
+                    1 for t in self.live.values() if t.all_bots and t.row.status == "running"
+                )
+                if running >= self.limits.bot_tables:
+                    raise Refused(
+                        f"this server runs at most {self.limits.bot_tables} tables of only "
+                        "bots at once; try again when one has finished",
+                        429,
+                    )
+            table.started_at = time.monotonic()
             table.state = table.game.start(table.row.seed)
             await self.db(self.store.set_status, table.row.id, "running")
             table.row.status = "running"
         await self.broadcast(table)
         await self._plan(table)
+
+    async def rematch(self, old: LiveTable, asker: int | None) -> tuple[LiveTable, str | None]:
+        """The one rematch of a finished table, made on the first ask (the new table and
+        its owner token, or None when it existed). Each seat (None: the owner) asks once."""
+        async with old.lock:
+            if asker in old.rematch_asked:
+                raise Refused("you have already asked for a rematch of this table")
+            old.rematch_asked.add(asker)
+            made = await self.db(self.store.rematch_of, old.row.id)
+            if made is not None:
+                return await self.get(made), None
+            specs = [s.bot or "bot" if s.kind == "bot" else "open" for s in old.row.seats]
+            return await self.create(
+                old.row.game, old.row.options, specs, old.row.settings, rematch_of=old.row.id
+            )
 
     def seat_of(self, table: LiveTable, token: str | None) -> int | None:
         """The seat whose secret `token` is, or None."""
@@ -295,6 +341,8 @@ class Hub:
 
     async def set_auto_pass(self, table: LiveTable, seat: int, on: bool) -> None:
         async with table.lock:
+            if table.row.status != "running":
+                raise Refused(f"the table is {table.row.status}; nothing can be changed")
             s = table.seat_row(seat)
             new = SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash, bool(on))
             await self.db(self.store.update_seat, table.row.id, new)
@@ -378,11 +426,8 @@ class Hub:
             reason = state._refusal(seat, action)
             if reason is not None:
                 raise Refused(reason)
-            loop = asyncio.get_running_loop()
             try:
-                new = await loop.run_in_executor(
-                    self.pool, workers.apply, state.copy(), seat, action
-                )
+                new = await self.pool.run(workers.apply, state.copy(), seat, action)
             except IllegalAction as err:
                 raise Refused(err.reason) from err
         else:
@@ -431,16 +476,20 @@ class Hub:
         if window and table.asked_key != (version, seat):
             table.asked_key = (version, seat)
             table.asked_at = time.monotonic()
+        if self._bot_table_spent(table):
+            await self._stop_bot_table(table)
+            return
         if row.kind == "person" and window and _has_pass(state, seat):
-            # The timer is set for every person asked in a window, before knowing whether
-            # the server passes for them, so what others receive is the same (A17).
-            seconds = float(table.row.settings.get("reaction_seconds") or 0)
+            # A17: a person who touches nothing passes when the whole countdown has run
+            # out, whether or not they hold a card that could answer: the moment of their
+            # pass tells nobody what they hold. Only their own choice ("always pass", a
+            # pass in advance) passes earlier.
+            seconds = float(table.row.settings.get("reaction_seconds") or REACTION_SECONDS)
             if table.deadline_seat != seat:
-                table.deadline = time.time() + seconds if seconds > 0 else None
+                table.deadline = time.time() + seconds
                 table.deadline_seat = seat
-            only_pass = all(a.kind == "pass" for a in state.actions(seat))
-            auto = only_pass or row.auto_pass or seat in table.pass_ahead
-            if not auto and table.deadline is not None:
+            auto = row.auto_pass or seat in table.pass_ahead
+            if not auto:
                 table.timer = asyncio.create_task(self._timeout(table, seat, version))
         elif row.kind == "person":
             table.deadline = table.deadline_seat = None
@@ -486,14 +535,19 @@ class Hub:
             return
         text = table.seat_row(seat).bot or "bot"
         seed = (table.row.seed * 1_000_003 + version * 101 + seat) % 2**62
-        loop = asyncio.get_running_loop()
+        window = _window_open(state, seat)
+        asked_at = time.monotonic()
+        delay = float(table.row.settings.get("bot_delay") or 0)
         try:
-            obj = await loop.run_in_executor(self.pool, workers.bot_choose, state, seat, text, seed)
-            if obj.get("type") != "pass":
-                # A pause so people can follow; a pass goes at once, so a window with
-                # nothing to answer does not crawl (the pause comes after the choice and
-                # only before a visible card, so it tells nobody what a bot holds).
-                await asyncio.sleep(float(table.row.settings.get("bot_delay") or 0))
+            obj = await self._bot_move(table, state, seat, text, seed)
+            if window:
+                # A17: in a reaction window every answer of a bot, a pass or a card, comes
+                # at the same moment after it was asked (its thinking padded to a fixed
+                # minimum), so its pace does not tell whether it could play.
+                pad = max(delay, float(table.row.settings.get("pass_dwell", PASS_DWELL) or 0))
+                await asyncio.sleep(max(0.0, asked_at + pad - time.monotonic()))
+            elif obj.get("type") != "pass":
+                await asyncio.sleep(delay)  # a pause so people can follow
             await self.act(table, seat, version, obj)
         except Refused as err:
             log.warning("bot at table %s seat %s was refused: %s", table.row.id, seat, err)
@@ -505,6 +559,47 @@ class Hub:
             if table.bot_version == version:
                 table.bot_version = -1
             await self._plan(table)
+
+    async def _bot_move(
+        self, table: LiveTable, state: State, seat: int, text: str, seed: int
+    ) -> dict[str, Any]:
+        """The bot's move within the server's wall-clock budget; past it a seeded random
+        legal move (the worker cuts its own search at the budget too)."""
+        budget = self.limits.move_seconds
+        try:
+            obj: dict[str, Any] = await asyncio.wait_for(
+                self.pool.run(workers.bot_choose, state, seat, text, seed, budget),
+                budget + min(2.0, budget),  # the worker's own cut, then ours
+            )
+            return obj
+        except TimeoutError:
+            log.warning(
+                "bot at table %s seat %s ran past %.0f s: a random move instead",
+                table.row.id,
+                seat,
+                budget,
+            )
+            return random.Random(seed).choice(state.actions(seat)).to_json()
+
+    def _bot_table_spent(self, table: LiveTable) -> bool:
+        """An all-bot table past its cap of moves or running time."""
+        if not table.all_bots or table.state is None:
+            return False
+        return (
+            len(table.state.history) >= self.limits.bot_table_moves
+            or time.monotonic() - table.started_at > self.limits.bot_table_seconds
+        )
+
+    async def _stop_bot_table(self, table: LiveTable) -> None:
+        async with table.lock:
+            if table.row.status != "running":
+                return
+            await self.db(self.store.set_status, table.row.id, "abandoned")
+            table.row.status = "abandoned"
+        log.warning("table %s of only bots reached its cap of moves or time", table.row.id)
+        reason = "a table of only bots is stopped after its cap of moves or time"
+        await self.notify(table, {"type": "closed", "reason": reason})
+        await self.broadcast(table)
 
     # -- messages -----------------------------------------------------------------------
     def public_table(self, table: LiveTable) -> dict[str, Any]:
@@ -616,17 +711,25 @@ class Hub:
                 gone.append(table.row.id)
             if table.row.status in ("finished", "abandoned") and not table.conns:
                 self.live.pop(table.row.id, None)
+        # Tables left open before a restart are in the database only.
+        stale = await self.db(self.store.stale_open, now - self.idle_timeout)
+        stale = [t for t in stale if t not in self.live]
+        if stale:
+            await self.db(self.store.abandon, stale)
+            gone.extend(stale)
         return gone
 
     async def run_sweeper(self, every: float) -> None:
-        loop = asyncio.get_running_loop()
         last_checkpoint = time.monotonic()
         while True:
             await asyncio.sleep(min(every, CHECKPOINT_EVERY))
             try:
                 if time.monotonic() - last_checkpoint >= CHECKPOINT_EVERY:
                     last_checkpoint = time.monotonic()
-                    await loop.run_in_executor(self.db_pool, self.store.checkpoint)
+                    await asyncio.get_running_loop().run_in_executor(
+                        self.db_pool, self.store.checkpoint
+                    )
+                self.pool.heal()
                 await self.sweep()
             except Exception:
                 log.exception("sweeping tables failed")

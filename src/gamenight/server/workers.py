@@ -1,25 +1,70 @@
 """Work done outside the event loop, in worker processes: bot decisions and heavy actions
-(a Drop It drop runs the physics). Everything here is a plain function of picklable data."""
+(a Drop It drop runs the physics). Everything here is a plain function of picklable data.
+
+`WorkerPool` replaces a pool whose worker died (a killed process breaks a
+ProcessPoolExecutor for good) and retries the lost job once.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import random
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from gamenight.engine.core import Action, State
 
+log = logging.getLogger("gamenight.server")
 
-def bot_choose(state: State, seat: int, text: str, seed: int) -> dict[str, Any]:
-    """The JSON form of the move the bot `text` makes for `seat`."""
+
+class MoveTimeout(Exception):
+    """A bot move ran past its wall-clock budget."""
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    """Raise MoveTimeout after `seconds` (only in a process's main thread, where signals
+    arrive; a thread pool relies on the server's own wait instead)."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def ring(_signum: int, _frame: Any) -> None:
+        raise MoveTimeout
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def bot_choose(
+    state: State, seat: int, text: str, seed: int, budget: float = 0.0
+) -> dict[str, Any]:
+    """The JSON form of the move the bot `text` makes for `seat`; past `budget` seconds
+    (0: none) the search is cut and a seeded random legal move is made instead."""
     from gamenight.bots import make_seat
     from gamenight.engine.core import BadInput
 
+    fallback = random.Random(seed).choice(state.actions(seat)).to_json()
     try:
         bot = make_seat(text, state.game, seed)
     except (BadInput, ImportError, ModuleNotFoundError):
-        import random
-
-        return random.Random(seed).choice(state.actions(seat)).to_json()
-    return bot.choose(state, seat).to_json()
+        return fallback
+    try:
+        with _alarm(budget):
+            return bot.choose(state, seat).to_json()
+    except MoveTimeout:
+        return fallback
 
 
 def apply(state: State, seat: int, action: Action) -> State:
@@ -36,3 +81,47 @@ def warm() -> int:
     games()  # imports every game package
 
     return 0
+
+
+class WorkerPool:
+    """An executor that is replaced when it breaks (a worker process died)."""
+
+    def __init__(self, factory: Callable[[], Executor]) -> None:
+        self.factory = factory
+        self.executor = factory()
+        self.restarts = 0
+
+    @property
+    def broken(self) -> bool:
+        return bool(getattr(self.executor, "_broken", False))
+
+    def heal(self) -> bool:
+        """Replace a broken executor; True if it was broken."""
+        if not self.broken:
+            return False
+        self._replace(self.executor)
+        return True
+
+    def _replace(self, executor: Executor) -> None:
+        if executor is not self.executor:
+            return  # another job replaced it already
+        log.warning("a worker process died; starting a new worker pool")
+        executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = self.factory()
+        self.restarts += 1
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` in a worker; a job lost with a dead worker is retried once."""
+        loop = asyncio.get_running_loop()
+        for attempt in range(2):
+            executor = self.executor
+            try:
+                return await loop.run_in_executor(executor, fn, *args)
+            except BrokenProcessPool:
+                self._replace(executor)
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def shutdown(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)

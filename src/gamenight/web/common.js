@@ -35,6 +35,19 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// An SVG element with attributes and text children (text nodes: never markup from data).
+export function svgEl(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== false && v !== null && v !== undefined) node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
 export function toast(text, kind = "info") {
   let box = $("#toasts");
   if (!box) { box = el("div", { id: "toasts", "aria-live": "polite" }); document.body.append(box); }

@@ -1,4 +1,4 @@
-import { api, el, esc, $, GAME_TITLES } from "/static/common.js";
+import { api, el, $, GAME_TITLES } from "/static/common.js";
 
 let games = [];
 const nameInput = $("#name");
@@ -31,7 +31,7 @@ function drawOptions() {
       input = el("input", {
         name: o.name, value: o.default === null ? "" : (Array.isArray(o.default) ? o.default.join(",") : String(o.default)),
         type: numeric ? "number" : "text", step: o.type === "float" ? "any" : "1",
-        min: o.min ?? false, max: o.max ?? false,
+        min: o.floor ?? o.min ?? false, max: o.ceiling ?? o.max ?? false,  // the server's ceiling
       });
     }
     input.dataset.default = o.default === null ? "" : (Array.isArray(o.default) ? o.default.join(",") : String(o.default));
@@ -74,15 +74,13 @@ async function refresh() {
   try { tables = await api("/api/tables"); } catch (_) { return; }
   const body = $("#tables");
   body.innerHTML = "";
-  if (!tables.length) { body.innerHTML = '<tr><td class="muted">no tables yet: create one above</td></tr>'; return; }
-  for (const t of tables.slice().reverse()) {
-    const people = t.seats.map((s) => s.kind === "open" ? "open" : esc(s.name)).join(", ");
+  if (!tables.length) { body.append(el("tr", {}, el("td", { class: "muted" }, "no tables yet: create one above"))); return; }
+  for (const t of tables) {  // newest first, as the server sends them
     const row = el("tr", {},
       el("td", {}, GAME_TITLES[t.game] || t.game),
       el("td", {}, el("span", { class: `pill ${t.status === "open" ? "ok" : "warn"}` }, t.status)),
       el("td", {}, t.seats.map((s) => s.kind === "open" ? "open seat" : s.name).join(", ")),
       el("td", {}, el("a", { href: `/tables/${t.id}` }, t.status === "open" ? "join" : "watch")));
-    void people;
     body.append(row);
   }
 }

@@ -162,7 +162,9 @@ async function main() {
   $("#title").textContent = GAME_TITLES[info.game] || info.game;
   document.title = `gamenight — ${GAME_TITLES[info.game] || info.game}`;
   module = await import(`/static/games/${info.game}.js`);
-  $("#howto-body").innerHTML = module.howto || "";
+  // The rules summary is the game module's own markup (not data): parsed, never run.
+  const howto = new DOMParser().parseFromString(module.howto || "", "text/html");
+  $("#howto-body").replaceChildren(...howto.body.childNodes);
   if (window.matchMedia("(max-width: 820px)").matches) $("#howto").open = false;
   if (module.init) await module.init($("#game"), info, ctx);
   conn = connect(tableId, onMessage, onStatus);

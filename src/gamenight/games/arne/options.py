@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,13 +19,26 @@ from gamenight.games.arne.components import (
 PLAYER_RANGE = {"standard": (2, 6), "dummy": (2, 5), "team": (4, 12)}
 
 
+# A colour id or name becomes card names and page text: a short word from a safe alphabet.
+SAFE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
+
+
+def _safe(name: str, what: str) -> str:
+    if not SAFE_NAME.fullmatch(name):
+        raise BadInput(
+            f"arne option '{what}': {name[:40]!r} is not a colour name "
+            "(1-20 letters, digits, '-' or '_', starting with a letter)"
+        )
+    return name
+
+
 def _names(value: Any, what: str) -> tuple[str, ...]:
     """A tuple of names from a tuple, a list or a comma-separated string."""
     if isinstance(value, str):
         value = [v.strip() for v in value.split(",") if v.strip()]
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
         raise BadInput(f"arne option '{what}' must be a list of names, got {value!r}")
-    return tuple(value)
+    return tuple(_safe(v, what) for v in value)
 
 
 def _pairs(value: Any) -> tuple[tuple[str, str], ...]:
@@ -44,6 +58,9 @@ def _pairs(value: Any) -> tuple[tuple[str, str], ...]:
         pairs = tuple((str(k), str(v)) for k, v in value)
     except (TypeError, ValueError) as err:
         raise BadInput(f"arne option 'colour_names' must map colour ids to names: {err}") from err
+    for key, name in pairs:
+        _safe(key, "colour_names")
+        _safe(name, "colour_names")
     return tuple(sorted(pairs))
 
 
@@ -111,9 +128,11 @@ class Options:
     )
     team_open_hands: bool = setting(False, "team-mates see each other's hands (A47)")
     tie_rule: str = setting("shared", "equal best scores share the win (A43)", choices=("shared",))
-    series_games: int = setting(1, "games in a series, first seat rotating (A55)", min=1, max=50)
+    series_games: int = setting(
+        1, "games in a series, first seat rotating (A55)", min=1, max=50, ceiling=10
+    )
     series_target_score: int | None = setting(
-        None, "end the series after the game in which a total reaches this (A55)"
+        None, "end the series after the game in which a total reaches this (A55)", ceiling=100_000
     )
 
     def __post_init__(self) -> None:

@@ -27,7 +27,9 @@ class Options:
         choices=("color", "shape", "none"),
     )
     jokers: bool = setting(False, "joker variant: 2 per side, 3 points each if unused (V3)")
-    board: str = setting("", "path of a board JSON file (spec §3.10); empty: board_default_v1")
+    board: str = setting(
+        "", "path of a board JSON file (spec §3.10); empty: board_default_v1", served=("",)
+    )
     start_seat: int | str = setting(0, "START_SEAT: the side that drops first, or 'random' (D8)")
     seat_colours: str = setting(
         "", "SEAT_COLOURS (D34), e.g. 'red,blue,green' or 'red+yellow,blue+green'; empty: default"
@@ -36,7 +38,9 @@ class Options:
         False, "refuse an x or depth outside its limits instead of clamping it (D11)"
     )
     max_depth: float | str = setting(
-        "piece_height", "MAX_DEPTH_MODE (D11): 'piece_height', 'zero' or a number of mm"
+        "piece_height",
+        "MAX_DEPTH_MODE (D11): 'piece_height', 'zero' or a number of mm",
+        ceiling=1000,
     )
     jitter: bool = setting(False, "JITTER: seeded hand noise on every drop (D16)")
     jitter_scale: float = setting(
@@ -53,8 +57,12 @@ class Options:
     release_clearance: float = setting(1.0, "RELEASE_CLEARANCE in mm (D12)", min=0.0)
     x_clearance: float = setting(0.5, "X_CLEARANCE to the side walls in mm (D11)", min=0.0)
     gravity: float = setting(PHYSICS.gravity, "GRAVITY in mm/s², downwards (§4)", min=0.0)
-    dt: float = setting(PHYSICS.dt, "DT, the fixed time step in s (§4)", min=1e-5, max=0.1)
-    iterations: int = setting(PHYSICS.iterations, "ITERATIONS of the pymunk solver (§4)", min=1)
+    dt: float = setting(
+        PHYSICS.dt, "DT, the fixed time step in s (§4)", min=1e-5, max=0.1, floor=1 / 1000
+    )
+    iterations: int = setting(
+        PHYSICS.iterations, "ITERATIONS of the pymunk solver (§4)", min=1, ceiling=100
+    )
     collision_slop: float = setting(PHYSICS.collision_slop, "COLLISION_SLOP in mm (§4)", min=0.0)
     damping: float = setting(
         PHYSICS.damping, "DAMPING, velocity kept per second (§4)", min=0.0, max=1.0
@@ -80,16 +88,18 @@ class Options:
     )
     v_rest: float = setting(PHYSICS.v_rest, "V_REST in mm/s (D14)", min=0.0)
     w_rest: float = setting(PHYSICS.w_rest, "W_REST in rad/s (D14)", min=0.0)
-    t_rest: float = setting(PHYSICS.t_rest, "T_REST in simulated s (D14)", min=0.0)
+    t_rest: float = setting(PHYSICS.t_rest, "T_REST in simulated s (D14)", min=0.0, ceiling=5)
     t_max: float = setting(
-        PHYSICS.t_max, "T_MAX, the settling timeout in simulated s (D14)", min=0.0
+        PHYSICS.t_max, "T_MAX, the settling timeout in simulated s (D14)", min=0.0, ceiling=30
     )
     zero_velocity_at_rest: bool = setting(
         PHYSICS.zero_velocity_at_rest, "ZERO_VELOCITY_AT_REST (D14)"
     )
-    x_bins: int = setting(13, "x positions per piece and angle in the action grid", min=2, max=241)
+    x_bins: int = setting(
+        13, "x positions per piece and angle in the action grid", min=2, max=241, ceiling=41
+    )
     angle_bins: int = setting(
-        6, "angles per symmetry period in the action grid (circles: 1)", min=1, max=360
+        6, "angles per symmetry period in the action grid (circles: 1)", min=1, max=360, ceiling=24
     )
     frame_every: int = setting(
         8, "sample the drop's trajectory every this many steps (0: off)", min=0

@@ -17,20 +17,34 @@ class Options:
     deck: str = setting(
         "standard",
         f"deck preset ({', '.join(PRESETS)}) or the path of a JSON deck file (§2.2)",
+        served=tuple(PRESETS),
     )
-    target: int = setting(11, "the highest total that does not overflow (TARGET)", min=1)
-    hand_size: int = setting(2, "hidden cards dealt to each player per round (HAND_SIZE)", min=0)
-    wins_to_win: int = setting(3, "round wins needed to win the game (WINS_TO_WIN)", min=1)
-    min_players: int = setting(2, "MIN_PLAYERS (R1)", min=1)
-    max_players: int = setting(4, "MAX_PLAYERS (R1); one colour set of scoring cards each", min=1)
+    target: int = setting(
+        11, "the highest total that does not overflow (TARGET)", min=1, ceiling=100
+    )
+    hand_size: int = setting(
+        2, "hidden cards dealt to each player per round (HAND_SIZE)", min=0, ceiling=10
+    )
+    wins_to_win: int = setting(
+        3, "round wins needed to win the game (WINS_TO_WIN)", min=1, ceiling=10
+    )
+    min_players: int = setting(2, "MIN_PLAYERS (R1)", min=1, ceiling=12)
+    max_players: int = setting(
+        4, "MAX_PLAYERS (R1); one colour set of scoring cards each", min=1, ceiling=12
+    )
     allow_drop_when_overflowed: bool = setting(
         True, "a player already over the target may still DROP (R12a)"
     )
     first_start_seat: int | str = setting(
-        "random", "'random' (seeded, R6/R27) or the seat index that gets the start card first"
+        "random",
+        "'random' (seeded, R6/R27) or the seat index that gets the start card first",
+        ceiling=11,
     )
     max_rounds: int | None = setting(
-        None, "engine cap on rounds; a capped game ends truncated, without winners (R34)", min=1
+        None,
+        "engine cap on rounds; a capped game ends truncated, without winners (R34)",
+        min=1,
+        ceiling=500,
     )
 
     def __post_init__(self) -> None:

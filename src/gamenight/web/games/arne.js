@@ -1,6 +1,6 @@
 // Arne: your hand, every display with its stacks, the discard pile, direction and turn,
 // target picking by clicking, the reaction window with its timer, the live score preview.
-import { el } from "/static/common.js";
+import { el, svgEl } from "/static/common.js";
 
 export const howto = `
 <p>Build the best display of your colour. On your turn you draw a card, then play one
@@ -18,7 +18,6 @@ round, then displays are scored: the live score is shown next to each player.</p
 <p>Click a card in your hand, then click its target (a stack, a display, a player or a
 colour), or use the buttons listed under your hand. <kbd>P</kbd> passes.</p>`;
 
-const NS = "http://www.w3.org/2000/svg";
 const COLOURS = { red: "#d62828", green: "#2a9d3a", yellow: "#e0b000", blue: "#1f6feb", c5: "#7b3fb5", c6: "#f07c00", purple: "#7b3fb5", orange: "#f07c00" };
 const BLACK = new Set(["MINUS200", "STOP", "CRUSH", "REVERSE", "CHAMELEON", "THIEF", "LOCK"]);
 const SHORT = { P50: "50", P100: "100", P200: "200", P500: "500", P1000: "1000", X2: "×2", X3: "×3", MINUS200: "−200",
@@ -51,18 +50,18 @@ function colourName(view, c) {
   return names[c] || c;
 }
 
-function cardSvg(name, { small = false, extra = "" } = {}) {
+function cardSvg(name, { small = false, marks = "" } = {}) {
   const { colour, type } = parse(name);
   const black = BLACK.has(type);
   const w = small ? 34 : 50, h = small ? 48 : 70;
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("width", w); svg.setAttribute("height", h); svg.setAttribute("viewBox", "0 0 50 70");
-  svg.setAttribute("role", "img"); svg.setAttribute("aria-label", name);
+  const short = SHORT[type] || type;
   const band = colour ? COLOURS[colour] || "#888" : black ? "#000" : "#bbb";
-  svg.innerHTML = `<rect x="1" y="1" width="48" height="68" rx="5" fill="${black ? "#222" : "#fff"}" stroke="#333" stroke-width="1.5"/>` +
-    `<rect x="1" y="1" width="48" height="12" rx="5" fill="${band}"/>` +
-    `<text x="25" y="${type.startsWith("P") || type === "X2" || type === "X3" || type === "MINUS200" ? 44 : 42}" font-size="${(SHORT[type] || type).length > 4 ? 10 : 15}" font-weight="700" text-anchor="middle" fill="${black ? "#fff" : "#111"}">${SHORT[type] || type}</text>${extra}`;
-  return svg;
+  const tall = type.startsWith("P") || type === "X2" || type === "X3" || type === "MINUS200";
+  return svgEl("svg", { width: w, height: h, viewBox: "0 0 50 70", role: "img", "aria-label": name },
+    svgEl("rect", { x: 1, y: 1, width: 48, height: 68, rx: 5, fill: black ? "#222" : "#fff", stroke: "#333", "stroke-width": 1.5 }),
+    svgEl("rect", { x: 1, y: 1, width: 48, height: 12, rx: 5, fill: band }),
+    svgEl("text", { x: 25, y: tall ? 44 : 42, "font-size": short.length > 4 ? 10 : 15, "font-weight": 700, "text-anchor": "middle", fill: black ? "#fff" : "#111" }, short),
+    marks ? svgEl("text", { x: 25, y: 64, "font-size": 9, "text-anchor": "middle", fill: "#c00" }, marks) : null);
 }
 
 function legal(msg) { return msg.actions || []; }
@@ -183,11 +182,10 @@ function draw() {
     d.stacks.forEach((st, i) => {
       const sTarget = selected && candidates(msg).some((a) => a.display === d.display && a.stack === i);
       const marks = [st.chameleon ? "CH" : "", st.x3 ? "×3" : "", st.crush ? "CR" : "", st.lock ? "LK" : ""].filter(Boolean).join(" ");
-      const extra = marks ? `<text x="25" y="64" font-size="9" text-anchor="middle" fill="#c00">${marks}</text>` : "";
       const wrap = el("span", { "data-stack": i, class: sTarget ? "target" : "", tabindex: sTarget ? "0" : false, title: `${st.base}${marks ? " " + marks : ""}`,
         onclick: sTarget ? () => { filters.display = d.display; pick("stack", i); } : null,
         onkeydown: sTarget ? (ev) => { if (ev.key === "Enter") { filters.display = d.display; pick("stack", i); } } : null });
-      wrap.append(cardSvg(st.base, { small: true, extra }));
+      wrap.append(cardSvg(st.base, { small: true, marks }));
       stacks.append(wrap);
     });
     if (!d.stacks.length) stacks.append(el("span", { class: "muted" }, "empty"));

@@ -1,6 +1,6 @@
 // Drop It: aim along the top (mouse or keys), rotate (wheel or keys), drop; the fall is
 // animated from the server's trajectory frames and the result is explained.
-import { api, el, esc } from "/static/common.js";
+import { api, el, svgEl } from "/static/common.js";
 
 export const howto = `
 <p>Take turns dropping one of your pieces into the upright board. Move it along the top
@@ -16,7 +16,6 @@ Mouse: move to aim, wheel to turn, click to drop. Keys: <kbd>←</kbd><kbd>→</
 (<kbd>Shift</kbd> faster), <kbd>↑</kbd><kbd>↓</kbd> or <kbd>Q</kbd><kbd>E</kbd> turn,
 <kbd>[</kbd><kbd>]</kbd> choose a piece, <kbd>Enter</kbd> drop.</p>`;
 
-const NS = "http://www.w3.org/2000/svg";
 let B = null;           // board data from the server
 let aim = { x: 120, angle: 0, piece: null };
 let lastMsg = null, lastCtx = null, root = null;
@@ -35,15 +34,17 @@ const Y = (y) => (B.board.height + B.top_space - y) * B.scale;
 function kindOf(id) { return id.split("-")[1]; }
 function colourOf(id) { return id.split("-")[0]; }
 
-function shapeSvg(id, x, y, a, stroke = "#222", width = 1, extra = "") {
+// Shapes are built as SVG nodes (never markup strings from data).
+function shapeSvg(id, x, y, a, stroke = "#222", width = 1, extra = {}) {
   const o = B.outlines[kindOf(id)];
   const fill = B.fill[colourOf(id)] || "#999";
+  const paint = { fill, "fill-opacity": 0.9, stroke, "stroke-width": width, ...extra };
   if (!o.vertices.length) {
-    return `<circle cx="${X(x).toFixed(1)}" cy="${Y(y).toFixed(1)}" r="${(o.radius * B.scale).toFixed(1)}" fill="${fill}" fill-opacity="0.9" stroke="${stroke}" stroke-width="${width}" ${extra}/>`;
+    return svgEl("circle", { cx: X(x).toFixed(1), cy: Y(y).toFixed(1), r: (o.radius * B.scale).toFixed(1), ...paint });
   }
   const c = Math.cos(a), s = Math.sin(a);
   const pts = o.vertices.map(([vx, vy]) => `${X(x + vx * c - vy * s).toFixed(1)},${Y(y + vx * s + vy * c).toFixed(1)}`).join(" ");
-  return `<polygon points="${pts}" fill="${fill}" fill-opacity="0.9" stroke="${stroke}" stroke-width="${width}" ${extra}/>`;
+  return svgEl("polygon", { points: pts, ...paint });
 }
 
 function piecesSvg(pieces, last) {
@@ -51,14 +52,30 @@ function piecesSvg(pieces, last) {
   const touching = new Set((last && last.touching) || []);
   const bad = last && last.violations && last.violations.length;
   return pieces.map((p) => {
-    if (p.id === lastId) return shapeSvg(p.id, p.x, p.y, p.angle, bad ? "#c00000" : "#00a000", 4, 'data-last="1"');
+    if (p.id === lastId) return shapeSvg(p.id, p.x, p.y, p.angle, bad ? "#c00000" : "#00a000", 4, { "data-last": "1" });
     if (touching.has(p.id)) return shapeSvg(p.id, p.x, p.y, p.angle, "#ff7f00", 3);
     return shapeSvg(p.id, p.x, p.y, p.angle);
-  }).join("");
+  });
 }
 
 function bonusOverlay() {
-  return B.board.bonus.map((c) => `<circle cx="${X(c.center[0])}" cy="${Y(c.center[1])}" r="${c.radius * B.scale}" fill="none" stroke="#08306b" stroke-width="1.5" stroke-dasharray="4 3"/>`).join("");
+  return B.board.bonus.map((c) => svgEl("circle", { cx: X(c.center[0]), cy: Y(c.center[1]), r: c.radius * B.scale, fill: "none", stroke: "#08306b", "stroke-width": 1.5, "stroke-dasharray": "4 3" }));
+}
+
+// The board picture comes from the server as SVG text: parsed as an SVG document (no
+// scripts run from it) and its nodes imported, once.
+let boardRoot = null;
+function boardBackground() {
+  if (!boardRoot) {
+    const root = new DOMParser().parseFromString(B.svg, "image/svg+xml").documentElement;
+    if (root.nodeName !== "svg") return null;
+    for (const bad of root.querySelectorAll("script, foreignObject")) bad.remove();
+    boardRoot = root;
+  }
+  const node = document.importNode(boardRoot, true);
+  node.setAttribute("width", B.width);
+  node.setAttribute("height", B.height);
+  return node;
 }
 
 function mySupply(view) {
@@ -102,13 +119,12 @@ function draw() {
       : el("span", {}, msg.asked ? el("strong", {}, view.phase === "joker" ? "your joker decision" : "your drop") : `${ctx.names[view.actors[0]]} drops`));
   root.append(head);
 
-  const svg = document.createElementNS(NS, "svg");
+  const svg = svgEl("svg");
   svg.setAttribute("viewBox", `0 0 ${B.width} ${B.height}`);
   svg.setAttribute("id", "board");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "the Drop It board");
   svg.style.width = "100%"; svg.style.maxHeight = "78vh"; svg.style.touchAction = "none";
-  const bg = B.svg.replace("<svg ", `<svg width="${B.width}" height="${B.height}" `);
   let pieces = view.pieces;
   let last = view.last;
   const anim = animating && animating.turn === (view.last && view.last.turn) ? animating : null;
@@ -124,7 +140,8 @@ function draw() {
     const kinds = kindsLeft(mySupply(view));
     if (!aim.piece || !kinds.some(([k]) => k === aim.piece)) aim.piece = kinds.length ? kinds[0][0] : null;
   }
-  svg.innerHTML = bg + `<g id="pieces">${piecesSvg(pieces, last)}</g>` + bonusOverlay() + `<g id="ghost-layer">${anim ? "" : ghostSvg(msg)}</g>`;
+  svg.append(svgEl("g", {}, boardBackground()), svgEl("g", { id: "pieces" }, piecesSvg(pieces, last)),
+    ...bonusOverlay(), svgEl("g", { id: "ghost-layer" }, anim ? null : ghostSvg(msg)));
   const wrap = el("div", { class: "panel", style: "padding:.3rem" }, svg);
   root.append(wrap);
   if (canDrop(msg)) hookAim(svg);
@@ -154,17 +171,17 @@ function draw() {
 }
 
 function ghostSvg(msg) {
-  if (!canDrop(msg) || !aim.piece) return "";
+  if (!canDrop(msg) || !aim.piece) return null;
   const gy = B.board.height + 18;
-  return `<g opacity="0.75" id="ghost">${shapeSvg(aim.piece, aim.x, gy, aim.angle)}</g>` +
-    `<line x1="${X(aim.x)}" y1="${Y(gy)}" x2="${X(aim.x)}" y2="${Y(0)}" stroke="#555" stroke-dasharray="3 5"/>`;
+  return svgEl("g", {}, svgEl("g", { opacity: 0.75, id: "ghost" }, shapeSvg(aim.piece, aim.x, gy, aim.angle)),
+    svgEl("line", { x1: X(aim.x), y1: Y(gy), x2: X(aim.x), y2: Y(0), stroke: "#555", "stroke-dasharray": "3 5" }));
 }
 
 function aimText() { return `x ${aim.x.toFixed(1)} mm · angle ${((aim.angle * 180) / Math.PI).toFixed(0)}°`; }
 
 function updateGhost() {
   const layer = document.getElementById("ghost-layer");
-  if (layer && lastMsg) layer.innerHTML = ghostSvg(lastMsg);
+  if (layer && lastMsg) layer.replaceChildren(...[ghostSvg(lastMsg)].filter(Boolean));
   const text = document.getElementById("aim-text");
   if (text) text.textContent = aimText();
 }
@@ -265,4 +282,3 @@ export function describeEvent(e, names) {
 export function resultDetails(msg) {
   return el("p", { class: "muted" }, `Final totals by side: ${msg.view.sides.map((s) => `${s.colours.join("+")} ${s.total}`).join(", ")}.`);
 }
-void esc;

@@ -1,5 +1,5 @@
 // Drop or Stop: your hidden hand (peek), everyone's face-up drops, DROP / STOP, the reveal.
-import { el, esc } from "/static/common.js";
+import { el, svgEl } from "/static/common.js";
 
 export const howto = `
 <p>Every round each player has two <b>hidden</b> cards. On your turn either <b>DROP</b>
@@ -17,22 +17,21 @@ let seenRounds = -1;
 let lastCtx = null;
 let lastMsg = null;
 
-const NS = "http://www.w3.org/2000/svg";
 function cardSvg(id, cards, { back = false, small = false, note = "" } = {}) {
   const w = small ? 34 : 52, h = small ? 48 : 74;
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("width", w); svg.setAttribute("height", h); svg.setAttribute("viewBox", `0 0 52 74`);
-  svg.setAttribute("role", "img");
   const info = cards && cards[id];
   const flex = info && info.flex;
-  svg.setAttribute("aria-label", back ? "face-down card" : `${id}${note ? " " + note : ""}`);
-  svg.classList.add("card-svg");
   const fill = back ? "#2f6fde" : flex ? "#fff3c4" : "#ffffff";
-  svg.innerHTML = `<rect x="1" y="1" width="50" height="72" rx="6" fill="${fill}" stroke="#333" stroke-width="1.5"/>` +
-    (back ? `<path d="M8 8h36v58H8z" fill="none" stroke="#fff" stroke-width="2" stroke-dasharray="4 3"/>`
-      : flex ? `<text x="26" y="36" font-size="16" text-anchor="middle" font-weight="700">1|5</text><text x="26" y="56" font-size="10" text-anchor="middle">FLEX${note ? " " + esc(note) : ""}</text>`
-        : `<text x="26" y="46" font-size="28" text-anchor="middle" font-weight="700">${info ? info.value : esc(id)}</text>` +
-          `<circle cx="26" cy="12" r="4" fill="#2f6fde"/>`);
+  const face = back
+    ? [svgEl("path", { d: "M8 8h36v58H8z", fill: "none", stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "4 3" })]
+    : flex
+      ? [svgEl("text", { x: 26, y: 36, "font-size": 16, "text-anchor": "middle", "font-weight": 700 }, "1|5"),
+        svgEl("text", { x: 26, y: 56, "font-size": 10, "text-anchor": "middle" }, `FLEX${note ? " " + note : ""}`)]
+      : [svgEl("text", { x: 26, y: 46, "font-size": 28, "text-anchor": "middle", "font-weight": 700 }, info ? info.value : id),
+        svgEl("circle", { cx: 26, cy: 12, r: 4, fill: "#2f6fde" })];
+  const svg = svgEl("svg", { width: w, height: h, viewBox: "0 0 52 74", role: "img", class: "card-svg",
+    "aria-label": back ? "face-down card" : `${id}${note ? " " + note : ""}` },
+  svgEl("rect", { x: 1, y: 1, width: 50, height: 72, rx: 6, fill, stroke: "#333", "stroke-width": 1.5 }), ...face);
   return svg;
 }
 

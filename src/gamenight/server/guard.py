@@ -1,0 +1,116 @@
+"""What every request passes before the app sees it: the Host header (against DNS
+rebinding), the body size (refused from Content-Length before it is read), and the
+security headers on every response (CSP without inline script, nosniff, no framing)."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any
+
+log = logging.getLogger("gamenight.server")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; connect-src 'self' ws: wss:; frame-ancestors 'none'; "
+    "base-uri 'none'; form-action 'self'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+]
+LOCAL_NAMES = ("localhost", "testserver")
+
+
+def host_name(host: str) -> str:
+    """The name part of a Host header: 'Example.org:8000' -> 'example.org'."""
+    host = host.strip().lower()
+    if host.startswith("["):  # [::1]:8000
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class HostCheck:
+    """The host names this server answers to. An IP address is always fine: DNS rebinding
+    needs the attacker's own name in the Host header."""
+
+    def __init__(self, names: Iterable[str] = ()) -> None:
+        self.names = {n.strip().lower() for n in names if n.strip()} | set(LOCAL_NAMES)
+
+    def allows(self, host: str | None) -> bool:
+        if not host:
+            return False
+        name = host_name(host)
+        return name in self.names or _is_ip(name) or "*" in self.names
+
+
+class Guard:
+    """ASGI middleware in front of the whole app."""
+
+    def __init__(self, app: ASGIApp, hosts: HostCheck, max_body: int) -> None:
+        self.app = app
+        self.hosts = hosts
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        if not self.hosts.allows(headers.get("host")):
+            log.warning("refused a request for host %r", headers.get("host"))
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 4400})
+            else:
+                await _refuse(send, 400, "this server does not answer to that host name")
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await _refuse(send, 413, f"request body too large (limit {self.max_body} bytes)")
+            return
+
+        # (a body sent without Content-Length is counted as it streams in: app.read_body)
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+async def _refuse(send: Send, status: int, reason: str) -> None:
+    body = json.dumps({"error": reason}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *SECURITY_HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

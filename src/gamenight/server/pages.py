@@ -1,0 +1,34 @@
+"""The pages: lobby, table and replay. Static HTML; their scripts fetch everything else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/")
+async def index() -> FileResponse:
+    return FileResponse(WEB / "index.html")
+
+
+@router.get("/tables/{table_id}")
+async def table_page(table_id: str) -> FileResponse:
+    return FileResponse(WEB / "table.html")
+
+
+@router.get("/tables/{table_id}/replay")
+async def replay_page(table_id: str) -> FileResponse:
+    return FileResponse(WEB / "replay.html")
+
+
+def install(app: FastAPI) -> None:
+    """The page routes and the static files (scripts, styles) under /static."""
+    app.include_router(router)
+    app.mount("/static", StaticFiles(directory=WEB), name="static")

@@ -1,0 +1,565 @@
+"""Issue 11, "Safe to put online": every hole a stranger on the internet found, refused.
+
+One section per item of the issue; each test failed on the server before the fix.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
+from starlette.websockets import WebSocketDisconnect
+
+import gamenight
+from gamenight.server.app import create_app
+from gamenight.server.db import WAL_LIMIT, DatabaseInUse, Store, connect, disconnect
+from gamenight.server.limits import Rates
+from gamenight.server.tables import Limits
+from tests.server.conftest import TEST_RATES, cookie, join, new_table, receive_state
+
+WEB = Path(gamenight.__file__).parent / "web"
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; connect-src 'self' ws: wss:; frame-ancestors 'none'; "
+    "base-uri 'none'; form-action 'self'"
+)
+
+
+def hub_of(client: TestClient) -> Any:
+    return client.app.state.holder["hub"]  # type: ignore[attr-defined]
+
+
+def app_client(tmp_path: Path, name: str = "t.sqlite3", **kwargs: Any) -> TestClient:
+    kwargs.setdefault("rates", TEST_RATES)
+    app = create_app(f"sqlite:///{tmp_path / name}", pool="thread", workers_n=2, **kwargs)
+    return TestClient(app)
+
+
+def wait_for(check: Any, seconds: float = 10.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+# -- 1. script injection ------------------------------------------------------------------
+
+
+def test_every_response_carries_the_security_headers(client: TestClient) -> None:
+    for path in ("/", "/tables/x", "/api/games", "/static/lobby.js", "/api/tables/nope"):
+        r = client.get(path)
+        assert r.headers["content-security-policy"] == CSP, path
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["referrer-policy"] in ("same-origin", "no-referrer")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"colours": ["<img src=x onerror=window.__pwned=1>", "b", "c", "d", "c5", "c6"]},
+        {"colour_names": {"c5": "<svg onload=alert(1)>"}},
+        {"colour_names": "c5=pur ple"},
+        {"colours": "red,green,yellow,blue,c5,c6\u202e", "star_colours": "c5,c6\u202e"},
+    ],
+)
+def test_arne_colour_names_are_short_safe_words(
+    client: TestClient, options: dict[str, Any]
+) -> None:
+    r = client.post(
+        "/api/tables",
+        json={"game": "arne", "options": {"players": 2, **options}, "seats": ["open", "easy"]},
+    )
+    assert r.status_code == 400 and "colour" in r.json()["error"]
+
+
+def test_no_page_builds_html_from_a_string() -> None:
+    """innerHTML (or insertAdjacentHTML, outerHTML, document.write) only ever clears."""
+    bad = []
+    for path in WEB.rglob("*.js"):
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            for m in re.finditer(r"(innerHTML|outerHTML)\s*=\s*([^;]*)", line):
+                if m.group(2).strip() not in ('""', "''"):
+                    bad.append(f"{path.name}:{n}: {line.strip()}")
+            if re.search(r"insertAdjacentHTML|document\.write", line):
+                bad.append(f"{path.name}:{n}: {line.strip()}")
+    for path in WEB.rglob("*.html"):
+        text = path.read_text()
+        assert not re.search(r"<script(?![^>]*\bsrc=)", text), f"inline script in {path.name}"
+        assert not re.search(r"\son[a-z]+\s*=", text), f"inline handler in {path.name}"
+    assert not bad, "\n".join(bad)
+
+
+# -- 2. the seed --------------------------------------------------------------------------
+
+
+def test_a_table_of_people_cannot_choose_its_seed(client: TestClient) -> None:
+    body = {"game": "drop-or-stop", "options": {"players": 2}, "seats": ["open", "open"]}
+    r = client.post("/api/tables", json={**body, "seed": 7})
+    assert r.status_code == 400 and "practice" in r.json()["error"]
+    # One person with a bot may; so may a practice table, which everyone who joins sees.
+    solo = {**body, "seats": ["open", "easy"], "seed": 7}
+    assert client.post("/api/tables", json=solo).status_code == 201
+    r = client.post("/api/tables", json={**body, "seed": 7, "practice": True})
+    assert r.status_code == 201 and r.json()["settings"]["practice"] is True
+    t = client.post("/api/tables", json=body).json()
+    assert t["settings"]["practice"] is False
+
+
+def test_the_drawn_seed_is_shown_to_nobody_before_the_game_is_over(client: TestClient) -> None:
+    t = new_table(client, seats=["open", "open"])
+    tid = t["id"]
+    seed = hub_of(client).live[tid].row.seed
+    a = join(client, tid, 0, "Ann")
+    join(client, tid, 1, "Bob")
+    client.post(f"/api/tables/{tid}/start")
+    seen = [client.get(f"/api/tables/{tid}").text, client.get("/api/tables").text, json.dumps(t)]
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as ws:
+        seen.append(json.dumps(receive_state(ws)))
+    assert all(str(seed) not in text and '"seed"' not in text for text in seen)
+    r = client.get(f"/api/tables/{tid}/replay")
+    assert r.status_code == 409  # the replay (with the seed) only when the game is over
+
+
+# -- 3. bounded work ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "seats", "said"),
+    [
+        ("arne", {"players": 2}, ["open", "bot:ismcts?iterations=1000000000"], "iterations"),
+        ("arne", {"players": 2}, ["open", "bot:ismcts?seconds=100000"], "seconds"),
+        ("drop-it", {"iterations": 100000000}, ["open", "easy"], "iterations"),
+        ("drop-it", {"t_max": 1e9}, ["open", "easy"], "t_max"),
+        ("drop-it", {"dt": 1e-5}, ["open", "easy"], "dt"),
+        ("drop-it", {"gravity": "nan"}, ["open", "easy"], "gravity"),
+        ("drop-or-stop", {"players": 2, "wins_to_win": 10**9}, ["easy", "easy"], "wins_to_win"),
+        ("drop-it", {"players": 2}, ["open", "bot:planner?samples=100000"], "samples"),
+    ],
+)
+def test_options_and_bot_parameters_have_ceilings(
+    client: TestClient, game: str, options: dict[str, Any], seats: list[str], said: str
+) -> None:
+    r = client.post("/api/tables", json={"game": game, "options": options, "seats": seats})
+    assert r.status_code == 400 and said in r.json()["error"], r.text
+
+
+def test_every_option_shows_its_ceiling_in_the_form(client: TestClient) -> None:
+    for game in client.get("/api/games").json():
+        assert game["bot_ceilings"]["iterations"] > 0
+        for o in game["options"]:
+            if o["type"] in ("int", "float"):
+                assert o["ceiling"] is not None, (game["name"], o["name"])
+
+
+def test_a_bot_move_has_a_wall_clock_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gamenight.server import workers
+
+    real = workers.bot_choose
+
+    def slow(*args: Any) -> dict[str, Any]:
+        time.sleep(3.0)  # a search that ignores its budget
+        return real(*args)
+
+    monkeypatch.setattr(workers, "bot_choose", slow)
+    with app_client(tmp_path, limits=Limits(move_seconds=0.3)) as client:
+        t = new_table(client, seats=["easy", "easy"])
+        client.post(f"/api/tables/{t['id']}/start")
+        start = time.monotonic()
+        wait_for(lambda: hub_of(client).live[t["id"]].version >= 1, 5.0)
+        assert time.monotonic() - start < 2.5
+
+
+def test_tables_of_only_bots_are_capped(tmp_path: Path) -> None:
+    limits = Limits(bot_tables=1, bot_table_moves=4)
+    with app_client(tmp_path, limits=limits) as client:
+        body = {"game": "drop-or-stop", "options": {"players": 2}, "seats": ["easy", "easy"]}
+        first = client.post("/api/tables", json=body).json()["id"]
+        second = client.post("/api/tables", json=body).json()["id"]
+        assert client.post(f"/api/tables/{first}/start").status_code == 200
+        r = client.post(f"/api/tables/{second}/start")
+        assert r.status_code == 429 and "only" in r.json()["error"]
+        status = wait_for(
+            lambda: client.get(f"/api/tables/{first}").json()["status"] == "abandoned"
+        )
+        assert status and hub_of(client).live[first].version <= 4
+        assert client.post(f"/api/tables/{second}/start").status_code == 200
+
+
+# -- 4. a worker that dies ----------------------------------------------------------------
+
+
+def test_a_killed_worker_is_replaced_and_the_game_goes_on(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", pool="process", workers_n=1)
+    with TestClient(app) as client:
+        t = new_table(client, seats=["open", "easy"])
+        tid = t["id"]
+        token = join(client, tid, 0, "Ann")
+        client.post(f"/api/tables/{tid}/start")
+        pool = hub_of(client).pool
+        victims = list(pool.executor._processes)
+        assert victims
+        for pid in victims:
+            os.kill(pid, 9)
+        # Health says so (503 while broken, then the restart), never a plain "ok".
+        said = wait_for(lambda: client.get("/api/health").text != "ok" and pool.restarts, 10.0)
+        assert said
+        with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, token)) as ws:
+            msg = receive_state(ws)
+            for _ in range(400):
+                if msg["view"]["over"] or msg["version"] >= 6:
+                    break
+                if msg.get("asked"):
+                    action = msg["actions"][0]
+                    ws.send_json({"type": "act", "version": msg["version"], "action": action})
+                msg = receive_state(ws)
+                assert msg["type"] == "state"
+        assert msg["view"]["over"] or msg["version"] >= 6  # the bot kept playing
+        assert pool.restarts >= 1 and client.get("/api/health").status_code == 200
+
+
+# -- 5. A17: the pace of a window tells nothing -------------------------------------------
+
+
+def test_pass_times_do_not_tell_who_holds_a_black_card(client: TestClient) -> None:
+    """A17: a person who never answers passes at the same moment whether or not they hold
+    a playable black card. Their pass times are classified by the best threshold; it must
+    do no better than guessing the larger class (plus noise)."""
+    r = client.post(
+        "/api/tables",
+        json={
+            "game": "arne",
+            "options": {"players": 3},
+            "seats": ["open", "easy", "easy"],
+            "settings": {"bot_delay": 0, "pass_dwell": 0.05, "reaction_seconds": 0.6},
+        },
+    )
+    tid = r.json()["id"]
+    token = join(client, tid, 0, "Ann")
+    client.post(f"/api/tables/{tid}/start")
+    samples: list[tuple[float, bool]] = []
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, token)) as ws:
+        msg = receive_state(ws)
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline and not msg["view"]["over"]:
+            holds = sum(can for _, can in samples)
+            if len(samples) >= 14 and 2 <= holds <= len(samples) - 2:
+                break
+            if msg.get("asked") and msg["view"]["window"]:
+                could = any(a["type"] != "pass" for a in msg["actions"])
+                start = time.monotonic()
+                msg = receive_state(ws, msg["version"] + 1)  # touch nothing
+                samples.append((time.monotonic() - start, could))
+                continue
+            if msg.get("asked"):
+                ws.send_json(
+                    {"type": "act", "version": msg["version"], "action": msg["actions"][0]}
+                )
+            msg = receive_state(ws)
+    could = [t for t, c in samples if c]
+    could_not = [t for t, c in samples if not c]
+    assert could and could_not, samples
+    best = 0.0
+    for cut in sorted(t for t, _ in samples):
+        right = sum((t >= cut) == c for t, c in samples)
+        best = max(best, right, len(samples) - right)
+    chance = max(len(could), len(could_not))
+    assert best / len(samples) <= chance / len(samples) + 0.25, samples
+    assert min(t for t, _ in samples) >= 0.5  # the whole countdown, every time
+
+
+# -- 6. floods and sizes ------------------------------------------------------------------
+
+
+def test_a_flooding_socket_is_closed_with_a_reason(tmp_path: Path) -> None:
+    rates = Rates(messages_per_second=5, message_burst=20)
+    with app_client(tmp_path, rates=rates) as client:
+        t = new_table(client, seats=["open", "open"])
+        with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+            receive_state(ws)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(200):
+                    ws.send_json({"type": "sync"})
+                for _ in range(400):
+                    ws.receive_json()
+            assert closed.value.code == 4429 and "too many" in closed.value.reason
+
+
+def test_a_slow_reader_is_dropped_not_queued_without_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from starlette.websockets import WebSocket
+
+    rates = Rates(outbox=4, messages_per_second=10_000, message_burst=10_000)
+    with app_client(tmp_path, rates=rates) as client:
+        tid = new_table(client, seats=["open", "open"])["id"]
+        hub = hub_of(client)
+        with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            receive_state(ws)
+            conn = next(iter(hub.live[tid].conns))
+
+            async def stalled(self: WebSocket, data: str) -> None:
+                await asyncio.sleep(3600)  # a reader that never reads
+
+            monkeypatch.setattr(WebSocket, "send_text", stalled)
+            for _ in range(10):
+                client.portal.call(hub.broadcast, hub.live[tid])
+            assert conn.dropped and conn not in hub.live[tid].conns
+            monkeypatch.undo()
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(20):
+                    ws.receive_json()
+            assert closed.value.code == 4408
+
+
+def test_table_creation_is_limited_per_address(tmp_path: Path) -> None:
+    with app_client(tmp_path, rates=Rates(table_burst=3, tables_per_minute=1)) as client:
+        codes = [
+            client.post(
+                "/api/tables", json={"game": "drop-or-stop", "seats": ["open"] * 3}
+            ).status_code
+            for _ in range(5)
+        ]
+        assert codes[:3] == [201] * 3 and codes[3:] == [429, 429]
+
+
+def test_the_lobby_is_paged_and_served_from_one_query(client: TestClient) -> None:
+    ids = [new_table(client, seats=["open", "open"])["id"] for _ in range(7)]
+    engine = hub_of(client).store.engine
+    statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        statements.append(args[2])
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        page = client.get("/api/tables?limit=3").json()
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert [t["id"] for t in page] == ids[::-1][:3]  # newest first
+    assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 1
+    rest = client.get("/api/tables?limit=3&offset=6").json()
+    assert [t["id"] for t in rest] == [ids[0]]
+    assert client.get("/api/tables?limit=100000").status_code == 400
+
+
+def test_open_tables_left_before_a_restart_are_swept(tmp_path: Path) -> None:
+    with app_client(tmp_path) as client:
+        tid = new_table(client, seats=["open", "open"])["id"]
+    engine = connect(f"sqlite:///{tmp_path / 't.sqlite3'}")
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE tables SET updated = 0")
+    disconnect(engine)
+    with app_client(tmp_path, idle_timeout=60) as client:
+        hub = hub_of(client)
+        assert tid not in hub.live
+        assert tid in client.portal.call(hub.sweep)
+        assert client.get(f"/api/tables/{tid}").json()["status"] == "abandoned"
+
+
+def test_a_large_body_is_refused_from_its_content_length(client: TestClient) -> None:
+    r = client.post(
+        "/api/tables",
+        content=b"{}",
+        headers={"content-type": "application/json", "content-length": str(200 << 20)},
+    )
+    assert r.status_code == 413 and "too large" in r.json()["error"]
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it streams in
+        for _ in range(40):
+            yield b" " * 1024
+
+    r = client.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_a_stalled_database_does_not_stall_the_event_loop(client: TestClient) -> None:
+    t = new_table(client, seats=["open", "open"])
+    tid = t["id"]
+    a = join(client, tid, 0, "Ann")
+    join(client, tid, 1, "Bob")
+    client.post(f"/api/tables/{tid}/start")
+    store = hub_of(client).store
+    real = store.append_action
+
+    def stalled(*args: Any) -> None:
+        time.sleep(2.0)  # the disk stalls
+        real(*args)
+
+    store.append_action = stalled
+    with (
+        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
+        client.websocket_connect(f"/ws/tables/{tid}") as watcher,
+    ):
+        msg = receive_state(wa)
+        receive_state(watcher)
+        seat = msg["view"]["to_act"]
+        assert seat == 0 or seat == 1
+        if seat == 0:
+            wa.send_json({"type": "act", "version": msg["version"], "action": msg["actions"][0]})
+        time.sleep(0.1)
+        start = time.monotonic()
+        watcher.send_json({"type": "ping", "t": 1})
+        while watcher.receive_json()["type"] != "pong":
+            pass
+        assert time.monotonic() - start < 1.2  # not the 2 s of the stalled write
+
+
+# -- 7. one server per SQLite file ---------------------------------------------------------
+
+
+def test_a_second_server_on_the_same_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'one.sqlite3'}"
+    engine = connect(url)
+    with pytest.raises(DatabaseInUse, match="another gamenight server is already using"):
+        connect(url)
+    disconnect(engine)
+    disconnect(connect(url))  # free again once the first one stopped
+
+
+# -- 8. the smaller holes ------------------------------------------------------------------
+
+
+def test_deep_json_binary_frames_and_big_seeds_are_refused(client: TestClient) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    r = client.post("/api/tables", content=deep, headers={"content-type": "application/json"})
+    assert r.status_code in (400, 413)
+    r = client.post(
+        "/api/tables",
+        json={"game": "drop-or-stop", "seats": ["open", "easy", "easy"], "seed": 2**63},
+    )
+    assert r.status_code == 400 and "2^63" in r.json()["error"]
+    t = new_table(client, seats=["open", "open"])
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        receive_state(ws)
+        ws.send_text("[" * 3000 + "]" * 3000)
+        assert ws.receive_json()["type"] == "refused"
+        ws.send_bytes(b'{"type": "ping"}')
+        msg = ws.receive_json()
+        assert msg["type"] == "refused" and "binary" in msg["reason"]
+        ws.send_json({"type": "ping", "t": 2})
+        assert ws.receive_json() == {"type": "pong", "t": 2}  # the socket is still open
+
+
+def test_control_characters_in_names_are_refused(client: TestClient) -> None:
+    t = new_table(client, seats=["open", "open"])
+    r = client.post(f"/api/tables/{t['id']}/join", json={"seat": 0, "name": "A\x00nn"})
+    assert r.status_code == 400 and "control" in r.json()["error"]
+
+
+def test_a_disk_that_fails_refuses_with_a_reason_and_one_log_line(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = client.app.state.holder["hub"].store  # type: ignore[attr-defined]
+
+    def full(*_: Any) -> None:
+        raise OperationalError("INSERT", {}, Exception("database or disk is full"))
+
+    store.create_table = full
+    with caplog.at_level(logging.INFO, logger="gamenight.server"):
+        r = client.post("/api/tables", json={"game": "drop-or-stop", "seats": ["open"] * 3})
+    assert r.status_code == 503 and "could not store" in r.json()["error"]
+    assert not [rec for rec in caplog.records if rec.exc_info]
+
+
+def test_the_sqlite_wal_is_cut_back_at_checkpoints(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'wal.sqlite3'}"
+    engine = connect(url)
+    store = Store(engine)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE filler (x TEXT)")
+        for _ in range(300):
+            conn.exec_driver_sql("INSERT INTO filler VALUES (?)", ("x" * 10_000,))
+    store.checkpoint()
+    wal = Path(f"{tmp_path / 'wal.sqlite3'}-wal")
+    assert not wal.exists() or wal.stat().st_size <= WAL_LIMIT
+    disconnect(engine)
+
+
+@pytest.mark.parametrize("board", ["/etc/passwd", "board_default_v1.json", "../x", "a" * 300])
+def test_a_drop_it_board_is_a_shipped_board_only(client: TestClient, board: str) -> None:
+    r = client.post(
+        "/api/tables",
+        json={"game": "drop-it", "options": {"board": board}, "seats": ["open", "easy"]},
+    )
+    assert r.status_code == 400, r.text
+
+
+def test_a_finished_games_token_changes_nothing(client: TestClient) -> None:
+    t = new_table(client, seats=["open", "easy"], options={"players": 2, "wins_to_win": 1})
+    tid = t["id"]
+    token = join(client, tid, 0, "Ann")
+    client.post(f"/api/tables/{tid}/start")
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, token)) as ws:
+        msg = receive_state(ws)
+        while not msg["view"]["over"]:
+            if msg.get("asked"):
+                ws.send_json(
+                    {"type": "act", "version": msg["version"], "action": msg["actions"][0]}
+                )
+            msg = receive_state(ws)
+        ws.send_json({"type": "auto_pass", "on": True})
+        reply = ws.receive_json()
+        assert reply["type"] == "refused" and "finished" in reply["reason"]
+    client.cookies.set(f"gn_seat_{tid}", token)
+    first = client.post(f"/api/tables/{tid}/rematch")
+    assert first.status_code == 201
+    again = client.post(f"/api/tables/{tid}/rematch")
+    assert again.status_code == 409 and "already" in again.json()["error"]
+
+
+def test_origin_host_content_type_and_docs(tmp_path: Path, client: TestClient) -> None:
+    t = new_table(client, seats=["open", "open"])
+    for origin in ("https://testserver", "http://testserver.evil.example", "null"):
+        with (
+            pytest.raises(WebSocketDisconnect),
+            client.websocket_connect(f"/ws/tables/{t['id']}", headers={"origin": origin}) as ws,
+        ):
+            ws.receive_json()
+    with client.websocket_connect(
+        f"/ws/tables/{t['id']}", headers={"origin": "http://testserver"}
+    ) as ws:
+        assert receive_state(ws)["type"] == "state"
+    r = client.get("/api/games", headers={"host": "rebound.evil.example"})
+    assert r.status_code == 400
+    assert client.get("/api/games", headers={"host": "127.0.0.1:8000"}).status_code == 200
+    r = client.post(
+        "/api/tables",
+        content=json.dumps({"game": "drop-or-stop", "seats": ["open"] * 3}),
+        headers={"content-type": "text/plain"},
+    )
+    assert r.status_code == 415
+    assert client.get("/docs").status_code == 404
+    assert client.get("/openapi.json").status_code == 404
+    with app_client(tmp_path, name="docs.sqlite3", docs=True) as documented:
+        assert documented.get("/openapi.json").status_code == 200
+
+
+def test_a_drop_it_board_is_never_read_from_the_servers_disk(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gamenight.games.drop_it import board
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "secret").write_text(board.DEFAULT_BOARD.read_text())  # a file, not a preset
+    r = client.post(
+        "/api/tables",
+        json={"game": "drop-it", "options": {"board": "secret"}, "seats": ["open", "easy"]},
+    )
+    assert r.status_code == 400 and "shipped" in r.json()["error"]
