@@ -38,7 +38,7 @@ from fastapi.staticfiles import StaticFiles
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import describe_options
 from gamenight.engine.registry import game_class, games
-from gamenight.server import workers
+from gamenight.server import review, workers
 from gamenight.server.db import Store, connect, token_hash
 from gamenight.server.tables import Conn, Hub, LiveTable, Refused
 
@@ -326,6 +326,7 @@ def create_app(
         return response
 
     replay_cache: dict[tuple[str, int | None], dict[str, Any]] = {}
+    app.include_router(review.router(hub))  # /api/tables/{id}/replay/events
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str, seat: int | None = None) -> dict[str, Any]:

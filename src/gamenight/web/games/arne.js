@@ -365,3 +365,6 @@ export function resultDetails(msg, names) {
   }
   return box;
 }
+
+/** Cards of a hand as small faces (the replay's "reveal all hands"). */
+export function handFaces(hand) { return el("span", { class: "cards" }, hand.map((c) => cardFace(c, { width: 30 }))); }

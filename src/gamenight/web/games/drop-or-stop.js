@@ -154,3 +154,6 @@ export function resultDetails(msg) {
   const v = msg.view;
   return el("p", { class: "muted" }, `Round wins: ${v.seats.map((s) => s.wins).join(" / ")} after ${v.round} rounds.`);
 }
+
+/** Cards of a hand as small faces (the replay's "reveal all hands"). */
+export function handFaces(hand, view) { return el("span", { class: "cards" }, hand.map((c) => cardSvg(c, view.cards, { small: true }))); }
