@@ -153,7 +153,7 @@ def test_replay_and_rematch(client: TestClient) -> None:
 
 
 def test_drop_it_board_picture(client: TestClient) -> None:
-    board = client.get("/api/drop-it/board").json()
+    board = client.get("/api/games/drop-it/page-data").json()
     assert board["svg"].startswith("<svg") and board["board"]["levels"] == 8
     assert set(board["outlines"]) == {"circle", "square", "triangle", "diamond"}
 
@@ -170,3 +170,20 @@ def test_metrics_count_accepted_actions(client: TestClient) -> None:
         time.sleep(0.05)
     m = client.get("/api/metrics").json()
     assert m["actions"] > 0 and 0 <= m["median_ms"] <= m["p99_ms"] <= m["max_ms"]
+
+
+def test_games_list_carries_each_games_spec(client: TestClient) -> None:
+    from gamenight.engine.registry import spec
+
+    listed = {g["name"]: g for g in client.get("/api/games").json()}
+    for name, entry in listed.items():
+        assert entry["title"] == spec(name).title and entry["players"] == list(spec(name).players)
+
+
+def test_page_data_refused_for_games_without_pictures(client: TestClient) -> None:
+    from gamenight.engine.registry import specs
+
+    plain = next(s for s in specs() if s.pictures is None)
+    r = client.get(f"/api/games/{plain.name}/page-data")
+    assert r.status_code == 404 and plain.title in r.json()["detail"]
+    assert client.get("/api/games/chess/page-data").status_code == 404

@@ -7,7 +7,6 @@ name of its hand-written player). Seats on the command line are written `bot`,
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from types import ModuleType
 from typing import Any
@@ -16,18 +15,12 @@ from urllib.parse import parse_qsl
 from gamenight.engine.core import BadInput, Game
 from gamenight.engine.driver import Bot
 from gamenight.engine.options import _parse
-
-_MODULES = {
-    "drop-or-stop": "gamenight.games.drop_or_stop.bots",
-    "arne": "gamenight.games.arne.bots",
-    "drop-it": "gamenight.games.drop_it.bots",
-}
+from gamenight.engine.registry import spec
 
 
 def _module(game_name: str) -> ModuleType:
-    if game_name not in _MODULES:
-        raise BadInput(f"no bots for game {game_name!r}")
-    return importlib.import_module(_MODULES[game_name])
+    """The game's bots module, named by its spec."""
+    return spec(game_name).module("bots")
 
 
 LEVELS = ("easy", "medium", "hard")
@@ -46,7 +39,7 @@ def default_bot(game_name: str) -> str:
 
 def simulation_bot(game_name: str) -> str:
     """The bot `simulate` seats when none is named: the heuristic, unless the game names a
-    cheaper one for mass runs (Drop It: its planner simulates every candidate drop)."""
+    cheaper one for mass runs (`SIMULATE`, e.g. where the heuristic runs physics)."""
     module = _module(game_name)
     return str(getattr(module, "SIMULATE", module.HEURISTIC))
 

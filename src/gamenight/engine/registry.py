@@ -1,38 +1,65 @@
 """Which games exist and how to load one with validated options.
 
-Games are registered by import path so that `import gamenight` stays light (Drop It
-pulls in pymunk only when it is loaded).
+Each game package under `gamenight.games` declares a `SPEC` (engine/spec.py) and registers
+it on its last line; a game from another distribution registers through the
+`gamenight.games` entry-point group (the value is the package that registers its spec).
+Listing the games imports only their `__init__` modules, which stay light.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from importlib.metadata import entry_points
 from typing import Any
 
 from gamenight.engine.core import BadInput, Game
+from gamenight.engine.spec import GameSpec
 
-_GAMES: dict[str, str] = {
-    "arne": "gamenight.games.arne:Arne",
-    "drop-it": "gamenight.games.drop_it:DropIt",
-    "drop-or-stop": "gamenight.games.drop_or_stop:DropOrStop",
-}
+_SPECS: dict[str, GameSpec] = {}
+_discovered = False
 
 
-def register(name: str, path: str) -> None:
-    """Add a game: `path` is "module:GameClass"."""
-    _GAMES[name] = path
+def register(spec: GameSpec) -> None:
+    """Add a game (called on the last line of a game package's `__init__`)."""
+    _SPECS[spec.name] = spec
+
+
+def _discover() -> None:
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    import gamenight.games as package
+
+    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+        if info.ispkg:
+            importlib.import_module(info.name)
+    for point in entry_points(group="gamenight.games"):
+        importlib.import_module(point.value.partition(":")[0])
 
 
 def games() -> list[str]:
     """The names of every game, sorted."""
-    return sorted(_GAMES)
+    _discover()
+    return sorted(_SPECS)
+
+
+def spec(name: str) -> GameSpec:
+    """The declaration of game `name` (BadInput listing the games if there is none)."""
+    _discover()
+    if name not in _SPECS:
+        raise BadInput(f"no game {name!r}; games: {', '.join(games())}")
+    return _SPECS[name]
+
+
+def specs() -> list[GameSpec]:
+    """Every game's declaration, in name order."""
+    return [spec(name) for name in games()]
 
 
 def game_class(name: str) -> type[Game]:
-    if name not in _GAMES:
-        raise BadInput(f"no game {name!r}; games: {', '.join(games())}")
-    module, cls = _GAMES[name].split(":")
-    found: type[Game] = getattr(importlib.import_module(module), cls)
+    found: type[Game] = spec(name).game_class()
     return found
 
 

@@ -9,7 +9,7 @@ HTTP (JSON):
   POST /api/tables/{id}/start          the creator starts a full table
   POST /api/tables/{id}/rematch        a new table with the same game, options and bots
   GET  /api/tables/{id}/replay         a finished game step by step (?seat=N for a seat's view)
-  GET  /api/drop-it/board              board picture and piece outlines for the Drop It page
+  GET  /api/games/{name}/page-data      what a game's page draws once (Drop It: the board)
 WebSocket /ws/tables/{id}: the server sends {"type": "state", ...} with the receiver's own
 view after every change; the client sends {"type": "act", "version": V, "action": {...}},
 {"type": "auto_pass", "on": b}, {"type": "pass_ahead", "on": b}, {"type": "sync"} or
@@ -31,14 +31,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import describe_options
-from gamenight.engine.registry import game_class, games
+from gamenight.engine.registry import game_class, games, spec
 from gamenight.server import review, workers
+from gamenight.server.accounts import Accounts, link_seat
+from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import Store, connect, token_hash
 from gamenight.server.tables import Conn, Hub, LiveTable, Refused
 
@@ -90,6 +92,7 @@ def create_app(
         db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamenight-db")
         hub = Hub(Store(engine), work, db_pool, idle_timeout=idle_timeout)
         state["hub"] = hub
+        state["accounts"] = Accounts(engine)
         if pool == "process":
             await asyncio.get_running_loop().run_in_executor(work, workers.warm)
         restored = await hub.restore()
@@ -110,6 +113,12 @@ def create_app(
     def hub() -> Hub:
         h: Hub = state["hub"]
         return h
+
+    def people() -> Accounts:
+        found: Accounts = state["accounts"]
+        return found
+
+    app.include_router(accounts_router(people, lambda: hub().store, WEB))
 
     async def body(request: Request) -> dict[str, Any]:
         raw = await request.body()
@@ -156,7 +165,7 @@ def create_app(
             cls = game_class(name)
             out.append(
                 {
-                    "name": name,
+                    **spec(name).to_json(),
                     "options": describe_options(cls.Options),
                     "levels": list(LEVELS),
                     "file_options": [o for o in FILE_OPTIONS],
@@ -257,7 +266,8 @@ def create_app(
             game,
             clean_options(obj.get("options")),
             seats,
-            clean_settings(obj.get("settings")),
+            clean_settings(obj.get("settings"))
+            | ({"seed_chosen": True} if seed is not None else {}),
             seed=seed,
         )
         response = JSONResponse(summary(table), status_code=201)
@@ -266,6 +276,7 @@ def create_app(
         sit = obj.get("sit")
         if isinstance(sit, int) and not isinstance(sit, bool) and isinstance(name, str):
             token = await hub().join(table, sit, name, None)
+            await link_seat(request, people(), table.row.id, sit)
             response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
             data = summary(table)
             data["you"] = sit
@@ -288,6 +299,7 @@ def create_app(
         if not isinstance(name, str):
             raise BadInput("'name' must be text")
         token = await hub().join(table, seat, name, request.cookies.get(seat_cookie(table_id)))
+        await link_seat(request, people(), table_id, seat)
         data = summary(table, request)
         data["you"] = seat
         response = JSONResponse(data)
@@ -373,16 +385,25 @@ def create_app(
 
     board_cache: dict[str, dict[str, Any]] = {}
 
-    @app.get("/api/drop-it/board")
-    async def drop_it_board(table: str | None = None) -> dict[str, Any]:
-        """The Drop It board without pieces (SVG), its geometry and the piece outlines."""
+    @app.get("/api/games/{name}/page-data")
+    async def page_data(name: str, table: str | None = None) -> dict[str, Any]:
+        """What a game's page draws once (Drop It: the empty board as SVG, its geometry and
+        the piece outlines), from the game's `pictures` module; 404 for games without one."""
+        try:
+            found = spec(name)
+        except BadInput as err:
+            raise HTTPException(404, str(err)) from err
+        if found.pictures is None:
+            raise HTTPException(404, f"{found.title} has no page data")
         options: dict[str, Any] = {}
         if table:
-            options = (await hub().get(table)).row.options
-        key = json.dumps(options, sort_keys=True)
+            live = await hub().get(table)
+            if live.row.game != name:
+                raise HTTPException(404, f"table {table} does not play {found.title}")
+            options = live.row.options
+        key = json.dumps([name, options], sort_keys=True)
         if key not in board_cache:
-            from gamenight.server.pictures import drop_it_board as build
-
+            build = found.module("pictures").page_data
             board_cache[key] = await asyncio.get_running_loop().run_in_executor(
                 None, build, options
             )

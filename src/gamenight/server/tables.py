@@ -26,12 +26,12 @@ from typing import Any
 
 from gamenight.engine.core import BadInput, Game, IllegalAction, State
 from gamenight.engine.registry import load
+from gamenight.engine.registry import spec as game_spec
 from gamenight.server import workers
 from gamenight.server.db import SeatRow, Store, TableRow, token_hash
 
 log = logging.getLogger("gamenight.server")
 
-HEAVY_GAMES = {"drop-it"}  # games whose `act` runs physics: applied in the worker pool
 MAX_ACTIONS_SENT = 400  # the legal-action list is sent when it is at most this long
 EVENTS_ON_CONNECT = 60
 CHECKPOINT_EVERY = 2.0  # seconds between SQLite checkpoints, in the database thread
@@ -178,7 +178,7 @@ class Hub:
                 history = await self.db(self.store.history, table_id)
                 if history or row.status != "abandoned":
                     steps = [(seat, game.action_from_json(a)) for seat, a in history]
-                    if row.game in HEAVY_GAMES:
+                    if game_spec(row.game).heavy:
                         loop = asyncio.get_running_loop()
                         table.state = await loop.run_in_executor(
                             self.pool, game.replay, row.seed, steps
@@ -374,7 +374,7 @@ class Hub:
             raise Refused(str(err)) from err
         if seat not in state.actors:
             raise Refused(f"it is not your decision now (seat {seat}); waiting for another seat")
-        if table.game.name in HEAVY_GAMES:
+        if game_spec(table.game.name).heavy:  # physics: in the worker pool
             reason = state._refusal(seat, action)
             if reason is not None:
                 raise Refused(reason)

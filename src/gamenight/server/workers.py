@@ -30,7 +30,9 @@ def apply(state: State, seat: int, action: Action) -> State:
 
 def warm() -> int:
     """Import the games once in a fresh worker, so the first real task is fast."""
-    import gamenight.bots
-    import gamenight.games.drop_or_stop  # noqa: F401
+    import gamenight.bots  # noqa: F401
+    from gamenight.engine.registry import games
+
+    games()  # imports every game package
 
     return 0

@@ -1,7 +1,27 @@
 """Arne: a take-that card game with black cards out of turn (spec rules/arne.md)."""
 
+from gamenight.engine.registry import register
+from gamenight.engine.spec import GameSpec
 from gamenight.games.arne.game import Arne
 from gamenight.games.arne.options import Options
 from gamenight.games.arne.rules import ArneState
 
+SPEC = GameSpec(
+    name="arne",
+    title="Arne",
+    pitch="Build your colours' stacks, wreck your rivals' and strike back out of turn.",
+    players=(2, 12),
+    default_players=4,
+    length="30 min",
+    difficulty="hard",
+    game="gamenight.games.arne:Arne",
+    bots="gamenight.games.arne.bots",
+    terminal="gamenight.games.arne.terminal",
+    web="arne.js",
+    windows=True,
+    rules="rules/arne.md",
+)
+
 __all__ = ["Arne", "ArneState", "Options"]
+
+register(SPEC)

@@ -1,5 +1,7 @@
 """Drop or Stop?!: push-your-luck cards (spec rules/drop-or-stop.md)."""
 
+from gamenight.engine.registry import register
+from gamenight.engine.spec import GameSpec
 from gamenight.games.drop_or_stop.rules import (
     DROP,
     STOP,
@@ -10,4 +12,21 @@ from gamenight.games.drop_or_stop.rules import (
     Stop,
 )
 
+SPEC = GameSpec(
+    name="drop-or-stop",
+    title="Drop or Stop",
+    pitch="Draw another card or stop: get closest to 11 without going over.",
+    players=(2, 4),
+    default_players=3,
+    length="10 min",
+    difficulty="easy",
+    game="gamenight.games.drop_or_stop:DropOrStop",
+    bots="gamenight.games.drop_or_stop.bots",
+    terminal="gamenight.games.drop_or_stop.terminal",
+    web="drop-or-stop.js",
+    rules="rules/drop-or-stop.md",
+)
+
 __all__ = ["DROP", "STOP", "Drop", "DropOrStop", "DropOrStopOptions", "DropOrStopState", "Stop"]
+
+register(SPEC)

@@ -20,7 +20,7 @@ let shownTurn = -1;
 let sent = false;
 
 export async function init(rootEl, info) {
-  B = await api(`/api/drop-it/board?table=${encodeURIComponent(info.id)}`);
+  B = await api(`/api/games/drop-it/page-data?table=${encodeURIComponent(info.id)}`);
   aim.x = B.board.width / 2;
 }
 

@@ -1,18 +1,20 @@
-"""Pictures for the pages: the Drop It board drawn once by the game's own renderer."""
+"""Pictures of Drop It for other layers: the web page's empty board (drawn once by the
+game's own renderer) and the board as an RGB array for learning environments."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 
-def drop_it_board(options: dict[str, Any]) -> dict[str, Any]:
+
+def page_data(options: dict[str, Any]) -> dict[str, Any]:
     """The board without pieces (SVG, caption cropped off), the numbers needed to draw pieces
     over it (scale, margins, the y axis) and each kind's outline about its centroid."""
-    from gamenight.engine.registry import load
-    from gamenight.games.drop_it import render
+    from gamenight.games.drop_it import DropIt, render
     from gamenight.games.drop_it.components import outlines
 
-    game: Any = load("drop-it", **options)
+    game = DropIt.from_options(**options)
     state = game.start(0)
     view = {**state.view(None), "pieces": [], "last": None}
     board = game.board
@@ -50,3 +52,17 @@ def drop_it_board(options: dict[str, Any]) -> dict[str, Any]:
             for kind, o in outlines(board).items()
         },
     }
+
+
+def rgb(state: Any) -> np.ndarray:
+    """The board as an RGB array (height x width x 3, uint8)."""
+    import io
+
+    import cairosvg
+    from PIL import Image
+
+    from gamenight.games.drop_it.render import svg
+
+    data = cairosvg.svg2png(bytestring=svg(state).encode())
+    with Image.open(io.BytesIO(data)) as image:
+        return np.asarray(image.convert("RGB"), dtype=np.uint8)

@@ -1,0 +1,554 @@
+"""Optional accounts, sessions, profiles and openskill ratings.
+
+Guests play without an account, as before. A person who signs up gets a session in an
+HttpOnly, SameSite=Lax cookie; a seat taken while signed in is linked to the account, so
+finished games count on the profile and, when rated, on the leaderboard.
+
+CSRF: every state-changing request here must be `application/json` (a cross-site HTML form
+cannot send that without a CORS preflight, which this server never grants) and, when the
+browser sends an Origin, it must be this server's own.
+
+Ratings (openskill, Plackett-Luce) are computed from finished tables, each once, in the
+order they finished. People and bots are rated alike, but bots are fixed anchors: a bot's
+rating is set by its level and never moves, so the scale means the same over time. A table
+counts only when it is fair to rate: no seed chosen by a player and no coach at the table
+(`rated(row)`), and at least one signed-in person plus one other rated seat sat at it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse
+from sqlalchemy import (
+    Column,
+    Engine,
+    Float,
+    Integer,
+    String,
+    Table,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
+
+from gamenight.engine.registry import load, spec
+from gamenight.server.db import TableRow, metadata
+
+SESSION_COOKIE = "gn_session"
+SESSION_DAYS = 30
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{1,23}")
+PASSWORD_LENGTH = (8, 200)
+LOGIN_FAILURES = 5  # per name per minute, then refused for the rest of that minute
+# A bot's fixed rating by the level it plays at (openskill's scale: a new person is 25 +- 8.3)
+BOT_ANCHORS = {"easy": 18.0, "medium": 25.0, "hard": 32.0}
+BOT_SIGMA = 1.0
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(24), nullable=False, unique=True),
+    Column("name_key", String(24), nullable=False, unique=True),  # lower case: one Ann only
+    Column("password_hash", String(200), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
+seat_accounts = Table(
+    "seat_accounts",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, nullable=False, index=True),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("game", String(40), primary_key=True),
+    Column("player", String(240), primary_key=True),  # "account:7" or "bot:<seat text>"
+    Column("name", String(240), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+)
+
+rated_tables = Table(
+    "rated_tables",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("rated", Integer, nullable=False),  # 1 rated, 0 seen and not rateable
+    Column("at", Float, nullable=False),
+)
+
+
+class AccountError(Exception):
+    """A request about accounts that was refused; `status` is the HTTP status."""
+
+    def __init__(self, reason: str, status: int = 400) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _hasher() -> Any:
+    from argon2 import PasswordHasher
+
+    return PasswordHasher()
+
+
+def rated(row: TableRow) -> bool:
+    """May this finished table change ratings? Not with a seed a player chose, nor with a
+    coach switched on for anyone."""
+    settings = row.settings or {}
+    return (
+        not settings.get("practice")
+        and not settings.get("seed_chosen")
+        and not (settings.get("coach"))
+    )
+
+
+def bot_anchor(bot_text: str | None) -> float:
+    """A bot seat's fixed rating: by its level word, else medium."""
+    text = (bot_text or "").removeprefix("bot:")
+    return BOT_ANCHORS.get(text, BOT_ANCHORS["medium"])
+
+
+class Accounts:
+    """Blocking storage calls; the routes run them in a thread."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.failures: dict[str, list[float]] = {}
+
+    # -- accounts and sessions ----------------------------------------------------------
+    def sign_up(self, name: Any, password: Any) -> tuple[dict[str, Any], str]:
+        check_name(name)
+        check_password(password)
+        digest = _hasher().hash(password)
+        with self.engine.begin() as conn:
+            taken = conn.execute(
+                select(accounts.c.id).where(accounts.c.name_key == name.lower())
+            ).first()
+            if taken is not None:
+                raise AccountError(f"the name {name} is taken; choose another", 409)
+            key = conn.execute(
+                insert(accounts).values(
+                    name=name, name_key=name.lower(), password_hash=digest, created=time.time()
+                )
+            ).inserted_primary_key
+        assert key is not None
+        return {"id": int(key[0]), "name": name}, self._new_session(int(key[0]))
+
+    def log_in(self, name: str, password: str) -> tuple[dict[str, Any], str]:
+        key = name.lower() if isinstance(name, str) else ""
+        now = time.time()
+        recent = [t for t in self.failures.get(key, []) if now - t < 60]
+        if len(recent) >= LOGIN_FAILURES:
+            raise AccountError("too many wrong passwords for this name; wait a minute", 429)
+        with self.engine.connect() as conn:
+            row = conn.execute(select(accounts).where(accounts.c.name_key == key)).first()
+        ok = False
+        if row is not None:
+            from argon2.exceptions import VerificationError
+
+            try:
+                ok = bool(_hasher().verify(row.password_hash, password))
+            except VerificationError:
+                ok = False
+        if row is None or not ok:
+            self.failures[key] = [*recent, now]
+            raise AccountError("wrong name or password", 401)
+        self.failures.pop(key, None)
+        return {"id": int(row.id), "name": row.name}, self._new_session(int(row.id))
+
+    def _new_session(self, account_id: int) -> str:
+        token = secrets.token_urlsafe(32)
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(sessions).values(
+                    token_hash=_hash(token),
+                    account_id=account_id,
+                    expires=time.time() + SESSION_DAYS * 86400,
+                )
+            )
+        return token
+
+    def log_out(self, token: str | None) -> None:
+        if token:
+            with self.engine.begin() as conn:
+                conn.execute(delete(sessions).where(sessions.c.token_hash == _hash(token)))
+
+    def who(self, token: str | None) -> dict[str, Any] | None:
+        """The account of a session token, or None (no, unknown or expired session)."""
+        if not token:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(accounts.c.id, accounts.c.name)
+                .join(sessions, sessions.c.account_id == accounts.c.id)
+                .where(sessions.c.token_hash == _hash(token), sessions.c.expires > time.time())
+            ).first()
+        return None if row is None else {"id": int(row.id), "name": row.name}
+
+    def link_seat(self, table_id: str, seat: int, account_id: int) -> None:
+        """Record that this account sits at this seat (a later join replaces it)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(seat_accounts).where(
+                    seat_accounts.c.table_id == table_id, seat_accounts.c.seat == seat
+                )
+            )
+            conn.execute(
+                insert(seat_accounts).values(table_id=table_id, seat=seat, account_id=account_id)
+            )
+
+    # -- ratings ------------------------------------------------------------------------
+    def rate_finished(self, store: Any) -> int:
+        """Rate every finished table not rated yet, in the order they finished. Returns how
+        many tables changed ratings. Idempotent: each table is looked at once."""
+        from gamenight.server.db import tables
+
+        with self.engine.connect() as conn:
+            done = select(rated_tables.c.table_id)
+            todo = conn.execute(
+                select(tables.c.id)
+                .where(tables.c.status == "finished", tables.c.id.not_in(done))
+                .order_by(tables.c.updated)
+            ).all()
+        changed = 0
+        for (table_id,) in todo:
+            row = store.table(table_id)
+            changed += self._rate_one(store, row) if row is not None else 0
+        return changed
+
+    def _rate_one(self, store: Any, row: TableRow) -> int:
+        from openskill.models import PlackettLuce
+
+        with self.engine.connect() as conn:
+            linked = {
+                r.seat: int(r.account_id)
+                for r in conn.execute(
+                    select(seat_accounts).where(seat_accounts.c.table_id == row.id)
+                )
+            }
+            names = {
+                int(r.id): r.name
+                for r in conn.execute(
+                    select(accounts.c.id, accounts.c.name).where(
+                        accounts.c.id.in_(set(linked.values()) or {-1})
+                    )
+                )
+            }
+        players: dict[int, tuple[str, str]] = {}  # seat -> (player key, shown name)
+        for s in row.seats:
+            if s.kind == "bot":
+                players[s.seat] = (f"bot:{s.bot}", f"bot ({(s.bot or '').removeprefix('bot:')})")
+            elif s.seat in linked:
+                players[s.seat] = (f"account:{linked[s.seat]}", names[linked[s.seat]])
+        people = [k for k, _ in players.values() if k.startswith("account:")]
+        rateable = rated(row) and people and len(players) >= 2
+        if not rateable:
+            self._mark(row.id, 0)
+            return 0
+        game = load(row.game, **row.options)
+        history = [(s, game.action_from_json(a)) for s, a in store.history(row.id)]
+        final = game.replay(row.seed, history)
+        if not final.over or final.outcome().truncated:
+            self._mark(row.id, 0)
+            return 0
+        ranks = final.outcome().ranks
+        model = PlackettLuce()
+        seats = sorted(players)
+        with self.engine.begin() as conn:
+            current = []
+            for seat in seats:
+                key, shown = players[seat]
+                found = conn.execute(
+                    select(ratings).where(ratings.c.game == row.game, ratings.c.player == key)
+                ).first()
+                if found is not None:
+                    current.append(model.rating(mu=found.mu, sigma=found.sigma, name=key))
+                elif key.startswith("bot:"):
+                    current.append(model.rating(mu=bot_anchor(key[4:]), sigma=BOT_SIGMA, name=key))
+                else:
+                    current.append(model.rating(name=key))
+            teams = [[r] for r in current]
+            new = model.rate(teams, ranks=[ranks[seat] for seat in seats])
+            for seat, before, (after,) in zip(seats, current, new, strict=True):
+                key, shown = players[seat]
+                bot = key.startswith("bot:")
+                mu, sigma = (before.mu, before.sigma) if bot else (after.mu, after.sigma)
+                values = {"name": shown, "mu": mu, "sigma": sigma}
+                result = conn.execute(
+                    update(ratings)
+                    .where(ratings.c.game == row.game, ratings.c.player == key)
+                    .values(**values, games=ratings.c.games + 1)
+                )
+                if result.rowcount == 0:
+                    conn.execute(
+                        insert(ratings).values(game=row.game, player=key, games=1, **values)
+                    )
+            conn.execute(insert(rated_tables).values(table_id=row.id, rated=1, at=time.time()))
+        return 1
+
+    def _mark(self, table_id: str, value: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(rated_tables).values(table_id=table_id, rated=value, at=time.time())
+            )
+
+    def profile(self, name: str) -> dict[str, Any]:
+        from gamenight.server.db import seats, tables
+
+        with self.engine.connect() as conn:
+            account = conn.execute(
+                select(accounts).where(accounts.c.name_key == name.lower())
+            ).first()
+            if account is None:
+                raise AccountError(f"no player named {name}", 404)
+            key = f"account:{account.id}"
+            rows = conn.execute(
+                select(
+                    tables.c.id,
+                    tables.c.game,
+                    tables.c.status,
+                    tables.c.updated,
+                    seat_accounts.c.seat,
+                    rated_tables.c.rated,
+                )
+                .join(seat_accounts, seat_accounts.c.table_id == tables.c.id)
+                .outerjoin(rated_tables, rated_tables.c.table_id == tables.c.id)
+                .where(seat_accounts.c.account_id == account.id)
+                .order_by(tables.c.updated.desc())
+                .limit(20)
+            ).all()
+            played = conn.execute(
+                select(func.count())
+                .select_from(seat_accounts)
+                .join(tables, tables.c.id == seat_accounts.c.table_id)
+                .where(seat_accounts.c.account_id == account.id, tables.c.status == "finished")
+            ).scalar_one()
+            own = conn.execute(select(ratings).where(ratings.c.player == key)).all()
+            opponents = {
+                r.table_id: r.n
+                for r in conn.execute(
+                    select(seats.c.table_id, func.count().label("n"))
+                    .where(seats.c.table_id.in_([r.id for r in rows] or ["-"]))
+                    .group_by(seats.c.table_id)
+                )
+            }
+        return {
+            "name": account.name,
+            "since": account.created,
+            "games_played": int(played),
+            "ratings": [
+                {
+                    "game": r.game,
+                    "title": spec(r.game).title,
+                    "mu": round(r.mu, 2),
+                    "sigma": round(r.sigma, 2),
+                    "rating": round(r.mu - 3 * r.sigma, 2),
+                    "games": r.games,
+                }
+                for r in own
+            ],
+            "recent": [
+                {
+                    "table": r.id,
+                    "game": r.game,
+                    "title": spec(r.game).title,
+                    "status": r.status,
+                    "at": r.updated,
+                    "seat": r.seat,
+                    "players": opponents.get(r.id, 0),
+                    "rated": bool(r.rated),
+                    "replay": f"/tables/{r.id}/replay" if r.status == "finished" else None,
+                }
+                for r in rows
+            ],
+        }
+
+    def leaderboard(self, game: str, limit: int = 50) -> list[dict[str, Any]]:
+        spec(game)  # BadInput: no such game
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ratings)
+                .where(ratings.c.game == game)
+                .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc())
+                .limit(limit)
+            ).all()
+        return [
+            {
+                "place": i + 1,
+                "name": r.name,
+                "bot": r.player.startswith("bot:"),
+                "rating": round(r.mu - 3 * r.sigma, 2),
+                "mu": round(r.mu, 2),
+                "sigma": round(r.sigma, 2),
+                "games": r.games,
+            }
+            for i, r in enumerate(rows)
+        ]
+
+
+def check_name(name: Any) -> None:
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise AccountError(
+            "a name is 2 to 24 letters, digits, spaces, '.', '_' or '-', starting with a "
+            "letter or digit"
+        )
+
+
+def check_password(password: Any) -> None:
+    low, high = PASSWORD_LENGTH
+    if not isinstance(password, str) or not low <= len(password) <= high:
+        raise AccountError(f"a password is {low} to {high} characters")
+
+
+def same_origin(request: Request) -> None:
+    """CSRF guard for state-changing requests: JSON only, and from this site if the browser
+    says where it comes from."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise AccountError("send this request as application/json", 415)
+    origin = request.headers.get("origin")
+    if origin:
+        parts = urlsplit(origin)
+        host = request.headers.get("host", "")
+        if parts.netloc != host or parts.scheme not in ("http", "https"):
+            raise AccountError("this request must come from this site's own pages", 403)
+
+
+def session_of(request: Request) -> str | None:
+    return request.cookies.get(SESSION_COOKIE)
+
+
+def router(
+    get_accounts: Callable[[], Accounts], get_store: Callable[[], Any], web: Any
+) -> APIRouter:
+    """The account, profile and leaderboard routes and pages."""
+    api = APIRouter()
+
+    def fail(err: AccountError) -> JSONResponse:
+        return JSONResponse({"error": err.reason}, status_code=err.status)
+
+    async def json_body(request: Request) -> dict[str, Any]:
+        same_origin(request)
+        raw = await request.body()
+        if len(raw) > 4096:
+            raise AccountError("request body too large", 413)
+        import json
+
+        try:
+            obj = json.loads(raw or b"{}")
+        except (ValueError, RecursionError) as err:
+            raise AccountError("the request body is not JSON") from err
+        if not isinstance(obj, dict):
+            raise AccountError("the request body must be a JSON object")
+        return obj
+
+    def signed_in(account: dict[str, Any], token: str) -> JSONResponse:
+        response = JSONResponse({"account": account})
+        response.set_cookie(
+            SESSION_COOKIE,
+            token,
+            max_age=SESSION_DAYS * 86400,
+            httponly=True,
+            samesite="lax",
+            path="/",
+        )
+        return response
+
+    @api.post("/api/accounts")
+    async def sign_up(request: Request) -> JSONResponse:
+        try:
+            obj = await json_body(request)
+            account, token = await asyncio.to_thread(
+                get_accounts().sign_up, obj.get("name"), obj.get("password")
+            )
+        except AccountError as err:
+            return fail(err)
+        response = signed_in(account, token)
+        response.status_code = 201
+        return response
+
+    @api.post("/api/session")
+    async def log_in(request: Request) -> JSONResponse:
+        try:
+            obj = await json_body(request)
+            name, password = obj.get("name"), obj.get("password")
+            if not isinstance(name, str) or not isinstance(password, str):
+                raise AccountError("send a name and a password")
+            account, token = await asyncio.to_thread(get_accounts().log_in, name, password)
+        except AccountError as err:
+            return fail(err)
+        return signed_in(account, token)
+
+    @api.delete("/api/session")
+    async def log_out(request: Request) -> JSONResponse:
+        await asyncio.to_thread(get_accounts().log_out, session_of(request))
+        response = JSONResponse({"account": None})
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    @api.get("/api/me")
+    async def me(request: Request) -> dict[str, Any]:
+        return {"account": await asyncio.to_thread(get_accounts().who, session_of(request))}
+
+    @api.get("/api/profiles/{name}")
+    async def profile(name: str) -> JSONResponse:
+        try:
+            await asyncio.to_thread(get_accounts().rate_finished, get_store())
+            return JSONResponse(await asyncio.to_thread(get_accounts().profile, name))
+        except AccountError as err:
+            return fail(err)
+
+    @api.get("/api/leaderboard/{game}")
+    async def leaderboard(game: str) -> JSONResponse:
+        from gamenight.engine.core import BadInput
+
+        try:
+            await asyncio.to_thread(get_accounts().rate_finished, get_store())
+            rows = await asyncio.to_thread(get_accounts().leaderboard, game)
+        except BadInput as err:
+            return JSONResponse({"error": str(err)}, status_code=404)
+        return JSONResponse({"game": game, "title": spec(game).title, "players": rows})
+
+    for path in ("/account", "/players/{name}", "/leaderboard/{game}"):
+        api.add_api_route(
+            path,
+            lambda: FileResponse(web / "profile.html"),
+            include_in_schema=False,
+            methods=["GET"],
+        )
+    return api
+
+
+async def link_seat(request: Request, accounts_: Accounts, table_id: str, seat: int) -> None:
+    """After a person took `seat`: link it to their account if they are signed in."""
+    account = await asyncio.to_thread(accounts_.who, session_of(request))
+    if account is not None:
+        await asyncio.to_thread(accounts_.link_seat, table_id, seat, account["id"])

@@ -1,0 +1,101 @@
+// Accounts, profiles and leaderboards: /account, /players/NAME, /leaderboard/GAME.
+// Every piece of data reaches the page as a text node (el() builds nodes, never HTML).
+import { $, api, el } from "/static/common.js";
+
+const path = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+
+async function request(method, url, body) {
+  const res = await fetch(url, {
+    method,
+    credentials: "same-origin",
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+}
+
+async function showMe() {
+  const { account } = await api("/api/me");
+  const me = $("#me");
+  me.replaceChildren(account
+    ? el("a", { href: `/players/${encodeURIComponent(account.name)}` }, account.name)
+    : el("a", { href: "/account" }, "Sign in"));
+  return account;
+}
+
+async function accountPage() {
+  $("#account").hidden = false;
+  document.title = "gamenight — your account";
+  const refresh = async () => {
+    const account = await showMe();
+    $("#account-form").hidden = !!account;
+    $("#signed-in").hidden = !account;
+    if (account) {
+      $("#signed-in-text").textContent = `Signed in as ${account.name}.`;
+      $("#my-profile").href = `/players/${encodeURIComponent(account.name)}`;
+    }
+  };
+  const send = async (url) => {
+    const err = $("#account-err");
+    err.textContent = "";
+    try {
+      await request("POST", url, { name: $("#acc-name").value, password: $("#acc-password").value });
+      await refresh();
+    } catch (e) { err.textContent = e.message; }
+  };
+  $("#account-form").addEventListener("submit", (ev) => { ev.preventDefault(); send("/api/session"); });
+  $("#sign-up").addEventListener("click", () => send("/api/accounts"));
+  $("#log-out").addEventListener("click", async () => { await request("DELETE", "/api/session"); await refresh(); });
+  await refresh();
+}
+
+async function profilePage(name) {
+  $("#profile").hidden = false;
+  document.title = `gamenight — ${name}`;
+  await showMe();
+  let p;
+  try { p = await api(`/api/profiles/${encodeURIComponent(name)}`); } catch (e) {
+    $("#profile-h").textContent = e.message;
+    return;
+  }
+  $("#profile-h").textContent = p.name;
+  $("#profile-summary").textContent = `${p.games_played} finished game${p.games_played === 1 ? "" : "s"} · playing since ${when(p.since)}`;
+  const ratings = $("#profile-ratings tbody");
+  ratings.replaceChildren(...(p.ratings.length ? p.ratings.map((r) => el("tr", {},
+    el("td", {}, r.title), el("td", {}, r.rating.toFixed(1)), el("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`),
+    el("td", {}, String(r.games)), el("td", {}, el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}` }, "leaderboard")),
+  )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, "No rated games yet."))]));
+  const recent = $("#profile-recent tbody");
+  recent.replaceChildren(...(p.recent.length ? p.recent.map((g) => el("tr", {},
+    el("td", {}, g.title), el("td", {}, when(g.at)), el("td", {}, String(g.players)),
+    el("td", {}, g.rated ? "yes" : "no"),
+    el("td", {}, g.replay ? el("a", { href: g.replay }, "replay") : el("a", { href: `/tables/${g.table}` }, g.status)),
+  )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, "No games yet."))]));
+}
+
+async function leaderboardPage(game) {
+  $("#leaderboard").hidden = false;
+  await showMe();
+  let b;
+  try { b = await api(`/api/leaderboard/${encodeURIComponent(game)}`); } catch (e) {
+    $("#board-h").textContent = e.message;
+    return;
+  }
+  document.title = `gamenight — ${b.title} leaderboard`;
+  $("#board-h").textContent = `${b.title}: leaderboard`;
+  $("#board tbody").replaceChildren(...(b.players.length ? b.players.map((r) => el("tr", {},
+    el("td", {}, String(r.place)),
+    el("td", {}, r.bot ? r.name : el("a", { href: `/players/${encodeURIComponent(r.name)}` }, r.name)),
+    el("td", {}, r.rating.toFixed(1)), el("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`), el("td", {}, String(r.games)),
+  )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, "Nobody is rated yet."))]));
+}
+
+if (path[0] === "players" && path[1]) profilePage(path[1]);
+else if (path[0] === "leaderboard" && path[1]) leaderboardPage(path[1]);
+else accountPage();

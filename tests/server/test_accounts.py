@@ -1,0 +1,183 @@
+"""Issue 14 item 8: optional accounts (argon2), sessions in HttpOnly cookies, CSRF-safe
+requests, profiles with recent games, openskill ratings with bots as fixed anchors, and a
+leaderboard per game; upgrades of a database made by the previous release."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+import gamenight
+from gamenight.server.accounts import BOT_ANCHORS, SESSION_COOKIE
+from gamenight.server.db import Store, connect
+from tests.server.conftest import cookie, join, new_table, receive_state
+
+
+def sign_up(client: TestClient, name: str, password: str = "correct horse") -> dict[str, Any]:
+    r = client.post("/api/accounts", json={"name": name, "password": password})
+    assert r.status_code == 201, r.text
+    return r.json()["account"]
+
+
+def play_person_against_bot(client: TestClient, seed: int | None = None) -> str:
+    """A signed-in person at seat 0 and an easy bot at seat 1 play Drop or Stop to the end."""
+    extra = {} if seed is None else {"seed": seed}
+    t = new_table(client, seats=["open", "easy"], **extra)
+    tid = t["id"]
+    session = client.cookies.get(SESSION_COOKIE)
+    token = join(client, tid, 0, "Ann")
+    assert client.cookies.get(SESSION_COOKIE) == session
+    assert client.post(f"/api/tables/{tid}/start").status_code == 200
+    rng = random.Random(5)
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, token)) as ws:
+        msg = receive_state(ws)
+        while not msg["view"]["over"]:
+            if msg.get("asked"):
+                action = rng.choice(msg["actions"])
+                ws.send_json({"type": "act", "version": msg["version"], "action": action})
+            msg = receive_state(ws, msg["version"] + 1)
+    return tid
+
+
+def test_sign_up_sets_an_httponly_session_and_me_knows_it(client: TestClient) -> None:
+    r = client.post("/api/accounts", json={"name": "Ann", "password": "correct horse"})
+    assert r.status_code == 201
+    header = r.headers["set-cookie"].lower()
+    assert "httponly" in header and "samesite=lax" in header
+    assert client.get("/api/me").json()["account"]["name"] == "Ann"
+    client.delete("/api/session")
+    assert client.get("/api/me").json()["account"] is None
+
+
+def test_password_is_stored_as_an_argon2_hash(client: TestClient) -> None:
+    sign_up(client, "Ann", "correct horse")
+    hub = client.app.state.holder["hub"]  # type: ignore[attr-defined]
+    with hub.store.engine.connect() as conn:
+        stored = conn.execute(text("select password_hash from accounts")).scalar()
+    assert stored.startswith("$argon2") and "correct horse" not in stored
+
+
+def test_names_and_passwords_are_checked(client: TestClient) -> None:
+    sign_up(client, "Ann")
+    again = client.post("/api/accounts", json={"name": "ann", "password": "another one"})
+    assert again.status_code == 409 and "taken" in again.json()["error"]
+    for name in ["<script>", "", "a", "x" * 25, "\x00bob", None, 7]:
+        r = client.post("/api/accounts", json={"name": name, "password": "long enough"})
+        assert r.status_code == 400, name
+    short = client.post("/api/accounts", json={"name": "Bob", "password": "short"})
+    assert short.status_code == 400 and "8" in short.json()["error"]
+
+
+def test_wrong_passwords_are_refused_then_rate_limited(client: TestClient) -> None:
+    sign_up(client, "Ann", "correct horse")
+    client.cookies.clear()
+    for _ in range(5):
+        r = client.post("/api/session", json={"name": "Ann", "password": "wrong horse"})
+        assert r.status_code == 401 and r.json()["error"] == "wrong name or password"
+    r = client.post("/api/session", json={"name": "Ann", "password": "correct horse"})
+    assert r.status_code == 429
+    unknown = client.post("/api/session", json={"name": "Nobody", "password": "whatever1"})
+    assert unknown.status_code == 401 and unknown.json()["error"] == "wrong name or password"
+
+
+def test_state_changing_requests_are_csrf_safe(client: TestClient) -> None:
+    form = client.post("/api/accounts", data={"name": "Eve", "password": "correct horse"})
+    assert form.status_code == 415
+    cross = client.post(
+        "/api/accounts",
+        json={"name": "Eve", "password": "correct horse"},
+        headers={"origin": "http://evil.example"},
+    )
+    assert cross.status_code == 403
+    assert client.get("/api/me").json()["account"] is None
+
+
+def test_a_played_game_moves_the_rating_and_shows_on_the_profile(client: TestClient) -> None:
+    sign_up(client, "Ann")
+    tid = play_person_against_bot(client)
+    profile = client.get("/api/profiles/Ann").json()
+    assert profile["games_played"] == 1
+    assert profile["recent"][0]["table"] == tid and profile["recent"][0]["rated"]
+    assert profile["recent"][0]["replay"] == f"/tables/{tid}/replay"
+    (rating,) = profile["ratings"]
+    assert rating["game"] == "drop-or-stop" and rating["games"] == 1
+    assert rating["mu"] != 25.0 and rating["sigma"] < 8.33
+    board = client.get("/api/leaderboard/drop-or-stop").json()["players"]
+    bot = next(p for p in board if p["bot"])
+    assert bot["mu"] == BOT_ANCHORS["easy"], "a bot is a fixed anchor"
+    assert {p["name"] for p in board} == {"Ann", bot["name"]}
+    # asked again, nothing is rated twice
+    assert client.get("/api/profiles/Ann").json()["ratings"][0]["games"] == 1
+
+
+def test_a_chosen_seed_is_not_rated(client: TestClient) -> None:
+    sign_up(client, "Ann")
+    play_person_against_bot(client, seed=3)
+    profile = client.get("/api/profiles/Ann").json()
+    assert profile["games_played"] == 1 and profile["ratings"] == []
+    assert not profile["recent"][0]["rated"]
+
+
+def test_guests_still_play_and_are_not_on_the_leaderboard(client: TestClient) -> None:
+    play_person_against_bot(client)
+    assert client.get("/api/leaderboard/drop-or-stop").json()["players"] == []
+    assert client.get("/api/leaderboard/chess").status_code == 404
+    assert client.get("/api/profiles/Nobody").status_code == 404
+
+
+def test_pages_are_served(client: TestClient) -> None:
+    for path in ("/account", "/players/Ann", "/leaderboard/arne"):
+        r = client.get(path)
+        assert r.status_code == 200 and "profile.js" in r.text
+
+
+def test_a_database_of_the_previous_release_upgrades_and_replays(tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    import gamenight.server.db as db
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    old = create_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    with old.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")  # the schema the previous release made
+    game = gamenight.load("drop-or-stop", players=2)
+    state = game.start(9)
+    rng = random.Random(1)
+    while not state.over:
+        seat = state.actors[0]
+        state.act(seat, rng.choice(state.actions(seat)))
+    with old.begin() as conn:
+        conn.execute(
+            text(
+                "insert into tables values ('t1', 'drop-or-stop', '{\"players\": 2}', 9,"
+                " 'finished', '{}', :h, :v, 0, 0, null)"
+            ),
+            {"h": "h" * 64, "v": len(state.history)},
+        )
+        for n, (seat, action) in enumerate(state.history):
+            conn.execute(
+                text("insert into actions values ('t1', :n, :s, :a, 0)"),
+                {"n": n, "s": seat, "a": __import__("json").dumps(action.to_json())},
+            )
+    old.dispose()
+    store = Store(connect(url))  # migrates to head
+    history = [(s, game.action_from_json(a)) for s, a in store.history("t1")]
+    assert game.replay(9, history).view(None) == state.view(None)
+    assert store.table("t1") is not None
+
+
+@pytest.mark.parametrize("hostile", ["<img src=x onerror=alert(1)>", "Ann\u202e", "'; drop"])
+def test_profile_of_hostile_names_never_reaches_markup(client: TestClient, hostile: str) -> None:
+    r = client.post("/api/accounts", json={"name": hostile, "password": "correct horse"})
+    assert r.status_code == 400
+    js = (Path(gamenight.__file__).parent / "web" / "profile.js").read_text()
+    assert "innerHTML" not in js
