@@ -212,10 +212,9 @@ function drawHandBar(view, names, msg, ctx) {
     const node = el("span", {
       class: `card handcard ${can ? "playable" : msg.asked ? "idle" : ""} ${selected === c ? "sel" : ""} ${black ? "black" : ""}`,
       role: "listitem", "data-card": c, "data-i": i, "data-black": black ? "1" : false, title: `${cardWords(c)}: ${cardRule(c)}`,
-      "aria-selected": selected === c ? "true" : false,
       oncontextmenu: (ev) => { ev.preventDefault(); toast(`${cardWords(c)}: ${cardRule(c)}`); },
     });
-    const face = el("span", can ? { role: "button", tabindex: "0", "aria-label": `${cardWords(c)}${selected === c ? " (picked)" : ""}`, onclick: () => choose(c),
+    const face = el("span", can ? { role: "button", tabindex: "0", "aria-pressed": String(selected === c), "aria-label": cardWords(c), onclick: () => choose(c),
       onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); choose(c); } } } : {});
     face.append(cardFace(c));
     node.append(face);
