@@ -49,8 +49,8 @@ function moment(view, ctx, me, fresh) {
   const n = (s) => (s === me ? "You" : seatName(ctx, s));
   const best = r.winners.length ? r.totals[r.winners[0]] : null;
   const who = r.winners.length ? `${r.winners.map(n).join(" and ")} ${r.winners.length > 1 || r.winners[0] === me ? "win" : "wins"} round ${r.round} with ${best}` : `Nobody wins round ${r.round}: everyone went over ${view.target}`;
-  const others = r.totals.map((t, s) => (r.winners.includes(s) ? null : `${seatName(ctx, s)} ${t === null ? `went over ${view.target}` : `had ${t}`}`)).filter(Boolean);
-  const flex = r.flex.map((f, s) => (f.length ? `${seatName(ctx, s)}'s FLEX counted as ${f.join(" and ")}` : null)).filter(Boolean);
+  const others = r.totals.map((t, s) => (r.winners.includes(s) ? null : `${s === me ? "You" : seatName(ctx, s)} ${t === null ? `went over ${view.target}` : `had ${t}`}`)).filter(Boolean);
+  const flex = r.flex.map((f, s) => (f.length ? `${s === me ? "Your" : `${seatName(ctx, s)}'s`} FLEX counted as ${f.join(" and ")}` : null)).filter(Boolean);
   return el("div", { class: `moment${fresh ? " fresh" : ""}`, id: "moment", role: "status" },
     el("strong", {}, `${who}.`), others.length ? ` ${others.join(", ")}.` : "", flex.length ? ` ${flex.join("; ")}.` : "");
 }
