@@ -10,7 +10,19 @@ from playwright.sync_api import Browser, Page
 from tests.server.helpers import Server
 from tests.web.conftest import PHONE, create_table, open_page, serious_violations
 
-ENGINE_WORDS = ("phase", "(main)", "(pre)", "(end)", "DEMAND_POINTS", "In play:", "quiet", "1 cards", "MINUS200", "CHAM", "DEM P")
+ENGINE_WORDS = (
+    "phase",
+    "(main)",
+    "(pre)",
+    "(end)",
+    "DEMAND_POINTS",
+    "In play:",
+    "quiet",
+    "1 cards",
+    "MINUS200",
+    "CHAM",
+    "DEM P",
+)
 
 
 def arne_table(page: Page, server: Server, seed: int = 7, reaction: int = 60) -> str:
@@ -37,11 +49,11 @@ def until_white_turn(page: Page, timeout: float = 60) -> None:
     while time.time() < deadline:
         if page.locator("#handbar.answer").count():
             page.keyboard.press("p")
-        elif page.locator("#handbar.asked .handcard.playable").count() and not page.locator(
-            "#handbar.answer"
-        ).count():
-            if "play a white card" in page.locator("#who-acts").inner_text():
-                return
+        elif (
+            page.locator("#handbar.asked .handcard.playable").count()
+            and not page.locator("#handbar.answer").count()
+        ) and "play a white card" in page.locator("#who-acts").inner_text():
+            return
         page.wait_for_timeout(100)
     raise AssertionError("the person was never asked for a white card")
 
@@ -67,7 +79,10 @@ def test_the_table_reads_at_a_glance_on_a_white_turn(server: Server, browser: Br
     for word in ENGINE_WORDS:
         assert word not in text, word
     # Every card face is a drawn component with its rule as a tooltip.
-    assert page.locator("#hand svg.cardface title").count() == page.locator("#hand svg.cardface").count()
+    assert (
+        page.locator("#hand svg.cardface title").count()
+        == page.locator("#hand svg.cardface").count()
+    )
     assert page.locator("#marks-legend").is_visible()
     assert serious_violations(page) == []
     page.keyboard.press("Escape")

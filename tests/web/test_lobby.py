@@ -68,7 +68,9 @@ def test_a_bad_player_count_is_explained_beside_the_field(server: Server, browse
     assert "even number of players" in page.locator("#players-err").inner_text()
 
 
-def test_a_person_creates_a_table_from_the_lobby_with_a_variant(server: Server, browser: Browser) -> None:
+def test_a_person_creates_a_table_from_the_lobby_with_a_variant(
+    server: Server, browser: Browser
+) -> None:
     page = open_page(browser, PHONE)
     page.goto(server.url)
     page.wait_for_selector(".game-card .pic svg")
