@@ -91,3 +91,41 @@ def test_the_replay_tells_the_game_and_reveals_every_hand(server: Server, browse
     assert page.evaluate("document.body.dataset.step") == "5"
     assert serious_violations(page) == []
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_coach_gives_the_exact_odds_only_against_bots(server: Server, browser: Browser) -> None:
+    page = open_page(browser)
+    body = {
+        "game": "drop-or-stop",
+        "options": {"players": 2},
+        "seats": ["open", "hard"],
+        "settings": {"bot_delay": 0},
+        "sit": 0,
+        "name": "Ann",
+        "seed": 2,
+    }
+    r = page.request.post(f"{server.url}/api/tables", data=body)
+    tid = r.json()["id"]
+    page.goto(f"{server.url}/tables/{tid}")
+    page.click("#start")
+    page.wait_for_selector("#drop:enabled", timeout=30000)
+    page.check("#coach")
+    page.wait_for_selector("#coach-advice .odds", timeout=30000)
+    odds = page.locator("#coach-advice .odds").all_inner_texts()
+    assert [o.split(":")[0] for o in odds] == ["Drop", "Stop"]
+    assert all(o.split(": ")[1].rstrip("✓ best").strip().endswith("%") for o in odds)
+    assert page.locator("#coach-advice .odds.best").count() == 1
+    assert serious_violations(page) == []
+    # A spectator gets no coach, and neither does a seat at a table with another person.
+    spectator = open_page(browser)
+    refused = spectator.request.get(f"{server.url}/api/tables/{tid}/coach")
+    assert refused.status == 409 or refused.status == 400, refused.status
+    other = open_page(browser)
+    r = other.request.post(
+        f"{server.url}/api/tables", data={**body, "seats": ["open", "open"], "seed": 3}
+    )
+    tid2 = r.json()["id"]
+    assert other.request.get(f"{server.url}/api/tables/{tid2}/coach").status in (400, 409)
+    other.goto(f"{server.url}/tables/{tid2}")
+    other.wait_for_selector("#lobby-seats .seat")
+    assert other.locator("#coach").count() == 0

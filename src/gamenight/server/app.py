@@ -38,7 +38,7 @@ from fastapi.staticfiles import StaticFiles
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import describe_options
 from gamenight.engine.registry import game_class, games, spec
-from gamenight.server import review, workers
+from gamenight.server import coach, review, workers
 from gamenight.server.accounts import Accounts, link_seat
 from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import Store, connect, token_hash
@@ -339,6 +339,7 @@ def create_app(
 
     replay_cache: dict[tuple[str, int | None], dict[str, Any]] = {}
     app.include_router(review.router(hub))  # /api/tables/{id}/replay/events
+    app.include_router(coach.router(hub, seat_cookie))  # /api/tables/{id}/coach
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str, seat: int | None = None) -> dict[str, Any]:
