@@ -7,7 +7,7 @@ let last = null;        // the last state message
 let conn = null;
 let resultsShown = false;
 let logCount = 0;
-let actedOn = null;     // the version our last action was made on
+let actedOn = null;     // the newest version we made an action on
 const STATUS_WORDS = { open: "waiting for players", running: "playing", finished: "finished", abandoned: "abandoned" };
 
 $("#invite-url").textContent = `${location.origin}/tables/${tableId}`;
@@ -153,10 +153,9 @@ function onMessage(msg) {
   if (msg.type === "refused") {
     // A benign race: the decision moved on before our action arrived (another seat passed
     // first). Nothing was applied; the new state is on its way, so say nothing.
-    const raced = actedOn !== null && msg.version !== actedOn;
+    const raced = /^stale action/.test(msg.reason || "") || (actedOn !== null && msg.version > actedOn);
     if (!raced) toast(msg.reason, "error");
     else conn.send({ type: "sync" });
-    actedOn = null;
     if (module && module.onRefused) module.onRefused(msg);
     return;
   }

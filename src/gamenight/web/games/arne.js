@@ -115,16 +115,17 @@ function whoActsLine(view, names, msg) {
     return view.window.holder === me ? `You may answer with a black card (${when}).` : `${names(view.window.holder)} may answer with a black card (${when}).`;
   }
   if (view.give) return `${you(view.give.target) === "you" ? "You hand" : `${names(view.give.target)} hands`} ${plural(view.give.left, "card")} to ${you(view.give.to)}.`;
+  if (view.final_round) return view.to_act === me ? "Final round: play one black card, or pass." : `Final round: ${names(view.to_act)} may play one black card.`;
   if (view.phase === "colour") return view.to_act === me ? "Choose your colour." : `${names(view.to_act)} chooses a colour.`;
   if (view.to_act === me) return "Your turn: play a white card.";
   return `${names(view.to_act)} plays a white card.`;
 }
 
 function drawHead(view, names, msg) {
-  const stage = view.final_round ? "final round" : STAGES[view.phase] || "";
+  const stage = view.final_round ? `still to play: ${view.final_round.map(names).join(", ")}` : STAGES[view.phase] || "";
   const head = el("div", { class: "panel", id: "arne-head" },
     el("div", { class: "row" },
-      el("strong", {}, view.over ? "Game over" : `${view.active === msg.seat ? "Your" : `${names(view.active)}'s`} turn`),
+      el("strong", {}, view.over ? "Game over" : view.final_round ? "Final round" : `${view.active === msg.seat ? "Your" : `${names(view.active)}'s`} turn`),
       el("span", {}, view.direction === 1 ? "↻ clockwise" : "↺ counter-clockwise"),
       el("span", { class: "muted" }, `${plural(view.draw_pile, "card")} to draw`),
       stage && !view.over ? el("span", { class: "pill" }, stage) : "",
