@@ -49,6 +49,10 @@ def test_the_piece_picker_shows_shapes_in_their_colours(server: Server, browser:
     page.keyboard.press("Enter")
     page.wait_for_function(f"document.body.dataset.version !== '{version}'")
     assert chosen is not None
+    page.wait_for_selector("#log div")
+    first = page.locator("#log div").first.inner_text()
+    assert first.startswith("Ann drops a ") and first.endswith("."), first
+    assert "-" not in first.split(":")[0]  # "red circle", not "red-circle-1"
     assert not page.errors  # type: ignore[attr-defined]
 
 

@@ -79,7 +79,7 @@ function bonusLayer() {
 }
 
 /** Words for a piece id or kind: "red circle". */
-function pieceWords(id) { const [c, k] = id.split("-"); return `${c} ${k}`; }
+function pieceWords(id) { const [c, k] = id.split("-"); return k ? `${c} ${k}` : id; }
 
 function mySupply(view) {
   if (view.side === null || view.side === undefined) return [];
@@ -101,7 +101,7 @@ function explain(last) {
     last.bonus && last.bonus.length ? ` and covered bonus circle${last.bonus.length > 1 ? "s" : ""} ${last.bonus.join(", ")}` : ", no bonus circle"));
   const names = { SHAPE: "touched a piece of the same shape", COLOUR: "touched a piece of the same colour", EDGE: "touched a forbidden edge mark", HEIGHT: "sticks out above the top" };
   if (last.violations.length) {
-    for (const v of last.violations) parts.push(el("div", { class: "pill bad" }, `broke ${v.rule}: ${names[v.rule] || ""} (${v.with.join(", ")})`));
+    for (const v of last.violations) parts.push(el("div", { class: "pill bad" }, `broke the ${RULE_WORDS[v.rule] || v.rule} rule: ${names[v.rule] || ""}${v.with.length ? ` (${v.with.map(pieceWords).join(", ")})` : ""}`));
   } else parts.push(el("div", { class: "pill ok" }, "broke no rule"));
   if ("awarded" in last) parts.push(el("div", {}, el("strong", { id: "awarded" }, `${last.awarded} point${last.awarded === 1 ? "" : "s"}`),
     ` (raw ${last.raw_points} = level ${last.level} + bonus ${last.raw_points - last.level})${last.joker_used ? ", a joker was spent" : ""}`));
@@ -295,10 +295,18 @@ document.addEventListener("keydown", (ev) => {
   } else if (k === "Enter" || k === " ") { if (ev.target.tagName !== "BUTTON") { doDrop(); ev.preventDefault(); } }
 });
 
+const RULE_WORDS = { SHAPE: "shape", COLOUR: "colour", EDGE: "edge", HEIGHT: "height" };
+
+function ruleList(violations) {
+  const words = violations.map((v) => RULE_WORDS[v.rule] || v.rule.toLowerCase());
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]} rules` : `${words[0]} rule`;
+}
+
+/** A log line in a sentence. */
 export function describeEvent(e, names) {
-  if (e.kind === "scored") return `${e.piece}: ${e.awarded} point${e.awarded === 1 ? "" : "s"}${e.joker_used ? " (joker)" : ""}, side total ${e.total}`;
-  if (e.kind === "dropped") return `${names[e.seat]} dropped ${e.piece}: level ${e.level}${e.violations.length ? ", broke " + e.violations.map((v) => v.rule).join(", ") : ""}`;
-  if (e.kind === "game_over") return `game over: totals ${e.totals.join(" / ")}`;
+  if (e.kind === "scored") return `${e.awarded === 0 ? "No points" : `${e.awarded} point${e.awarded === 1 ? "" : "s"}`} for the ${pieceWords(e.piece)}${e.joker_used ? " (a joker was spent)" : ""}; side total ${e.total}.`;
+  if (e.kind === "dropped") return `${names[e.seat]} drops a ${pieceWords(e.piece)}: level ${e.level}${e.violations.length ? `, breaks the ${ruleList(e.violations)}` : ""}.`;
+  if (e.kind === "game_over") return `Game over: ${e.totals.join(" to ")}.`;
   return null;
 }
 
