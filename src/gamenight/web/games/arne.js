@@ -111,7 +111,9 @@ function whoActsLine(view, names, msg) {
   const you = (p) => (p === me ? "you" : names(p));
   if (view.window) {
     const kind = view.window.kind;
-    const when = kind === "main" ? `at the start of ${names(view.active)}'s turn` : kind === "pre" ? `before ${names(view.active)}'s card takes effect` : `after ${names(view.active)}'s card`;
+    const whose = view.active === me ? "your" : `${names(view.active)}'s`;
+    if (kind === "main" && view.window.holder === me && view.active === me) return "Your turn: play a card, or pass to let the others answer first.";
+    const when = kind === "main" ? `at the start of ${whose} turn` : kind === "pre" ? `before ${whose} card takes effect` : `after ${whose} card`;
     return view.window.holder === me ? `You may answer with a black card (${when}).` : `${names(view.window.holder)} may answer with a black card (${when}).`;
   }
   if (view.give) return `${you(view.give.target) === "you" ? "You hand" : `${names(view.give.target)} hands`} ${plural(view.give.left, "card")} to ${you(view.give.to)}.`;
