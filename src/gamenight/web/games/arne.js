@@ -162,7 +162,7 @@ function drawDisplays(view, names, msg) {
     const dTarget = targetable("display", d.display);
     const box = el("div", { class: `display ${dTarget ? "target" : ""}`, "data-display": d.display,
       ...targetAttrs(dTarget, (ev) => { if (!ev.target.closest || !ev.target.closest("[data-stack]")) pick("display", d.display); }) },
-    el("div", { class: "row" }, el("strong", {}, `${owner}${d.owner_seat === msg.seat ? " (you)" : ""}`), colourTag(d.colour), el("span", { class: "score" }, `${d.score} points`)));
+    el("div", { class: "row" }, el("strong", {}, `${owner}${d.owner_seat !== null && view.seats[d.owner_seat].player === msg.seat ? " (you)" : ""}`), colourTag(d.colour), el("span", { class: "score" }, `${d.score} points`)));
     const stacks = el("div", { class: "cards" });
     d.stacks.forEach((st, i) => {
       const sTarget = selected && candidates(msg).some((a) => a.display === d.display && a.stack === i);
