@@ -156,3 +156,13 @@ def postgres_cluster(workdir: Path) -> Iterator[str]:
     finally:
         with contextlib.suppress(Exception):
             run(tools / "pg_ctl", "-D", pgdata, "-m", "immediate", "-w", "stop")
+
+
+def wait_js(page: Any, expression: str, timeout: float = 30000) -> None:
+    """Wait until `expression` is true in the page. (Playwright's wait_for_function builds
+    its predicate with eval, which the server's CSP, without 'unsafe-eval', forbids.)"""
+    deadline = time.time() + timeout / 1000
+    while not page.evaluate(expression):
+        if time.time() > deadline:
+            raise TimeoutError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(50)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from gamenight.server.db import Store, connect
-from tests.server.helpers import CHROMIUM, CHROMIUM_ARGS, SHOTS, Server
+from tests.server.helpers import CHROMIUM, CHROMIUM_ARGS, SHOTS, Server, wait_js
 
 if not os.path.exists(CHROMIUM):
     pytest.skip(
@@ -51,16 +51,6 @@ def new_page(browser: Browser, width: int = 1200, height: int = 900) -> Page:
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
     return page
-
-
-def wait_js(page: Page, expression: str, timeout: float = 30000) -> None:
-    """Wait until `expression` is true in the page. (Playwright's wait_for_function builds
-    its predicate with eval, which the server's CSP, without 'unsafe-eval', forbids.)"""
-    deadline = time.time() + timeout / 1000
-    while not page.evaluate(expression):
-        if time.time() > deadline:
-            raise PlaywrightError(f"timed out waiting for {expression}")
-        page.wait_for_timeout(50)
 
 
 def shot(page: Page, name: str) -> None:

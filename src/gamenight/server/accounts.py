@@ -314,6 +314,14 @@ class Accounts:
             conn.execute(insert(rated_tables).values(table_id=row.id, rated=1, at=time.time()))
         return 1
 
+    def exclude(self, table_id: str) -> None:
+        """Never rate this table (a coach was asked there); a no-op if already looked at."""
+        with self.engine.begin() as conn:
+            seen = select(rated_tables.c.table_id).where(rated_tables.c.table_id == table_id)
+            if conn.execute(seen).first() is None:
+                now = time.time()
+                conn.execute(insert(rated_tables).values(table_id=table_id, rated=0, at=now))
+
     def _mark(self, table_id: str, value: int) -> None:
         with self.engine.begin() as conn:
             conn.execute(

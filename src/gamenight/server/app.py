@@ -43,7 +43,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, spec
-from gamenight.server import ops, pages, workers
+from gamenight.server import coach, ops, pages, review, workers
 from gamenight.server.accounts import Accounts, link_seat
 from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import DatabaseInUse, Store, connect, disconnect, token_hash
@@ -245,6 +245,7 @@ def create_app(
 
     def summary(table: LiveTable, request: Request | None = None) -> dict[str, Any]:
         info = hub().public_table(table)
+        info["title"] = spec(table.row.game).title
         if request is not None:
             you = hub().seat_of(table, request.cookies.get(seat_cookie(table.row.id)))
             owner = request.cookies.get(owner_cookie(table.row.id))
@@ -432,6 +433,12 @@ def create_app(
         return response
 
     replay_cache: dict[tuple[str, int | None], dict[str, Any]] = {}
+    app.include_router(review.router(hub))  # /api/tables/{id}/replay/events
+
+    async def coached(table_id: str) -> None:
+        await asyncio.to_thread(people().exclude, table_id)
+
+    app.include_router(coach.router(hub, seat_cookie, coached))  # /api/tables/{id}/coach
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str, seat: int | None = None) -> dict[str, Any]:

@@ -19,6 +19,36 @@ export async function api(path, body) {
   return data;
 }
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An SVG element built like el(): attributes set one by one, text only as text nodes. */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+/** A paragraph from text where *stars* mark bold words and `ticks` mark keys. */
+export function rich(text, tag = "p") {
+  const node = document.createElement(tag);
+  for (const part of text.split(/(\*[^*]+\*|`[^`]+`)/)) {
+    if (part.startsWith("*") && part.endsWith("*") && part.length > 1) node.append(el("b", {}, part.slice(1, -1)));
+    else if (part.startsWith("`") && part.endsWith("`") && part.length > 1) node.append(el("kbd", {}, part.slice(1, -1)));
+    else if (part) node.append(document.createTextNode(part));
+  }
+  return node;
+}
+
+/** "1 card", "3 cards". */
+export function plural(n, word, many = `${word}s`) { return `${n} ${n === 1 ? word : many}`; }
+
 export function $(sel, root = document) { return root.querySelector(sel); }
 
 export function el(tag, attrs = {}, ...children) {
@@ -83,4 +113,3 @@ export function connect(tableId, onMessage, onStatus) {
   };
 }
 
-export const GAME_TITLES = { "drop-or-stop": "Drop or Stop", "arne": "Arne", "drop-it": "Drop It" };

@@ -1,116 +1,207 @@
-import { api, el, $, GAME_TITLES } from "/static/common.js";
+// The lobby: a catalogue card per game (simplest first), a form in player words with the
+// game's variants, and every designer setting under a closed "Advanced (designers)".
+import { api, el, $ } from "/static/common.js";
+
+const DIFFICULTY = { easy: 0, medium: 1, hard: 2 };
+const DIFFICULTY_WORDS = { easy: "easy to learn", medium: "a few rules", hard: "rich rules" };
+const SEAT_WORDS = { easy: "Bot (easy)", medium: "Bot (medium)", hard: "Bot (hard)", random: "Bot (random moves)" };
 
 let games = [];
+const extras = {};     // game name -> its lobby module (variants, player options, picture)
+let variant = null;    // the chosen variant's id
 const nameInput = $("#name");
 nameInput.value = localStorage.getItem("gamenight.name") || "";
 
 function currentGame() { return games.find((g) => g.name === $("#game").value); }
+function extra() { return extras[currentGame().name] || { variants: [], playerOptions: [] }; }
+function chosenVariant() { return extra().variants.find((v) => v.id === variant) || extra().variants[0] || null; }
+
+/** The players a game (and its chosen variant) allows. */
+function playerRange() {
+  const g = currentGame();
+  const v = chosenVariant();
+  const [lo, hi] = v && v.players ? v.players : g.players;
+  return { lo: Math.max(lo, g.players[0]), hi: Math.min(hi, g.players[1]), even: !!(v && v.even) };
+}
 
 function players() {
-  const input = document.querySelector('#create [name="players"]');
+  const input = $('#players-opt [name="players"]');
   const v = input ? parseInt(input.value, 10) : 2;
   return Number.isFinite(v) && v > 0 ? Math.min(v, 12) : 2;
 }
 
-function drawOptions() {
-  const game = currentGame();
-  const box = $("#options");
-  box.innerHTML = "";
-  $("#players-opt").innerHTML = "";
-  for (const o of game.options) {
-    if (game.file_options.includes(o.name) && !o.choices) {
-      // a file path option: only presets from the web
-    }
-    let input;
-    if (o.choices) {
-      input = el("select", { name: o.name }, o.choices.map((c) => el("option", { value: String(c), selected: c === o.default }, String(c))));
-    } else if (o.type === "bool") {
-      input = el("select", { name: o.name }, ["true", "false"].map((c) => el("option", { value: c, selected: String(o.default) === c }, c)));
-    } else {
-      const numeric = o.type === "int" || o.type === "float";
-      input = el("input", {
-        name: o.name, value: o.default === null ? "" : (Array.isArray(o.default) ? o.default.join(",") : String(o.default)),
-        type: numeric ? "number" : "text", step: o.type === "float" ? "any" : "1",
-        min: o.floor ?? o.min ?? false, max: o.ceiling ?? o.max ?? false,  // the server's ceiling
-      });
-    }
-    input.dataset.default = o.default === null ? "" : (Array.isArray(o.default) ? o.default.join(",") : String(o.default));
-    input.addEventListener("change", () => { if (o.name === "players") drawSeats(); });
-    const label = el("label", { class: "opt", title: o.help }, o.name === "players" ? "Players" : o.name, input, el("small", {}, o.help));
-    (o.name === "players" ? $("#players-opt") : box).append(label);
+/** A plain sentence for a bad player count, or "" when it is fine. */
+function playersProblem() {
+  const g = currentGame();
+  const { lo, hi, even } = playerRange();
+  const n = Number($('#players-opt [name="players"]').value);
+  const v = chosenVariant();
+  const what = v && v.players ? `${g.title}${extra().variants.length > 1 ? ` (${v.title.toLowerCase()})` : ""}` : g.title;
+  if (!Number.isInteger(n) || n < lo || n > hi) return `${what} is for ${lo} to ${hi} players.`;
+  if (even && n % 2) return `${what} needs an even number of players.`;
+  return "";
+}
+
+function drawCatalogue() {
+  const box = $("#catalogue");
+  box.replaceChildren();
+  for (const g of games) {
+    const pic = extras[g.name] && extras[g.name].picture ? extras[g.name].picture() : "";
+    const chosen = g.name === $("#game").value;
+    box.append(el("button", { type: "button", class: `game-card${chosen ? " chosen" : ""}`, "data-game": g.name, "aria-pressed": String(chosen),
+      onclick: () => { $("#game").value = g.name; variant = null; drawForm(); $("#new-table").scrollIntoView({ behavior: "smooth", block: "start" }); } },
+    el("span", { class: "pic" }, pic),
+    el("strong", { class: "title" }, g.title),
+    el("span", { class: "pitch" }, g.pitch),
+    el("span", { class: "facts" }, `${g.players[0]}–${g.players[1]} players · about ${g.length} · ${DIFFICULTY_WORDS[g.difficulty] || g.difficulty}`)));
   }
+}
+
+function optionInput(o, value) {
+  const shown = value === null || value === undefined ? "" : Array.isArray(value) ? value.join(",") : String(value);
+  let input;
+  if (o.choices) input = el("select", { name: o.name }, o.choices.map((c) => el("option", { value: String(c), selected: String(c) === shown }, String(c))));
+  else if (o.type === "bool") input = el("select", { name: o.name }, ["true", "false"].map((c) => el("option", { value: c, selected: shown === c }, c === "true" ? "yes" : "no")));
+  else {
+    const numeric = o.type === "int" || o.type === "float";
+    input = el("input", { name: o.name, value: shown, type: numeric ? "number" : "text", step: o.type === "float" ? "any" : "1", min: o.min ?? false, max: o.max ?? false });
+  }
+  input.dataset.default = o.default === null ? "" : Array.isArray(o.default) ? o.default.join(",") : String(o.default);
+  return input;
+}
+
+function drawVariants() {
+  const box = $("#variants");
+  const list = extra().variants;
+  box.closest("fieldset").hidden = list.length < 2;
+  if (!chosenVariant()) variant = list.length ? list[0].id : null;
+  variant = chosenVariant() ? chosenVariant().id : null;
+  box.replaceChildren(...list.map((v) => el("label", { class: `variant${v.id === variant ? " chosen" : ""}` },
+    el("input", { type: "radio", name: "variant-choice", value: v.id, checked: v.id === variant,
+      onchange: () => { variant = v.id; drawVariants(); clampPlayers(); drawSeats(); checkPlayers(); } }),
+    el("span", {}, el("strong", {}, v.title), el("small", {}, v.sentence)))));
+}
+
+function clampPlayers() {
+  const input = $('#players-opt [name="players"]');
+  const { lo, hi } = playerRange();
+  input.min = lo; input.max = hi;
+  $("#players-hint").textContent = `${lo} to ${hi}`;
+}
+
+function checkPlayers() {
+  const problem = playersProblem();
+  $("#players-err").textContent = problem;
+  $('#players-opt [name="players"]').setAttribute("aria-invalid", problem ? "true" : "false");
+  return !problem;
+}
+
+function drawForm() {
+  const game = currentGame();
+  $("#new-title").textContent = game.title;
+  drawCatalogue();
+  const own = new Set(extra().playerOptions.map((p) => p.name));
+  const variantNames = new Set(extra().variants.flatMap((v) => Object.keys(v.options)));
+  // Players
+  const pOpt = game.options.find((o) => o.name === "players");
+  const pInput = el("input", { name: "players", type: "number", step: "1", value: String(game.default_players), "aria-describedby": "players-err players-hint" });
+  pInput.dataset.default = String(pOpt ? pOpt.default : game.default_players);
+  pInput.addEventListener("change", () => { checkPlayers(); drawSeats(); });
+  pInput.addEventListener("input", checkPlayers);
+  $("#players-opt").replaceChildren(el("label", { class: "opt" }, "Players", pInput,
+    el("small", { id: "players-hint" }), el("small", { class: "field-err", id: "players-err", role: "alert" })));
+  drawVariants();
+  clampPlayers();
+  // Options players choose, with words
+  $("#player-options").replaceChildren(...extra().playerOptions.map((p) => {
+    const o = game.options.find((x) => x.name === p.name);
+    if (!o) return "";
+    return el("label", { class: "opt" }, p.label, optionInput(o, o.default), el("small", {}, p.sentence));
+  }));
+  for (const input of $("#player-options").querySelectorAll("[name]")) input.dataset.kind = "option";
+  // Everything else: designers only
+  const adv = game.options.filter((o) => o.name !== "players" && !own.has(o.name) && !variantNames.has(o.name) && !game.file_options.includes(o.name));
+  $("#options").replaceChildren(...adv.map((o) => el("label", { class: "opt", title: o.help }, o.name, optionInput(o, o.default), el("small", {}, o.help))));
+  $("#reaction-opt").hidden = !game.windows;
+  $("#advanced").open = false;
   drawSeats();
+  checkPlayers();
 }
 
 function drawSeats() {
   const game = currentGame();
   const box = $("#seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
-  box.innerHTML = "";
+  const choices = [["me", "You"], ["open", "Open seat (invite a friend)"], ...game.levels.map((l) => [l, SEAT_WORDS[l] || `Bot (${l})`])];
+  box.replaceChildren();
   for (let i = 0; i < players(); i++) {
-    const choices = [["me", "me"], ["open", "open (invite)"], ...game.levels.map((l) => [l, `bot: ${l}`])];
-    const fallback = i === 0 ? "me" : "medium";
-    const value = old[i] || fallback;
-    box.append(el("label", { class: "opt" }, `Seat ${i + 1}`,
+    const value = old[i] || (i === 0 ? "me" : game.levels.includes("medium") ? "medium" : game.levels[0]);
+    box.append(el("label", { class: "opt seat-opt" }, `Seat ${i + 1}`,
       el("select", { name: `seat${i}`, "data-seat": i }, choices.map(([v, t]) => el("option", { value: v, selected: v === value }, t)))));
   }
-}
-
-async function load() {
-  games = await api("/api/games");
-  const sel = $("#game");
-  sel.innerHTML = "";
-  for (const g of games) sel.append(el("option", { value: g.name }, GAME_TITLES[g.name] || g.name));
-  const want = new URLSearchParams(location.search).get("game");
-  if (want) sel.value = want;
-  sel.addEventListener("change", drawOptions);
-  drawOptions();
-  refresh();
-  setInterval(refresh, 3000);
 }
 
 async function refresh() {
   let tables = [];
   try { tables = await api("/api/tables"); } catch (_) { return; }
   const body = $("#tables");
-  body.innerHTML = "";
-  if (!tables.length) { body.append(el("tr", {}, el("td", { class: "muted" }, "no tables yet: create one above"))); return; }
-  for (const t of tables) {  // newest first, as the server sends them
-    const row = el("tr", {},
-      el("td", {}, GAME_TITLES[t.game] || t.game),
-      el("td", {}, el("span", { class: `pill ${t.status === "open" ? "ok" : "warn"}` }, t.status)),
-      el("td", {}, t.seats.map((s) => s.kind === "open" ? "open seat" : s.name).join(", ")),
-      el("td", {}, el("a", { href: `/tables/${t.id}` }, t.status === "open" ? "join" : "watch")));
-    body.append(row);
-  }
+  const title = (name) => (games.find((g) => g.name === name) || { title: name }).title;
+  if (!tables.length) { body.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "No tables yet: create one above."))); return; }
+  body.replaceChildren(...tables.slice().reverse().map((t) => el("tr", {},
+    el("td", {}, title(t.game)),
+    el("td", {}, el("span", { class: `pill ${t.status === "open" ? "ok" : "warn"}` }, t.status === "open" ? "waiting for players" : "playing")),
+    el("td", {}, t.seats.map((s) => (s.kind === "open" ? "open seat" : s.name)).join(", ")),
+    el("td", {}, el("a", { href: `/tables/${t.id}` }, t.status === "open" ? "join" : "watch")))));
+}
+
+/** A server refusal in plain words beside the field it is about. */
+function showServerError(message) {
+  const plain = message.replace(/\s*\((?:[A-Z]{1,2}\d+[a-z]?|§[\d.]+|Q\d+)(?:[,;/ ]+(?:[A-Z]{1,2}\d+[a-z]?|§[\d.]+|Q\d+))*\)/g, "");
+  if (/player/i.test(message) && !/seat/i.test(message)) { $("#players-err").textContent = playersProblem() || plain; return; }
+  $("#create-err").textContent = plain;
 }
 
 $("#create").addEventListener("submit", async (ev) => {
   ev.preventDefault();
+  $("#create-err").textContent = ""; $("#name-err").textContent = "";
   const game = currentGame();
   const name = nameInput.value.trim();
+  if (!checkPlayers()) { $('#players-opt [name="players"]').focus(); return; }
   localStorage.setItem("gamenight.name", name);
-  const options = {};
-  for (const input of document.querySelectorAll("#options [name], #players-opt [name]")) {
+  const options = { ...(chosenVariant() ? chosenVariant().options : {}) };
+  for (const input of document.querySelectorAll("#options [name], #player-options [name], #players-opt [name]")) {
     if (input.value !== input.dataset.default) options[input.name] = input.value;
   }
   const picks = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const sit = picks.indexOf("me");
-  const seats = picks.map((p) => (p === "me" ? "open" : p));
-  const body = {
-    game: game.name, options, seats,
-    settings: { reaction_seconds: $("#reaction_seconds").value, bot_delay: $("#bot_delay").value },
-  };
+  const body = { game: game.name, options, seats: picks.map((p) => (p === "me" ? "open" : p)),
+    settings: { bot_delay: $("#bot_delay").value, ...(game.windows ? { reaction_seconds: $("#reaction_seconds").value } : {}) } };
   if (sit >= 0) {
-    if (!name) { $("#create-err").textContent = "enter your name to take a seat"; nameInput.focus(); return; }
+    if (!name) { $("#name-err").textContent = "Enter your name to take a seat."; nameInput.focus(); return; }
     body.sit = sit; body.name = name;
   }
   try {
     const t = await api("/api/tables", body);
     location.href = `/tables/${t.id}`;
-  } catch (e) {
-    $("#create-err").textContent = e.message;
-  }
+  } catch (e) { showServerError(e.message); }
 });
+
+async function load() {
+  games = (await api("/api/games")).sort((a, b) => (DIFFICULTY[a.difficulty] ?? 9) - (DIFFICULTY[b.difficulty] ?? 9));
+  const sel = $("#game");
+  sel.replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
+  const want = new URLSearchParams(location.search).get("game");
+  sel.value = want && games.some((g) => g.name === want) ? want : games[0].name;
+  sel.addEventListener("change", () => { variant = null; drawForm(); });
+  drawCatalogue();
+  drawForm();
+  refresh();
+  setInterval(refresh, 3000);
+  // Pictures and variants come from each game's own small module; the form works without.
+  await Promise.all(games.map(async (g) => {
+    try { extras[g.name] = await import(`/static/games/${g.web.replace(/\.js$/, "")}-lobby.js`); } catch (_) { /* no lobby module */ }
+  }));
+  drawForm();
+}
 
 load();

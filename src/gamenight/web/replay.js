@@ -1,7 +1,10 @@
-import { api, el, $, toast, GAME_TITLES } from "/static/common.js";
+// The replay: a finished game step by step, told in the table log's sentences, with a move
+// list, passes skipped on request, and every hand revealed (a finished game hides nothing).
+import { api, el, $, toast } from "/static/common.js";
 
 const tableId = location.pathname.split("/")[2];
-let data = null, module = null, step = 0, timer = null, info = null;
+let data = null, events = null, module = null, step = 0, timer = null, info = null;
+let everyone = null;  // every seat's replay, for "reveal all hands"
 $("#back").href = `/tables/${tableId}`;
 
 const ctx = {
@@ -10,23 +13,64 @@ const ctx = {
   act() {}, send() {},
 };
 
+function isPass(i) { return i > 0 && data.steps[i - 1].action && data.steps[i - 1].action.type === "pass"; }
+
+/** The sentences of step i (what its action made happen). */
+function sentences(i) {
+  const list = [];
+  for (const e of (events && events[i]) || []) {
+    const line = module.describeEvent ? module.describeEvent(e, ctx.names, data.views[i]) : null;
+    if (line) list.push(typeof line === "object" && !(line instanceof Node) ? line.text : line);
+  }
+  if (!list.length && i > 0) list.push(`${ctx.names[data.steps[i - 1].seat]}: ${data.steps[i - 1].action.type.replace(/_/g, " ")}`);
+  return list;
+}
+
+function drawMoves() {
+  const skip = $("#skip-passes").checked;
+  const items = [];
+  for (let i = 0; i <= data.steps.length; i++) {
+    if (skip && isPass(i)) continue;
+    const text = i === 0 ? "The start." : sentences(i).join(" ");
+    items.push(el("li", { "data-step": i, class: i === step ? "current" : "" },
+      el("button", { type: "button", class: "linkish", "aria-current": i === step ? "step" : false, onclick: () => go(i) }, `${i}. ${text}`)));
+  }
+  $("#moves").replaceChildren(...items);
+  const cur = $("#moves .current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+}
+
+function drawHands() {
+  const box = $("#hands");
+  if (!$("#reveal-all").checked || !everyone) { $("#hands-panel").hidden = true; return; }
+  $("#hands-panel").hidden = false;
+  box.replaceChildren(...everyone.map((r, s) => {
+    const hand = (r.views[step] && r.views[step].hand) || [];
+    const faces = module.handFaces ? module.handFaces(hand, r.views[step]) : hand.join(", ");
+    return el("div", { class: "row hand-row" }, el("strong", {}, ctx.names[s]), hand.length ? faces : el("span", { class: "muted" }, "no cards"));
+  }));
+}
+
 function show() {
-  const seat = data.seat;
   const view = data.views[step];
   $("#slider").value = step;
   $("#step-text").textContent = `step ${step} of ${data.steps.length}`;
-  const s = step > 0 ? data.steps[step - 1] : null;
-  $("#step-action").textContent = s ? `${ctx.names[s.seat]}: ${JSON.stringify(s.action)}` : "the start";
+  $("#step-action").textContent = step === 0 ? "The start." : sentences(step).join(" ");
   document.body.dataset.step = step;
   module.render($("#game"), {
-    type: "state", version: step, seat, view, actions: [], asked: false,
+    type: "state", version: step, seat: data.seat, view, actions: [], asked: false,
     table: { ...info, status: "replay" }, deadline: null,
   }, ctx);
+  drawMoves();
+  drawHands();
 }
 
 async function load(seat) {
-  try { data = await api(`/api/tables/${tableId}/replay${seat === "" ? "" : `?seat=${seat}`}`); }
-  catch (e) { $("#game").textContent = e.message; toast(e.message, "error"); return; }
+  try {
+    const q = seat === "" ? "" : `?seat=${seat}`;
+    [data, events] = await Promise.all([api(`/api/tables/${tableId}/replay${q}`),
+      api(`/api/tables/${tableId}/replay/events${q}`).then((r) => r.events).catch(() => null)]);
+  } catch (e) { $("#game").textContent = e.message; toast(e.message, "error"); return; }
   $("#slider").max = data.steps.length;
   step = Math.min(step, data.steps.length);
   show();
@@ -34,27 +78,43 @@ async function load(seat) {
 
 function go(n) { step = Math.max(0, Math.min(data.steps.length, n)); show(); }
 
+/** One step forward or back; with "skip passes" on, steps that are only a pass are skipped. */
+function move(dir) {
+  let n = step + dir;
+  if ($("#skip-passes").checked) while (n > 0 && n < data.steps.length && isPass(n)) n += dir;
+  go(n);
+}
+
+async function revealAll() {
+  if (!$("#reveal-all").checked || everyone) { drawHands(); return; }
+  try { everyone = await Promise.all(info.seats.map((s) => api(`/api/tables/${tableId}/replay?seat=${s.seat}`))); }
+  catch (e) { toast(e.message, "error"); $("#reveal-all").checked = false; }
+  drawHands();
+}
+
 async function main() {
   info = await api(`/api/tables/${tableId}`);
-  $("#title").textContent = `${GAME_TITLES[info.game] || info.game} — replay`;
+  $("#title").textContent = `${info.title || info.game} — replay`;
   for (const s of info.seats) $("#seat").append(el("option", { value: s.seat }, s.name || `seat ${s.seat + 1}`));
   module = await import(`/static/games/${info.game}.js`);
   if (module.init) await module.init($("#game"), info, ctx);
-  $("#first").onclick = () => go(0);
-  $("#prev").onclick = () => go(step - 1);
-  $("#next").onclick = () => go(step + 1);
-  $("#last").onclick = () => go(data.steps.length);
-  $("#slider").oninput = (e) => go(Number(e.target.value));
-  $("#seat").onchange = (e) => load(e.target.value);
-  $("#play").onclick = () => {
+  $("#first").addEventListener("click", () => go(0));
+  $("#prev").addEventListener("click", () => move(-1));
+  $("#next").addEventListener("click", () => move(1));
+  $("#last").addEventListener("click", () => go(data.steps.length));
+  $("#slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("#seat").addEventListener("change", (e) => load(e.target.value));
+  $("#skip-passes").addEventListener("change", drawMoves);
+  $("#reveal-all").addEventListener("change", revealAll);
+  $("#play").addEventListener("click", () => {
     if (timer) { clearInterval(timer); timer = null; $("#play").textContent = "Play"; return; }
     $("#play").textContent = "Pause";
-    timer = setInterval(() => { if (step >= data.steps.length) { clearInterval(timer); timer = null; $("#play").textContent = "Play"; } else go(step + 1); }, 700);
-  };
+    timer = setInterval(() => { if (step >= data.steps.length) { clearInterval(timer); timer = null; $("#play").textContent = "Play"; } else move(1); }, 700);
+  });
   document.addEventListener("keydown", (ev) => {
     if (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") return;
-    if (ev.key === "ArrowRight") go(step + 1);
-    else if (ev.key === "ArrowLeft") go(step - 1);
+    if (ev.key === "ArrowRight") move(1);
+    else if (ev.key === "ArrowLeft") move(-1);
     else if (ev.key === "Home") go(0);
     else if (ev.key === "End") go(data.steps.length);
   });

@@ -1,4 +1,4 @@
-import { api, connect, el, esc, $, toast, GAME_TITLES } from "/static/common.js";
+import { api, connect, el, rich, $, toast } from "/static/common.js";
 
 const tableId = location.pathname.split("/")[2];
 let info = null;        // the table from /api/tables/ID (you, owner)
@@ -7,6 +7,8 @@ let last = null;        // the last state message
 let conn = null;
 let resultsShown = false;
 let logCount = 0;
+let actedOn = null;     // the newest version we made an action on
+const STATUS_WORDS = { open: "waiting for players", running: "playing", finished: "finished", abandoned: "abandoned" };
 
 $("#invite-url").textContent = `${location.origin}/tables/${tableId}`;
 $("#invite").addEventListener("click", async () => {
@@ -33,6 +35,7 @@ const ctx = {
   get names() { return names(); },
   act(action) {
     if (!last) return;
+    actedOn = last.version;
     conn.send({ type: "act", version: last.version, action });
   },
   send(msg) { conn.send(msg); },
@@ -51,7 +54,7 @@ async function join(seat) {
 
 function drawLobby(table) {
   const box = $("#lobby-seats");
-  box.innerHTML = "";
+  box.replaceChildren();
   for (const s of table.seats) {
     const mine = info && info.you === s.seat;
     const body = s.kind === "open"
@@ -67,7 +70,7 @@ function drawLobby(table) {
 
 function drawPlayers(msg) {
   const box = $("#players");
-  box.innerHTML = "";
+  box.replaceChildren();
   const view = msg.view;
   const toAct = view && !view.over ? (view.to_act ?? (view.actors || [])[0]) : null;
   box.append(el("h3", {}, "Players"));
@@ -75,7 +78,7 @@ function drawPlayers(msg) {
     box.append(el("div", { class: `seat ${s.seat === msg.seat ? "me" : ""} ${s.seat === toAct ? "turn" : ""}` },
       el("span", { class: `status-dot ${s.connected ? "online" : "offline"}` }), " ",
       el("strong", {}, s.name || `seat ${s.seat + 1}`), s.seat === msg.seat ? " (you)" : "",
-      s.seat === toAct ? el("span", { class: "pill warn" }, " to act") : ""));
+      s.seat === toAct ? el("span", { class: "pill warn" }, s.seat === msg.seat ? "your move" : "to move") : ""));
   }
 }
 
@@ -99,15 +102,31 @@ function drawTimer(msg) {
   timerHandle = setInterval(tick, 250);
 }
 
+// The log reads top to bottom, newest last; it stays scrolled to the end unless the reader
+// scrolled up to read something older.
 function drawLog(msg) {
   if (!msg.events) return;
   const box = $("#log");
-  if (msg.events_from < logCount) { box.innerHTML = ""; logCount = msg.events_from; }
+  const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
+  if (msg.events_from < logCount) { box.replaceChildren(); logCount = msg.events_from; }
+  const nm = names();
   for (const e of msg.events) {
-    const text = module && module.describeEvent ? module.describeEvent(e, names()) : null;
-    if (text) box.prepend(el("div", {}, text));
+    const line = module && module.describeEvent ? module.describeEvent(e, nm, msg.view) : null;
+    if (!line) continue;
+    const quiet = typeof line === "object" && !(line instanceof Node) && line.quiet;
+    const body = typeof line === "object" && !(line instanceof Node) ? line.text : line;
+    const prev = box.lastElementChild;
+    if (quiet && line.who && prev && prev.dataset.who) {  // "Bot 2, Bot 3 and Ann pass."
+      const who = [...prev.dataset.who.split("|"), line.who];
+      prev.dataset.who = who.join("|");
+      prev.textContent = `${who.slice(0, -1).join(", ")} and ${who[who.length - 1]} pass.`;
+      continue;
+    }
+    box.append(el("div", { class: quiet ? "quiet" : "", "data-who": quiet && line.who ? line.who : false }, body));
   }
+  while (box.childElementCount > 400) box.firstElementChild.remove();
   logCount += msg.events.length;
+  if (atEnd) box.scrollTop = box.scrollHeight;
 }
 
 function drawResults(msg) {
@@ -119,7 +138,7 @@ function drawResults(msg) {
   const rows = order.map((i) => el("tr", {}, el("td", {}, `${o.ranks[i]}.`), el("td", {}, nm[i], i === msg.seat ? " (you)" : ""),
     el("td", {}, String(o.scores[i])), el("td", {}, o.winners.includes(i) ? "★ winner" : "")));
   const body = $("#results-body");
-  body.innerHTML = "";
+  body.replaceChildren();
   const winners = o.winners.map((i) => nm[i]).join(" and ");
   body.append(el("p", { id: "winner-line" }, o.truncated ? "The game was cut off without a winner." : `${winners} ${o.winners.length > 1 ? "win" : "wins"}!`));
   body.append(el("table", { class: "list" }, el("tr", {}, el("th", {}, "rank"), el("th", {}, "player"), el("th", {}, "score"), el("th", {}, "")), rows));
@@ -131,7 +150,15 @@ function drawResults(msg) {
 function onStatus(s) { $("#conn").className = `status-dot ${s}`; }
 
 function onMessage(msg) {
-  if (msg.type === "refused") { toast(msg.reason, "error"); if (module && module.onRefused) module.onRefused(msg); return; }
+  if (msg.type === "refused") {
+    // A benign race: the decision moved on before our action arrived (another seat passed
+    // first). Nothing was applied; the new state is on its way, so say nothing.
+    const raced = /^stale action/.test(msg.reason || "") || (actedOn !== null && msg.version > actedOn);
+    if (!raced) toast(msg.reason, "error");
+    else conn.send({ type: "sync" });
+    if (module && module.onRefused) module.onRefused(msg);
+    return;
+  }
   if (msg.type === "error") { toast(msg.reason, "error"); return; }
   if (msg.type === "rematch") {
     toast("a rematch table is ready");
@@ -143,7 +170,7 @@ function onMessage(msg) {
   if (msg.type !== "state") return;
   last = msg;
   if (info && msg.seat !== info.you) info.you = msg.seat;
-  $("#status").textContent = msg.table.status;
+  $("#status").textContent = STATUS_WORDS[msg.table.status] || msg.table.status;
   $("#status").className = `pill ${msg.table.status === "running" ? "warn" : msg.table.status === "open" ? "ok" : ""}`;
   document.body.dataset.status = msg.table.status;
   document.body.dataset.version = msg.version;
@@ -159,12 +186,10 @@ function onMessage(msg) {
 async function main() {
   try { info = await api(`/api/tables/${tableId}`); }
   catch (e) { $("#game").textContent = e.message; return; }
-  $("#title").textContent = GAME_TITLES[info.game] || info.game;
-  document.title = `gamenight — ${GAME_TITLES[info.game] || info.game}`;
+  $("#title").textContent = info.title || info.game;
+  document.title = `gamenight — ${info.title || info.game}`;
   module = await import(`/static/games/${info.game}.js`);
-  // The rules summary is the game module's own markup (not data): parsed, never run.
-  const howto = new DOMParser().parseFromString(module.howto || "", "text/html");
-  $("#howto-body").replaceChildren(...howto.body.childNodes);
+  $("#howto-body").replaceChildren(...(module.howto || []).map((t) => rich(t)));
   if (window.matchMedia("(max-width: 820px)").matches) $("#howto").open = false;
   if (module.init) await module.init($("#game"), info, ctx);
   conn = connect(tableId, onMessage, onStatus);

@@ -1,33 +1,22 @@
-// Arne: your hand, every display with its stacks, the discard pile, direction and turn,
-// target picking by clicking, the reaction window with its timer, the live score preview.
-import { el, svgEl } from "/static/common.js";
+// Arne: whose turn and who may answer now, every display with its stacks, the discard pile,
+// your hand in a bar that stays on screen, targets that light up once a card is picked.
+import { el, plural, toast } from "/static/common.js";
+import { BLACK, COLOURS, cardFace, cardRule, cardWords, colourWord, legend, parse } from "/static/games/arne-cards.js";
 
-export const howto = `
-<p>Build the best display of your colour. On your turn you draw a card, then play one
-<b>white</b> card: a point card (onto a display, or discard it), <b>×3</b> on a stack, or an
-action against a player (take a random card, demand cards, draw three, pass hands, swap
-places).</p>
-<p><b>Black</b> cards can be played out of turn whenever you hold <b>priority</b> in a
-<b>reaction window</b>: −200, Chameleon, Thief, Crush, Lock, Stop, Reverse. A window opens at
-the start of a turn, before some white actions resolve and after each one. Priority goes round
-the table; after any black card everybody gets a fresh chance to answer.</p>
-<p>The orange banner shows an open window and whose priority it is, with a timer. Answer with
-a black card or <b>Pass</b>. You can <b>pass in advance</b> (cancelled if someone plays a
-black card) or switch on <b>always pass</b>. When the draw pile is empty there is a final
-round, then displays are scored: the live score is shown next to each player.</p>
-<p>Click a card in your hand, then click its target (a stack, a display, a player or a
-colour), or use the buttons listed under your hand. <kbd>P</kbd> passes.</p>`;
+export const howto = [
+  "Build the best display of your colour. On your turn you draw a card, then play one *white* card: a point card (into a display, or onto the discard pile), a *tripler* on a stack, or an action against a player.",
+  "*Black* cards are played out of turn, whenever you *may answer*: −200, Chameleon, Thief, Crush, Lock, Stop!, Reverse!. After every card each player in turn may answer; after a black card everybody gets a fresh chance.",
+  "When you may answer, your playable black cards glow: click one, or *Pass* (key `P`). *Pass in advance* or *always pass* skip the question.",
+  "When the draw pile is empty there is a final round, then the displays are scored. The score beside each player is the score if the game ended now.",
+  "Click a glowing card in your hand, then a lit target (a stack, a display, a player), or a button under your hand. Keys: `1`–`9` pick a card, `Enter` confirms, `Esc` cancels, `P` passes. Hold a card (or hover) to read what it does.",
+];
 
-const COLOURS = { red: "#d62828", green: "#2a9d3a", yellow: "#e0b000", blue: "#1f6feb", c5: "#7b3fb5", c6: "#f07c00", purple: "#7b3fb5", orange: "#f07c00" };
-const BLACK = new Set(["MINUS200", "STOP", "CRUSH", "REVERSE", "CHAMELEON", "THIEF", "LOCK"]);
-const SHORT = { P50: "50", P100: "100", P200: "200", P500: "500", P1000: "1000", X2: "×2", X3: "×3", MINUS200: "−200",
-  STOP: "STOP", CRUSH: "CRUSH", REVERSE: "REV", CHAMELEON: "CHAM", THIEF: "THIEF", LOCK: "LOCK",
-  TAKE_RANDOM: "TAKE", DEMAND_POINTS: "DEM P", DEMAND_BLACK: "DEM B", DRAW_THREE: "DRAW 3", PASS_HANDS: "PASS←", SWAP_PLACES: "SWAP" };
 const CARD_OF = {
   x3: "X3", take_random: "TAKE_RANDOM", demand_points: "DEMAND_POINTS", demand_black: "DEMAND_BLACK",
   draw_three: "DRAW_THREE", pass_hands: "PASS_HANDS", swap_places: "SWAP_PLACES", thief_discard: "THIEF",
   thief_stack: "THIEF", crush: "CRUSH", lock: "LOCK", stop: "STOP", reverse: "REVERSE", chameleon: "CHAMELEON",
 };
+const STAGES = { colour: "choosing colours", window: "answering", white: "playing a white card", give: "handing over cards", final: "final round", over: "game over" };
 
 let selected = null;     // a hand card name
 let filters = {};        // picked target fields
@@ -40,56 +29,46 @@ function cardOf(a) {
   return CARD_OF[a.type] || null;
 }
 
-function parse(name) {
-  const parts = name.split(" ");
-  return parts.length === 2 ? { colour: parts[0], type: parts[1] } : { colour: null, type: parts[0] };
-}
-
-function colourName(view, c) {
-  const names = Object.fromEntries((lastMsg?.table?.options?.colour_names) || [["c5", "purple"], ["c6", "orange"]]);
-  return names[c] || c;
-}
-
-function cardSvg(name, { small = false, marks = "" } = {}) {
-  const { colour, type } = parse(name);
-  const black = BLACK.has(type);
-  const w = small ? 34 : 50, h = small ? 48 : 70;
-  const short = SHORT[type] || type;
-  const band = colour ? COLOURS[colour] || "#888" : black ? "#000" : "#bbb";
-  const tall = type.startsWith("P") || type === "X2" || type === "X3" || type === "MINUS200";
-  return svgEl("svg", { width: w, height: h, viewBox: "0 0 50 70", role: "img", "aria-label": name },
-    svgEl("rect", { x: 1, y: 1, width: 48, height: 68, rx: 5, fill: black ? "#222" : "#fff", stroke: "#333", "stroke-width": 1.5 }),
-    svgEl("rect", { x: 1, y: 1, width: 48, height: 12, rx: 5, fill: band }),
-    svgEl("text", { x: 25, y: tall ? 44 : 42, "font-size": short.length > 4 ? 10 : 15, "font-weight": 700, "text-anchor": "middle", fill: black ? "#fff" : "#111" }, short),
-    marks ? svgEl("text", { x: 25, y: 64, "font-size": 9, "text-anchor": "middle", fill: "#c00" }, marks) : null);
-}
-
 function legal(msg) { return msg.actions || []; }
+function nameOf(ctx, p) { return ctx.names[p] || `player ${p + 1}`; }
 
-function label(a, ctx, view) {
-  const n = (p) => ctx.names[p] || `player ${p + 1}`;
-  const disp = (d) => (d === -1 ? "the discard pile" : d >= view.players ? "the dummy display" : `${n(view.seats[d].player)}'s display`);
+function displayWords(view, names, d) {
+  if (d === -1) return "the discard pile";
+  const disp = view.displays[d];
+  if (!disp || disp.owner_seat === null) return "the dummy display";
+  return `${names(view.seats[disp.owner_seat].player)}'s display`;
+}
+
+function stackWords(view, names, d, s) {
+  const st = view.displays[d]?.stacks[s];
+  return st ? `${names(view.seats[view.displays[d].owner_seat ?? 0]?.player) ?? ""}'s ${cardWords(st.base)}`.replace(/^'s /, "the dummy's ") : `stack ${s + 1} of ${displayWords(view, names, d)}`;
+}
+
+/** An action in player words, e.g. "Crush Bob's red 500". */
+function label(a, names, view) {
+  const disp = (d) => displayWords(view, names, d);
+  const stack = (d, s) => (view.displays[d] && view.displays[d].owner_seat === null ? `the dummy's ${cardWords(view.displays[d].stacks[s]?.base || "")}` : stackWords(view, names, d, s));
   switch (a.type) {
     case "pass": return "Pass";
-    case "choose_colour": return `Take colour ${colourName(view, a.colour)}`;
-    case "play_point": return `${a.colour} ${a.card} → ${disp(a.display)}`;
-    case "x3": return `×3 on ${disp(a.display)}, stack ${a.stack + 1}`;
-    case "take_random": return `Take a random card from ${n(a.target)}`;
-    case "demand_points": return `Demand ${colourName(view, a.colour)} points from ${n(a.target)} into ${disp(a.display)}`;
-    case "demand_black": return `Demand 2 black cards from ${n(a.target)}`;
+    case "choose_colour": return `Take ${COLOURS[a.colour]?.symbol || ""} ${colourWord(a.colour)}`;
+    case "play_point": return `${cardWords(`${a.colour} ${a.card}`)} into ${a.display === -1 ? "the discard pile" : disp(a.display)}`;
+    case "x3": return `Tripler on ${stack(a.display, a.stack)}`;
+    case "take_random": return `Take a random card from ${names(a.target)}`;
+    case "demand_points": return `Demand 2 ${colourWord(a.colour)} point cards from ${names(a.target)} into ${disp(a.display)}`;
+    case "demand_black": return `Demand 2 black cards from ${names(a.target)}`;
     case "draw_three": return "Draw three cards";
     case "pass_hands": return "Everybody passes their hand on";
-    case "swap_places": return `Swap places with ${n(a.target)}`;
-    case "give": return `Give ${a.colour ? a.colour + " " : ""}${a.card}`;
-    case "minus200": return `−200 (${a.colour}) → ${disp(a.display)}`;
-    case "chameleon": return `Chameleon carrying ${a.colour} ${a.card} → ${disp(a.display)}`;
-    case "thief_discard": return "Thief: take the top of the discard pile";
-    case "thief_stack": return `Thief: steal stack ${a.stack + 1} of ${disp(a.display)}`;
-    case "crush": return `Crush stack ${a.stack + 1} of ${disp(a.display)}`;
-    case "lock": return `Lock stack ${a.stack + 1} of ${disp(a.display)}`;
-    case "stop": return "STOP!";
-    case "reverse": return "REVERSE!";
-    default: return JSON.stringify(a);
+    case "swap_places": return `Swap places with ${names(a.target)}`;
+    case "give": return `Hand over ${a.colour ? cardWords(`${a.colour} ${a.card}`) : cardWords(a.card)}`;
+    case "minus200": return `${colourWord(a.colour)} −200 into ${disp(a.display)}`;
+    case "chameleon": return `Chameleon with ${cardWords(`${a.colour} ${a.card}`)} into ${disp(a.display)}`;
+    case "thief_discard": return "Thief: take the top card of the discard pile";
+    case "thief_stack": return `Thief: steal ${stack(a.display, a.stack)}`;
+    case "crush": return `Crush ${stack(a.display, a.stack)}`;
+    case "lock": return `Lock ${stack(a.display, a.stack)}`;
+    case "stop": return "Stop! (you play next)";
+    case "reverse": return "Reverse! (the direction turns)";
+    default: return a.type.replace(/_/g, " ");
   }
 }
 
@@ -103,135 +82,195 @@ function pick(field, value) {
   filters[field] = value;
   const acts = candidates(lastMsg);
   if (acts.length === 1) { send(acts[0]); return; }
-  if (!acts.length) { delete filters[field]; }
+  if (!acts.length) delete filters[field];
   draw();
 }
 
 function send(a) { selected = null; filters = {}; lastCtx.act(a); }
 
-function targetable(field, value, extraField, extraValue) {
+function targetable(field, value) {
   if (!selected) return false;
-  return candidates(lastMsg).some((a) => a[field] === value && (extraField === undefined || a[extraField] === extraValue));
+  return candidates(lastMsg).some((a) => a[field] === value);
 }
 
-function draw() {
-  const msg = lastMsg, ctx = lastCtx, view = msg.view;
+/** Click and Enter/Space on a lit target. */
+function targetAttrs(on, fn) {
+  if (!on) return {};
+  return { tabindex: "0", role: "button", onclick: fn, onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); fn(ev); } } };
+}
+
+function colourTag(c) {
+  if (!c) return el("span", { class: "ctag none" }, "no colour yet");
+  const info = COLOURS[c] || { fill: "#888", symbol: "?", name: c };
+  return el("span", { class: `ctag${info.dark ? " dark" : ""}`, style: `background:${info.fill}` }, `${info.symbol} ${info.name}`);
+}
+
+function whoActsLine(view, names, msg) {
+  if (view.over) return "The game is over.";
   const me = msg.seat;
-  root.innerHTML = "";
-  const n = (p) => ctx.names[p] || `player ${p + 1}`;
-  const acts = legal(msg);
-  root.dataset.active = view.active;
-  root.dataset.me = me ?? "";
-  root.dataset.window = view.window ? view.window.kind : "";
-
-  // Head: turn, direction, draw pile, phase.
-  root.append(el("div", { class: "panel row" },
-    el("strong", {}, view.over ? "game over" : `${n(view.active)}'s turn`),
-    el("span", {}, view.direction === 1 ? "direction ↻ clockwise" : "direction ↺ counter-clockwise"),
-    el("span", { class: "muted" }, `draw pile ${view.draw_pile} · phase ${view.phase}${view.final_round ? " (final round)" : ""}`),
-    view.pending ? el("span", { class: "pill" }, `${view.pending.kind} by ${n(view.pending.player)}`) : ""));
-
-  // The reaction window: who holds priority, and my controls.
+  const you = (p) => (p === me ? "you" : names(p));
   if (view.window) {
-    const mine = msg.asked && acts.some((a) => a.type === "pass");
-    const banner = el("div", { class: `window-banner ${mine ? "mine" : ""}`, id: "window" },
-      el("strong", {}, `Reaction window open (${view.window.kind}) — `),
-      mine ? el("strong", {}, "you hold priority: play a black card or pass") : `${n(view.window.holder)} holds priority`,
-      msg.deadline ? el("span", { class: "pill warn", id: "window-timer", "data-deadline": msg.deadline - msg.now }, ` ${Math.max(0, Math.round(msg.deadline - msg.now))} s`) : "");
-    const row = el("div", { class: "row", style: "margin-top:.4rem" });
-    if (mine) row.append(el("button", { type: "button", class: "primary", id: "pass", onclick: () => send({ type: "pass" }) }, "Pass (P)"));
-    else if (me !== null && me !== undefined && !view.over) {
-      const on = msg.you && msg.you.pass_ahead;
-      row.append(el("button", { type: "button", id: "pass-ahead", "aria-pressed": String(!!on),
-        onclick: () => ctx.send({ type: "pass_ahead", on: !on }) }, on ? "Passing in advance ✓ (undo)" : "Pass in advance"));
-    }
-    banner.append(row);
-    root.append(banner);
+    const kind = view.window.kind;
+    const whose = view.active === me ? "your" : `${names(view.active)}'s`;
+    if (kind === "main" && view.window.holder === me && view.active === me) return "Your turn: play a card, or pass to let the others answer first.";
+    const when = kind === "main" ? `at the start of ${whose} turn` : kind === "pre" ? `before ${whose} card takes effect` : `after ${whose} card`;
+    return view.window.holder === me ? `You may answer with a black card (${when}).` : `${names(view.window.holder)} may answer with a black card (${when}).`;
   }
-  if (me !== null && me !== undefined) {
-    root.append(el("label", { class: "row muted" }, el("input", { type: "checkbox", id: "auto-pass", checked: !!(msg.you && msg.you.auto_pass),
-      onchange: (ev) => ctx.send({ type: "auto_pass", on: ev.target.checked }) }), "always pass in reaction windows"));
-  }
-  if (view.in_play) root.append(el("div", { class: "panel" }, "In play: ", el("strong", {}, view.in_play.card), ` (${label(view.in_play.action, ctx, view)})`));
-  if (view.give) root.append(el("div", { class: "panel" }, `${n(view.give.target)} hands ${view.give.left} ${view.give.cards} card(s) to ${n(view.give.to)}`));
+  if (view.give) return `${you(view.give.target) === "you" ? "You hand" : `${names(view.give.target)} hands`} ${plural(view.give.left, "card")} to ${you(view.give.to)}.`;
+  if (view.final_round) return view.to_act === me ? "Final round: play one black card, or pass." : `Final round: ${names(view.to_act)} may play one black card.`;
+  if (view.phase === "colour") return view.to_act === me ? "Choose your colour." : `${names(view.to_act)} chooses a colour.`;
+  if (view.to_act === me) return "Your turn: play a white card.";
+  return `${names(view.to_act)} plays a white card.`;
+}
 
-  // Players round the table with live score; click to target.
+function drawHead(view, names, msg) {
+  const stage = view.final_round ? `still to play: ${view.final_round.map(names).join(", ")}` : STAGES[view.phase] || "";
+  const head = el("div", { class: "panel", id: "arne-head" },
+    el("div", { class: "row" },
+      el("strong", {}, view.over ? "Game over" : view.final_round ? "Final round" : `${view.active === msg.seat ? "Your" : `${names(view.active)}'s`} turn`),
+      el("span", {}, view.direction === 1 ? "↻ clockwise" : "↺ counter-clockwise"),
+      el("span", { class: "muted" }, `${plural(view.draw_pile, "card")} to draw`),
+      stage && !view.over ? el("span", { class: "pill" }, stage) : "",
+      view.pending ? el("span", { class: "pill warn" }, view.pending.kind === "STOP" ? `Stop! ${names(view.pending.player)} plays next` : `Reverse! by ${names(view.pending.player)}`) : ""),
+    el("div", { id: "who-acts", class: "now" }, whoActsLine(view, names, msg)));
+  if (view.in_play) {
+    head.append(el("div", { class: "row in-play" }, cardFace(view.in_play.card, { width: 34 }),
+      el("span", {}, `${names(view.active)} plays: ${label(view.in_play.action, names, view)}`)));
+  }
+  return head;
+}
+
+function drawPlayers(view, names, me) {
   const players = el("div", { class: "seats", id: "players-row" });
   view.seats.forEach((s) => {
     const p = s.player;
     const isTarget = targetable("target", p);
     players.append(el("div", {
-      class: `seat ${p === me ? "me" : ""} ${p === view.to_act ? "turn" : ""} ${isTarget ? "target" : ""}`,
-      "data-player": p, tabindex: isTarget ? "0" : false,
-      onclick: isTarget ? () => pick("target", p) : null,
-      onkeydown: isTarget ? (ev) => { if (ev.key === "Enter") pick("target", p); } : null,
-    }, el("div", {}, el("span", { class: "pill", style: `background:${COLOURS[s.colour] || "#ccc"};color:#fff` }, s.colour ? colourName(view, s.colour) : "—"), " ", el("strong", {}, n(p)), p === me ? " (you)" : ""),
-    el("div", { class: "muted" }, `${s.hand_size} cards · live score ${view.scores[p]}${view.totals[p] ? ` · total ${view.totals[p]}` : ""}`)));
+      class: `seat ${p === me ? "me" : ""} ${p === view.to_act ? "turn" : ""} ${isTarget ? "target" : ""}`, "data-player": p,
+      ...targetAttrs(isTarget, () => pick("target", p)),
+    }, el("div", {}, colourTag(s.colour), " ", el("strong", {}, names(p)), p === me ? " (you)" : ""),
+    el("div", { class: "muted" }, `${plural(s.hand_size, "card")} in hand · score now ${view.scores[p]}${view.totals[p] ? ` · total ${view.totals[p]}` : ""}`)));
   });
-  root.append(el("div", { class: "panel" }, el("h3", {}, "Players"), players));
+  return el("div", { class: "panel" }, el("h3", {}, "Players"), players);
+}
 
-  // Displays with stacks.
-  const displays = el("div", { class: "panel" }, el("h3", {}, "Displays"));
+function drawDisplays(view, names, msg) {
+  const displays = el("div", { class: "panel", id: "displays" }, el("h3", {}, "Displays"));
+  const grid = el("div", { class: "displays" });
   for (const d of view.displays) {
-    const owner = d.owner_seat === null ? "dummy" : n(view.seats[d.owner_seat].player);
+    const owner = d.owner_seat === null ? "Dummy" : names(view.seats[d.owner_seat].player);
     const dTarget = targetable("display", d.display);
-    const box = el("div", { class: `seat ${dTarget ? "target" : ""}`, style: "margin:.3rem 0", "data-display": d.display,
-      onclick: dTarget ? (ev) => { if (!ev.target.closest("[data-stack]")) pick("display", d.display); } : null },
-    el("div", {}, el("strong", {}, `${owner}'s display`), ` (${d.colour ? colourName(view, d.colour) : "no colour"}) — score ${d.score}`));
+    const box = el("div", { class: `display ${dTarget ? "target" : ""}`, "data-display": d.display,
+      ...targetAttrs(dTarget, (ev) => { if (!ev.target.closest || !ev.target.closest("[data-stack]")) pick("display", d.display); }) },
+    el("div", { class: "row" }, el("strong", {}, `${owner}${d.owner_seat !== null && view.seats[d.owner_seat].player === msg.seat ? " (you)" : ""}`), colourTag(d.colour), el("span", { class: "score" }, `${d.score} points`)));
     const stacks = el("div", { class: "cards" });
     d.stacks.forEach((st, i) => {
       const sTarget = selected && candidates(msg).some((a) => a.display === d.display && a.stack === i);
-      const marks = [st.chameleon ? "CH" : "", st.x3 ? "×3" : "", st.crush ? "CR" : "", st.lock ? "LK" : ""].filter(Boolean).join(" ");
-      const wrap = el("span", { "data-stack": i, class: sTarget ? "target" : "", tabindex: sTarget ? "0" : false, title: `${st.base}${marks ? " " + marks : ""}`,
-        onclick: sTarget ? () => { filters.display = d.display; pick("stack", i); } : null,
-        onkeydown: sTarget ? (ev) => { if (ev.key === "Enter") { filters.display = d.display; pick("stack", i); } } : null });
-      wrap.append(cardSvg(st.base, { small: true, marks }));
+      const marks = ["chameleon", "x3", "crush", "lock"].filter((k) => st[k]);
+      const wrap = el("span", { "data-stack": i, class: `stack ${sTarget ? "target" : ""}`,
+        title: `${cardWords(st.base)}${marks.length ? ` — ${marks.join(", ")}` : ""}`,
+        ...targetAttrs(sTarget, () => { filters.display = d.display; pick("stack", i); }) });
+      wrap.append(cardFace(st.base, { width: 40, marks: st, label: `${cardWords(st.base)}${marks.length ? `, ${marks.join(", ")}` : ""}` }));
       stacks.append(wrap);
     });
-    if (!d.stacks.length) stacks.append(el("span", { class: "muted" }, "empty"));
+    if (!d.stacks.length) stacks.append(el("span", { class: "muted empty" }, "no cards yet"));
     box.append(stacks);
-    displays.append(box);
+    grid.append(box);
   }
   const discardTarget = targetable("display", -1);
-  displays.append(el("div", { class: `seat ${discardTarget ? "target" : ""}`, "data-display": "-1", onclick: discardTarget ? () => pick("display", -1) : null },
-    el("strong", {}, "Discard pile: "), view.discard.length ? cardSvg(view.discard[view.discard.length - 1], { small: true }) : el("span", { class: "muted" }, "empty"),
-    el("span", { class: "muted" }, ` ${view.discard.length} card(s)`)));
-  root.append(displays);
+  const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
+  grid.append(el("div", { class: `display discard ${discardTarget ? "target" : ""}`, "data-display": "-1", ...targetAttrs(discardTarget, () => pick("display", -1)) },
+    el("strong", {}, "Discard pile"), el("div", { class: "cards" }, top ? cardFace(top, { width: 40 }) : el("span", { class: "muted empty" }, "empty"),
+      el("span", { class: "muted" }, plural(view.discard.length, "card")))));
+  displays.append(grid, legend());
+  return displays;
+}
 
-  // My hand and my choices.
-  if (me !== null && me !== undefined) {
-    const hand = el("div", { class: "cards", id: "hand" });
-    const playable = new Set(acts.map(cardOf).filter(Boolean));
-    for (const [i, c] of (view.hand || []).entries()) {
-      const can = playable.has(c);
-      const node = el("span", { class: `${can ? "playable" : ""} ${selected === c ? "sel" : ""}`, tabindex: can ? "0" : false, "data-card": c, "data-i": i, "data-black": BLACK.has(parse(c).type) ? "1" : false,
-        onclick: can ? () => { selected = selected === c ? null : c; filters = {}; autoSend(); } : null,
-        onkeydown: can ? (ev) => { if (ev.key === "Enter") { selected = c; filters = {}; autoSend(); } } : null });
-      node.append(cardSvg(c));
-      hand.append(node);
+function choose(c) { selected = selected === c ? null : c; filters = {}; autoSend(); }
+
+function drawHandBar(view, names, msg, ctx) {
+  const me = msg.seat;
+  const acts = legal(msg);
+  const mayAnswer = msg.asked && !!view.window && acts.some((a) => a.type === "pass");
+  const bar = el("div", { class: `panel handbar ${msg.asked ? "asked" : ""} ${mayAnswer ? "answer" : ""}`, id: "handbar" });
+  if (view.window && !view.over) {
+    const banner = el("div", { class: `window-banner ${mayAnswer ? "mine" : ""}`, id: "window" },
+      el("strong", {}, !mayAnswer ? `${names(view.window.holder)} may answer.`
+        : acts.some((a) => cardOf(a) && !BLACK.has(parse(cardOf(a)).type)) ? "Your turn: play a card, or pass to let the others answer first."
+          : "You may answer: play a glowing black card, or pass."),
+      msg.deadline ? el("span", { class: "pill warn countdown", id: "window-timer" }, ` ${Math.max(0, Math.round(msg.deadline - msg.now))} s`) : "");
+    if (mayAnswer) banner.append(el("button", { type: "button", class: "primary", id: "pass", onclick: () => send({ type: "pass" }) }, "Pass (P)"));
+    else if (!view.over) {
+      const on = msg.you && msg.you.pass_ahead;
+      banner.append(el("button", { type: "button", id: "pass-ahead", "aria-pressed": String(!!on),
+        onclick: () => ctx.send({ type: "pass_ahead", on: !on }) }, on ? "Passing in advance ✓ (undo)" : "Pass in advance"));
     }
-    const choices = el("div", { class: "row", id: "choices", style: "margin-top:.5rem" });
-    const free = acts.filter((a) => !cardOf(a) && a.type !== "pass");
-    for (const a of free) {
-      const colourBtn = a.type === "choose_colour";
-      choices.append(el("button", { type: "button", class: colourBtn ? "colour-choice" : "", "data-action": a.type, style: colourBtn ? `border-color:${COLOURS[a.colour]};border-width:3px` : false,
-        onclick: () => send(a) }, label(a, ctx, view)));
+    bar.append(banner);
+  }
+  const hand = el("div", { class: "cards hand", id: "hand", role: "list", "aria-label": "your hand" });
+  const playable = new Set(acts.map(cardOf).filter(Boolean));
+  for (const [i, c] of (view.hand || []).entries()) {
+    const can = playable.has(c);
+    const black = BLACK.has(parse(c).type);
+    const node = el("span", {
+      class: `card handcard ${can ? "playable" : msg.asked ? "idle" : ""} ${selected === c ? "sel" : ""} ${black ? "black" : ""}`,
+      role: "listitem", "data-card": c, "data-i": i, "data-black": black ? "1" : false, title: `${cardWords(c)}: ${cardRule(c)}`,
+      oncontextmenu: (ev) => { ev.preventDefault(); toast(`${cardWords(c)}: ${cardRule(c)}`); },
+    });
+    const face = el("span", can ? { role: "button", tabindex: "0", "aria-pressed": String(selected === c), "aria-label": cardWords(c), onclick: () => choose(c),
+      onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); choose(c); } } } : {});
+    face.append(cardFace(c));
+    node.append(face);
+    hand.append(node);
+  }
+  if (!(view.hand || []).length) hand.append(el("span", { class: "muted" }, "no cards in hand"));
+  const choices = el("div", { class: "row", id: "choices" });
+  for (const a of acts.filter((x) => !cardOf(x) && x.type !== "pass")) {
+    const colourBtn = a.type === "choose_colour";
+    choices.append(el("button", { type: "button", class: colourBtn ? "colour-choice" : "", "data-action": a.type,
+      style: colourBtn ? `border-color:${COLOURS[a.colour]?.fill};border-width:3px` : false, onclick: () => send(a) }, label(a, names, view)));
+  }
+  if (selected) {
+    const cands = candidates(msg);
+    const colours = [...new Set(cands.map((a) => a.colour).filter((c) => c !== undefined))];
+    if (colours.length > 1 && cands.some((a) => a.type === "demand_points")) {
+      for (const c of colours) choices.append(el("button", { type: "button", style: `border-color:${COLOURS[c]?.fill};border-width:3px`, onclick: () => pick("colour", c) }, `${COLOURS[c]?.symbol || ""} ${colourWord(c)}`));
     }
-    if (selected) {
-      const cands = candidates(msg);
-      const colours = [...new Set(cands.map((a) => a.colour).filter((c) => c !== undefined))];
-      if (colours.length > 1 && cands.some((a) => a.type === "demand_points")) {
-        for (const c of colours) choices.append(el("button", { type: "button", style: `border-color:${COLOURS[c]};border-width:3px`, onclick: () => pick("colour", c) }, colourName(view, c)));
-      }
-      choices.append(el("span", { class: "muted" }, `${selected}: ${cands.length} way(s) to play it — click a highlighted target or a button`));
-      for (const a of cands.slice(0, 40)) choices.append(el("button", { type: "button", class: "choice", onclick: () => send(a) }, label(a, ctx, view)));
-      choices.append(el("button", { type: "button", onclick: () => { selected = null; filters = {}; draw(); } }, "cancel"));
-    } else if (!view.window && acts.some((a) => a.type === "pass")) {
-      choices.append(el("button", { type: "button", id: "pass", onclick: () => send({ type: "pass" }) }, "Pass"));
+    choices.append(el("span", { class: "hint" }, `${cardWords(selected)}: ${cands.length > 1 ? "pick a lit target or a button" : "confirm"}`));
+    for (const a of cands.slice(0, 12)) choices.append(el("button", { type: "button", class: "choice", onclick: () => send(a) }, label(a, names, view)));
+    if (cands.length > 12) choices.append(el("span", { class: "muted" }, `and ${cands.length - 12} more: pick a lit target`));
+    choices.append(el("button", { type: "button", id: "cancel", onclick: () => { selected = null; filters = {}; draw(); } }, "Cancel (Esc)"));
+  } else if (!view.window && msg.asked && acts.some((a) => a.type === "pass")) {
+    choices.append(el("button", { type: "button", id: "pass", onclick: () => send({ type: "pass" }) }, "Pass"));
+  }
+  const head = msg.asked ? el("strong", {}, view.give ? "Choose a card to hand over" : mayAnswer ? "" : "Your move") : el("span", { class: "muted" }, "Your hand");
+  bar.append(el("div", { class: "row" }, head,
+    el("label", { class: "muted autopass" }, el("input", { type: "checkbox", id: "auto-pass", checked: !!(msg.you && msg.you.auto_pass),
+      onchange: (ev) => ctx.send({ type: "auto_pass", on: ev.target.checked }) }), " always pass when I may answer")), hand, choices);
+  if (view.team_hands) {
+    for (const [p, cards] of Object.entries(view.team_hands)) {
+      bar.append(el("div", { class: "row team" }, el("span", { class: "muted" }, `${names(Number(p))}'s hand (your team-mate):`), ...cards.map((c) => cardFace(c, { width: 28 }))));
     }
-    const head = msg.asked ? el("strong", {}, view.give ? "choose a card to hand over" : "your decision") : el("span", { class: "muted" }, "waiting");
-    root.append(el("div", { class: "panel" }, el("h3", {}, "Your hand ", head), hand, choices,
-      view.team_hands ? el("div", { class: "muted" }, `team hands: ${JSON.stringify(view.team_hands)}`) : ""));
+  }
+  void me;
+  return bar;
+}
+
+function draw() {
+  const msg = lastMsg, ctx = lastCtx, view = msg.view;
+  const names = (p) => nameOf(ctx, p);
+  root.dataset.active = view.active;
+  root.dataset.me = msg.seat ?? "";
+  root.dataset.window = view.window ? view.window.kind : "";
+  const parts = [drawHead(view, names, msg), drawPlayers(view, names, msg.seat), drawDisplays(view, names, msg)];
+  if (msg.seat !== null && msg.seat !== undefined && view.hand) parts.push(drawHandBar(view, names, msg, ctx));
+  const focusKey = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-card],[data-stack],[data-player],[data-display]");
+  const focusSel = focusKey ? ["card", "stack", "player", "display"].map((k) => focusKey.dataset[k] !== undefined ? `[data-${k}="${focusKey.dataset[k]}"]` : null).find(Boolean) : null;
+  root.replaceChildren(...parts);
+  if (focusSel) {
+    const again = root.querySelector(focusSel);
+    const target = again && (again.matches("[tabindex]") ? again : again.querySelector("[tabindex]"));
+    if (target) target.focus();
   }
 }
 
@@ -250,19 +289,84 @@ export function render(rootEl, msg, ctx) {
 }
 
 document.addEventListener("keydown", (ev) => {
-  if (!lastMsg || ev.target.tagName === "INPUT") return;
+  if (!lastMsg || ev.target.tagName === "INPUT" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if ((ev.key === "p" || ev.key === "P") && lastMsg.asked && legal(lastMsg).some((a) => a.type === "pass")) send({ type: "pass" });
-  if (ev.key === "Escape") { selected = null; filters = {}; draw(); }
+  else if (ev.key === "Escape") { selected = null; filters = {}; draw(); }
+  else if (/^[1-9]$/.test(ev.key) && lastMsg.view.hand) {
+    const c = lastMsg.view.hand[Number(ev.key) - 1];
+    if (c && legal(lastMsg).some((a) => cardOf(a) === c)) { selected = c; filters = {}; autoSend(); }
+  }
 });
 
-export function describeEvent(e, names) {
-  const n = (p) => names[p] ?? `player ${p}`;
-  const who = e.player ?? e.seat;
-  const text = Object.entries(e).filter(([k]) => k !== "kind").map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
-  return `${e.kind}${who !== undefined ? ` (${n(who)})` : ""}: ${text}`.slice(0, 160);
+function stackOf(view, d, s) { return view && view.displays[d] && view.displays[d].stacks[s] ? view.displays[d].stacks[s].base : null; }
+
+/** A log line in a sentence, or null for events nobody needs to read. */
+export function describeEvent(e, names, view) {
+  const n = (p) => names[p] ?? `player ${p + 1}`;
+  const disp = (d) => {
+    if (d === -1) return "the discard pile";
+    const owner = view && view.displays[d] ? view.displays[d].owner_seat : d;
+    return owner === null ? "the dummy display" : view ? `${n(view.seats[owner].player)}'s display` : `display ${d + 1}`;
+  };
+  const on = (a) => {
+    const base = stackOf(view, a.display, a.stack);
+    const owner = disp(a.display).replace(/ display$/, "");
+    return base ? `${owner} ${cardWords(base)}` : `a stack in ${disp(a.display)}`;
+  };
+  switch (e.kind) {
+    case "game": return e.game_no > 1 ? `Game ${e.game_no} begins.` : "The game begins.";
+    case "colour": return `${e.seats.map((s) => (view ? n(view.seats[s].player) : n(s))).join(" and ")} ${e.seats.length > 1 ? "take" : "takes"} ${colourWord(e.colour)}.`;
+    case "dummy": return `The dummy plays ${colourWord(e.colour)}.`;
+    case "dealt": return `Cards are dealt; ${plural(e.draw_pile, "card")} left to draw.`;
+    case "turn": return `${n(e.player)}'s turn.`;
+    case "drew": return e.count ? `${n(e.player)} draws ${plural(e.count, "card")}.` : `${n(e.player)} cannot draw: the pile is empty.`;
+    case "declared": {
+      const a = e.action || {};
+      if (a.type === "play_point") return `${n(e.player)} lays ${cardWords(e.card)} ${a.display === -1 ? "on the discard pile" : `into ${disp(a.display)}`}.`;
+      if (a.type === "x3") return `${n(e.player)} plays a Tripler on ${on(a)}.`;
+      if (!view || !("target" in a || "colour" in a)) return `${n(e.player)} plays ${cardWords(e.card)}.`;
+      return `${n(e.player)} plays ${cardWords(e.card)}: ${label(a, n, view)}.`;
+    }
+    case "black": return `${n(e.player)} answers with ${blackWords(e, n, on, disp)}.`;
+    case "no_white": return `${n(e.player)} has no white card to play.`;
+    case "took_random": return e.moved ? `${n(e.player)} takes a random card from ${n(e.target)}.` : `${n(e.target)} has no card to take.`;
+    case "gave_point": return `${n(e.target)} hands ${n(e.player)} ${cardWords(e.card)} for ${disp(e.display)}.`;
+    case "gave_black": return `${n(e.target)} hands ${n(e.player)} a black card.`;
+    case "swapped": return `${n(e.player)} and ${n(e.target)} swap places.`;
+    case "hands_passed": return `Everybody passes their hand ${e.direction === 1 ? "clockwise" : "counter-clockwise"}.`;
+    case "final_round": return `The draw pile is empty: final round, each player once (${e.order.map(n).join(", ")}).`;
+    case "scored": return `Scores: ${e.scores.map((s, p) => `${n(p)} ${s}`).join(", ")}.`;
+    case "over": return `Game over: ${e.winners.map(n).join(" and ")} ${e.winners.length > 1 ? "win" : "wins"}.`;
+    case "pass": return { text: `${n(e.player)} passes.`, quiet: true, who: n(e.player) };
+    default: return null;
+  }
 }
 
-export function resultDetails(msg) {
-  const v = msg.view;
-  return el("p", { class: "muted" }, `Display scores: ${v.displays.map((d) => `${d.colour || "dummy"} ${d.score}`).join(", ")}.`);
+function blackWords(e, n, on, disp) {
+  const a = e.action || {};
+  switch (a.type) {
+    case "minus200": return `${colourWord(a.colour)} −200 into ${disp(a.display)}`;
+    case "chameleon": return `Chameleon carrying ${cardWords(`${a.colour} ${a.card}`)} into ${disp(a.display)}`;
+    case "crush": return `Crush on ${on(a)}`;
+    case "lock": return `Lock on ${on(a)}`;
+    case "thief_discard": return `Thief, taking ${e.card ? cardWords(e.card) : "the top card"} from the discard pile`;
+    case "thief_stack": return `Thief, stealing a stack from ${disp(a.display)}`;
+    case "stop": return "Stop! and plays next";
+    case "reverse": return "Reverse!";
+    default: return a.type || "a black card";
+  }
 }
+
+export function resultDetails(msg, names) {
+  const v = msg.view;
+  const box = el("div", { class: "final-displays" });
+  for (const d of v.displays) {
+    const owner = d.owner_seat === null ? "Dummy" : names[v.seats[d.owner_seat].player];
+    box.append(el("div", { class: "row" }, el("strong", {}, owner), colourTag(d.colour), el("span", {}, `${d.score} points`),
+      el("span", { class: "cards" }, d.stacks.map((st) => cardFace(st.base, { width: 26, marks: st })))));
+  }
+  return box;
+}
+
+/** Cards of a hand as small faces (the replay's "reveal all hands"). */
+export function handFaces(hand) { return el("span", { class: "cards" }, hand.map((c) => cardFace(c, { width: 30 }))); }

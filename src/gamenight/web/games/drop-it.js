@@ -1,20 +1,16 @@
 // Drop It: aim along the top (mouse or keys), rotate (wheel or keys), drop; the fall is
 // animated from the server's trajectory frames and the result is explained.
-import { api, el, svgEl } from "/static/common.js";
+import { api, el, svg, plural } from "/static/common.js";
 
-export const howto = `
-<p>Take turns dropping one of your pieces into the upright board. Move it along the top
-and turn it, then let go: it falls and settles by real physics.</p>
-<p>Your drop scores the <b>highest level</b> it reaches (1–8) plus every <b>bonus circle</b>
-it overlaps (+1, +2, +3) — but only if it breaks no rule:</p>
-<ul><li>it may not touch a piece of the <b>same shape</b>,</li>
-<li>nor a piece of the <b>same colour</b>,</li>
-<li>nor an <b>edge mark</b> crossed out with its colour (or shape),</li>
-<li>nor stick out <b>above the top</b>.</li></ul>
-<p>A broken rule scores 0. When all pieces are in, the highest total wins.
-Mouse: move to aim, wheel to turn, click to drop. Keys: <kbd>←</kbd><kbd>→</kbd> move
-(<kbd>Shift</kbd> faster), <kbd>↑</kbd><kbd>↓</kbd> or <kbd>Q</kbd><kbd>E</kbd> turn,
-<kbd>[</kbd><kbd>]</kbd> choose a piece, <kbd>Enter</kbd> drop.</p>`;
+export const howto = [
+  "Take turns dropping one of your pieces into the upright board. Move it along the top and turn it, then let go: it falls and settles by real physics.",
+  "Your drop scores the *highest level* it reaches (1–8) plus every *bonus circle* it overlaps (+1, +2, +3) — but only if it breaks no rule: it may not touch a piece of the *same shape*, nor a piece of the *same colour*, nor an *edge mark* crossed out with its colour (or shape), nor stick out *above the top*.",
+  "A broken rule scores 0. When all pieces are in, the highest total wins.",
+  "Mouse: move to aim, wheel to turn, click to drop. Phone: tap to aim, tap *Drop* (or the same spot again) to confirm. Keys: `←` `→` move (`Shift` faster), `↑` `↓` or `Q` `E` turn, `[` `]` choose a piece, `Enter` drop.",
+];
+
+// Colours never carry meaning alone: each colour has a mark drawn on its pieces.
+const COLOUR_MARKS = { red: "●", yellow: "★", blue: "■", green: "▲" };
 
 let B = null;           // board data from the server
 let aim = { x: 120, angle: 0, piece: null };
@@ -34,49 +30,56 @@ const Y = (y) => (B.board.height + B.top_space - y) * B.scale;
 function kindOf(id) { return id.split("-")[1]; }
 function colourOf(id) { return id.split("-")[0]; }
 
-// Shapes are built as SVG nodes (never markup strings from data).
-function shapeSvg(id, x, y, a, stroke = "#222", width = 1, extra = {}) {
+/** A piece as an SVG element at board coordinates (x, y) turned by `a` radians. */
+function shapeEl(id, x, y, a, stroke = "#222", width = 1, extra = {}) {
   const o = B.outlines[kindOf(id)];
-  const fill = B.fill[colourOf(id)] || "#999";
-  const paint = { fill, "fill-opacity": 0.9, stroke, "stroke-width": width, ...extra };
+  const colour = colourOf(id);
+  const fill = B.fill[colour] || "#999";
+  const g = svg("g", extra);
   if (!o.vertices.length) {
-    return svgEl("circle", { cx: X(x).toFixed(1), cy: Y(y).toFixed(1), r: (o.radius * B.scale).toFixed(1), ...paint });
+    g.append(svg("circle", { cx: X(x).toFixed(1), cy: Y(y).toFixed(1), r: (o.radius * B.scale).toFixed(1), fill, "fill-opacity": 0.9, stroke, "stroke-width": width }));
+  } else {
+    const c = Math.cos(a), s = Math.sin(a);
+    const pts = o.vertices.map(([vx, vy]) => `${X(x + vx * c - vy * s).toFixed(1)},${Y(y + vx * s + vy * c).toFixed(1)}`).join(" ");
+    g.append(svg("polygon", { points: pts, fill, "fill-opacity": 0.9, stroke, "stroke-width": width }));
   }
-  const c = Math.cos(a), s = Math.sin(a);
-  const pts = o.vertices.map(([vx, vy]) => `${X(x + vx * c - vy * s).toFixed(1)},${Y(y + vx * s + vy * c).toFixed(1)}`).join(" ");
-  return svgEl("polygon", { points: pts, ...paint });
+  g.append(svg("text", { x: X(x).toFixed(1), y: (Y(y) + 6).toFixed(1), "font-size": 16, "text-anchor": "middle", fill: colour === "yellow" ? "#111" : "#fff" }, COLOUR_MARKS[colour] || ""));
+  return g;
 }
 
-function piecesSvg(pieces, last) {
+/** A piece kind ("red-circle") drawn on its own, for the picker. */
+function pieceIcon(kind, size = 44) {
+  const o = B.outlines[kind.split("-")[1]];
+  const colour = kind.split("-")[0];
+  const r = o.vertices.length ? Math.max(...o.vertices.map(([vx, vy]) => Math.hypot(vx, vy))) : o.radius;
+  const k = (size / 2 - 3) / r;
+  const pic = svg("svg", { width: size, height: size, viewBox: `${-size / 2} ${-size / 2} ${size} ${size}`, "aria-hidden": "true" });
+  const fill = B.fill[colour] || "#999";
+  if (!o.vertices.length) pic.append(svg("circle", { cx: 0, cy: 0, r: o.radius * k, fill, stroke: "#222" }));
+  else pic.append(svg("polygon", { points: o.vertices.map(([vx, vy]) => `${(vx * k).toFixed(1)},${(-vy * k).toFixed(1)}`).join(" "), fill, stroke: "#222" }));
+  pic.append(svg("text", { x: 0, y: 5, "font-size": 13, "text-anchor": "middle", fill: colour === "yellow" ? "#111" : "#fff" }, COLOUR_MARKS[colour] || ""));
+  return pic;
+}
+
+function piecesLayer(pieces, last) {
   const lastId = last && last.piece;
   const touching = new Set((last && last.touching) || []);
   const bad = last && last.violations && last.violations.length;
-  return pieces.map((p) => {
-    if (p.id === lastId) return shapeSvg(p.id, p.x, p.y, p.angle, bad ? "#c00000" : "#00a000", 4, { "data-last": "1" });
-    if (touching.has(p.id)) return shapeSvg(p.id, p.x, p.y, p.angle, "#ff7f00", 3);
-    return shapeSvg(p.id, p.x, p.y, p.angle);
-  });
-}
-
-function bonusOverlay() {
-  return B.board.bonus.map((c) => svgEl("circle", { cx: X(c.center[0]), cy: Y(c.center[1]), r: c.radius * B.scale, fill: "none", stroke: "#08306b", "stroke-width": 1.5, "stroke-dasharray": "4 3" }));
-}
-
-// The board picture comes from the server as SVG text: parsed as an SVG document (no
-// scripts run from it) and its nodes imported, once.
-let boardRoot = null;
-function boardBackground() {
-  if (!boardRoot) {
-    const root = new DOMParser().parseFromString(B.svg, "image/svg+xml").documentElement;
-    if (root.nodeName !== "svg") return null;
-    for (const bad of root.querySelectorAll("script, foreignObject")) bad.remove();
-    boardRoot = root;
+  const layer = svg("g", { id: "pieces" });
+  for (const p of pieces) {
+    if (p.id === lastId) layer.append(shapeEl(p.id, p.x, p.y, p.angle, bad ? "#c00000" : "#00a000", 4, { "data-last": "1" }));
+    else if (touching.has(p.id)) layer.append(shapeEl(p.id, p.x, p.y, p.angle, "#ff7f00", 3));
+    else layer.append(shapeEl(p.id, p.x, p.y, p.angle));
   }
-  const node = document.importNode(boardRoot, true);
-  node.setAttribute("width", B.width);
-  node.setAttribute("height", B.height);
-  return node;
+  return layer;
 }
+
+function bonusLayer() {
+  return svg("g", { "aria-hidden": "true" }, B.board.bonus.map((c) => svg("circle", { cx: X(c.center[0]), cy: Y(c.center[1]), r: c.radius * B.scale, fill: "none", stroke: "#08306b", "stroke-width": 1.5, "stroke-dasharray": "4 3" })));
+}
+
+/** Words for a piece id or kind: "red circle". */
+function pieceWords(id) { const [c, k] = id.split("-"); return k ? `${c} ${k}` : id; }
 
 function mySupply(view) {
   if (view.side === null || view.side === undefined) return [];
@@ -94,11 +97,11 @@ function canDrop(msg) { return msg.asked && msg.view.phase === "drop" && !sent; 
 function explain(last) {
   if (!last) return el("p", { class: "muted" }, "No piece dropped yet.");
   const parts = [];
-  parts.push(el("div", {}, el("strong", {}, last.piece), ` reached level ${last.level}`,
+  parts.push(el("div", {}, el("strong", {}, pieceWords(last.piece)), ` reached level ${last.level}`,
     last.bonus && last.bonus.length ? ` and covered bonus circle${last.bonus.length > 1 ? "s" : ""} ${last.bonus.join(", ")}` : ", no bonus circle"));
   const names = { SHAPE: "touched a piece of the same shape", COLOUR: "touched a piece of the same colour", EDGE: "touched a forbidden edge mark", HEIGHT: "sticks out above the top" };
   if (last.violations.length) {
-    for (const v of last.violations) parts.push(el("div", { class: "pill bad" }, `broke ${v.rule}: ${names[v.rule] || ""} (${v.with.join(", ")})`));
+    for (const v of last.violations) parts.push(el("div", { class: "pill bad" }, `broke the ${RULE_WORDS[v.rule] || v.rule} rule: ${names[v.rule] || ""}${v.with.length ? ` (${v.with.map(pieceWords).join(", ")})` : ""}`));
   } else parts.push(el("div", { class: "pill ok" }, "broke no rule"));
   if ("awarded" in last) parts.push(el("div", {}, el("strong", { id: "awarded" }, `${last.awarded} point${last.awarded === 1 ? "" : "s"}`),
     ` (raw ${last.raw_points} = level ${last.level} + bonus ${last.raw_points - last.level})${last.joker_used ? ", a joker was spent" : ""}`));
@@ -107,24 +110,56 @@ function explain(last) {
   return el("div", { id: "result" }, parts);
 }
 
+let boardImage = null;  // the server's board picture as an image URL (never parsed as markup)
+
+function sideWords(s, ctx) {
+  return `${s.seats.map((x) => ctx.names[x]).join(" + ")} (${s.colours.map((c) => `${COLOUR_MARKS[c] || ""} ${c}`).join(", ")})`;
+}
+
+function drawBoard(msg, pieces, last, anim) {
+  if (!boardImage) boardImage = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(B.svg)}`;
+  const board = svg("svg", { viewBox: `0 0 ${B.width} ${B.height}`, id: "board", role: "img",
+    "aria-label": `the Drop It board with ${plural(pieces.length, "piece")}`, class: "board" });
+  board.append(svg("image", { href: boardImage, x: 0, y: 0, width: B.width, height: B.height }));
+  board.append(piecesLayer(pieces, last), bonusLayer(), svg("g", { id: "ghost-layer" }, anim ? [] : ghostEls(msg)));
+  return board;
+}
+
+function drawControls(msg, ctx) {
+  const view = msg.view, me = msg.seat;
+  const controls = el("div", { class: "panel dropbar", id: "controls" });
+  if (canDrop(msg)) {
+    const kinds = kindsLeft(mySupply(view));
+    controls.append(el("div", { class: "row", id: "supply", role: "radiogroup", "aria-label": "your pieces" }, kinds.map(([k, n]) =>
+      el("button", { type: "button", class: `piece ${k === aim.piece ? "chosen" : ""}`, "data-piece": k, role: "radio", "aria-checked": String(k === aim.piece),
+        "aria-label": `${pieceWords(k)}, ${n} left`, title: `${pieceWords(k)} (${n} left)`, onclick: () => { aim.piece = k; armed = false; draw(); } },
+      pieceIcon(k), el("span", { class: "count" }, `×${n}`)))));
+    controls.append(el("div", { class: "row spaced" },
+      el("button", { type: "button", class: "turnbtn", "aria-label": "turn left", onclick: () => turn(-15) }, "⟲"),
+      el("button", { type: "button", class: "turnbtn", "aria-label": "turn right", onclick: () => turn(15) }, "⟳"),
+      el("span", { class: "muted", id: "aim-text" }, aimText()),
+      el("button", { type: "button", class: "primary big", id: "drop-btn", onclick: doDrop }, "Drop")));
+  } else if (msg.asked && view.phase === "joker") {
+    controls.append(el("p", {}, "Your drop broke a rule. Spend a joker to score it anyway?"),
+      el("div", { class: "row" },
+        el("button", { type: "button", class: "primary", id: "joker-spend", onclick: () => ctx.act({ type: "joker", spend: true }) }, "Spend a joker"),
+        el("button", { type: "button", id: "joker-keep", onclick: () => ctx.act({ type: "joker", spend: false }) }, "Keep it")));
+  } else if (me === null || me === undefined) {
+    controls.append(el("p", { class: "muted" }, "You are watching."));
+  } else if (view.phase !== "over") {
+    controls.append(el("p", { class: "muted" }, "Waiting for the other side's drop…"));
+  } else controls.append(el("p", {}, "All pieces are in."));
+  return controls;
+}
+
 function draw() {
   const msg = lastMsg, ctx = lastCtx, view = msg.view;
-  root.innerHTML = "";
-  const me = msg.seat;
-  const head = el("div", { class: "panel row" },
-    el("strong", {}, `Drop ${Math.min(view.turn + 1, view.turns)} of ${view.turns}`),
-    ...view.sides.map((s) => el("span", { class: `pill ${s.side === view.active_side ? "warn" : ""}`, "data-side": s.side },
-      `${s.seats.map((x) => ctx.names[x]).join(" + ")} (${s.colours.join("+")}): ${s.total}${view.jokers_variant ? ` · jokers ${s.jokers}` : ""}`)),
-    view.phase === "over" ? el("span", { class: "pill ok" }, "game over")
-      : el("span", {}, msg.asked ? el("strong", {}, view.phase === "joker" ? "your joker decision" : "your drop") : `${ctx.names[view.actors[0]]} drops`));
-  root.append(head);
-
-  const svg = svgEl("svg");
-  svg.setAttribute("viewBox", `0 0 ${B.width} ${B.height}`);
-  svg.setAttribute("id", "board");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "the Drop It board");
-  svg.style.width = "100%"; svg.style.maxHeight = "78vh"; svg.style.touchAction = "none";
+  const head = el("div", { class: "panel" },
+    el("div", { class: "row" }, el("strong", {}, `Drop ${Math.min(view.turn + 1, view.turns)} of ${view.turns}`),
+      ...view.sides.map((s) => el("span", { class: `pill ${s.side === view.active_side ? "warn" : ""}`, "data-side": s.side },
+        `${sideWords(s, ctx)}: ${plural(s.total, "point")}${view.jokers_variant ? ` · ${plural(s.jokers, "joker")}` : ""}`))),
+    el("div", { class: "now", id: "who-acts" }, view.phase === "over" ? "Game over."
+      : msg.asked ? (view.phase === "joker" ? "Your joker decision." : "Your drop: aim along the top, then drop.") : `${ctx.names[view.actors[0]]} drops…`));
   let pieces = view.pieces;
   let last = view.last;
   const anim = animating && animating.turn === (view.last && view.last.turn) ? animating : null;
@@ -140,69 +175,57 @@ function draw() {
     const kinds = kindsLeft(mySupply(view));
     if (!aim.piece || !kinds.some(([k]) => k === aim.piece)) aim.piece = kinds.length ? kinds[0][0] : null;
   }
-  svg.append(svgEl("g", {}, boardBackground()), svgEl("g", { id: "pieces" }, piecesSvg(pieces, last)),
-    ...bonusOverlay(), svgEl("g", { id: "ghost-layer" }, anim ? null : ghostSvg(msg)));
-  const wrap = el("div", { class: "panel", style: "padding:.3rem" }, svg);
-  root.append(wrap);
-  if (canDrop(msg)) hookAim(svg);
-
-  const controls = el("div", { class: "panel" });
-  if (canDrop(msg)) {
-    const kinds = kindsLeft(mySupply(view));
-    controls.append(el("h3", {}, "Your pieces"), el("div", { class: "row", id: "supply" }, kinds.map(([k, n]) =>
-      el("button", { type: "button", class: k === aim.piece ? "primary" : "", "data-piece": k, onclick: () => { aim.piece = k; draw(); } }, `${k} ×${n}`))));
-    controls.append(el("div", { class: "row", style: "margin-top:.5rem" },
-      el("button", { type: "button", onclick: () => turn(-15) }, "⟲ turn"),
-      el("button", { type: "button", onclick: () => turn(15) }, "turn ⟳"),
-      el("span", { class: "muted", id: "aim-text" }, aimText()),
-      el("button", { type: "button", class: "primary big", id: "drop-btn", onclick: doDrop }, "Drop")));
-  } else if (msg.asked && view.phase === "joker") {
-    controls.append(el("p", {}, "Your drop broke a rule. Spend a joker to score it anyway?"),
-      el("div", { class: "row" },
-        el("button", { type: "button", class: "primary", id: "joker-spend", onclick: () => ctx.act({ type: "joker", spend: true }) }, "Spend a joker"),
-        el("button", { type: "button", id: "joker-keep", onclick: () => ctx.act({ type: "joker", spend: false }) }, "Keep it")));
-  } else if (me === null || me === undefined) {
-    controls.append(el("p", { class: "muted" }, "You are watching."));
-  } else if (view.phase !== "over") {
-    controls.append(el("p", { class: "muted" }, "Waiting for the other side's drop…"));
-  }
-  root.append(controls);
-  root.append(el("div", { class: "panel" }, el("h3", {}, "Last drop"), anim ? el("p", { class: "muted" }, "falling…") : explain(view.last)));
+  const board = drawBoard(msg, pieces, last, anim);
+  if (canDrop(msg)) hookAim(board);
+  root.replaceChildren(head,
+    el("div", { class: "boardwrap" }, el("div", { class: "panel boardpanel" }, board), drawControls(msg, ctx)),
+    el("div", { class: "panel" }, el("h3", {}, "Last drop"), anim ? el("p", { class: "muted" }, "falling…") : explain(view.last)));
 }
 
-function ghostSvg(msg) {
-  if (!canDrop(msg) || !aim.piece) return null;
+function ghostEls(msg) {
+  if (!canDrop(msg) || !aim.piece) return [];
   const gy = B.board.height + 18;
-  return svgEl("g", {}, svgEl("g", { opacity: 0.75, id: "ghost" }, shapeSvg(aim.piece, aim.x, gy, aim.angle)),
-    svgEl("line", { x1: X(aim.x), y1: Y(gy), x2: X(aim.x), y2: Y(0), stroke: "#555", "stroke-dasharray": "3 5" }));
+  return [svg("g", { opacity: armed ? 0.95 : 0.75, id: "ghost" }, shapeEl(aim.piece, aim.x, gy, aim.angle, armed ? "#2f6fde" : "#222", armed ? 3 : 1)),
+    svg("line", { x1: X(aim.x), y1: Y(gy), x2: X(aim.x), y2: Y(0), stroke: "#555", "stroke-dasharray": "3 5" })];
 }
 
-function aimText() { return `x ${aim.x.toFixed(1)} mm · angle ${((aim.angle * 180) / Math.PI).toFixed(0)}°`; }
+function aimText() {
+  const where = aim.x < B.board.width / 3 ? "left" : aim.x > (2 * B.board.width) / 3 ? "right" : "middle";
+  return `${armed ? "tap again or Drop · " : ""}${where}, ${aim.x.toFixed(0)} mm · turned ${((aim.angle * 180) / Math.PI).toFixed(0)}°`;
+}
 
 function updateGhost() {
   const layer = document.getElementById("ghost-layer");
-  if (layer && lastMsg) layer.replaceChildren(...[ghostSvg(lastMsg)].filter(Boolean));
+  if (layer && lastMsg) layer.replaceChildren(...ghostEls(lastMsg));
   const text = document.getElementById("aim-text");
   if (text) text.textContent = aimText();
 }
 
-function svgPoint(svg, ev) {
-  const pt = svg.createSVGPoint();
+function svgPoint(board, ev) {
+  const pt = board.createSVGPoint();
   pt.x = ev.clientX; pt.y = ev.clientY;
-  return pt.matrixTransform(svg.getScreenCTM().inverse());
+  return pt.matrixTransform(board.getScreenCTM().inverse());
 }
 
-function hookAim(svg) {
-  svg.addEventListener("pointermove", (ev) => {
-    const p = svgPoint(svg, ev);
-    aim.x = Math.max(0, Math.min(B.board.width, p.x / B.scale - B.margin));
+// A mouse aims by moving and drops with a click. A finger cannot hover: the first tap aims
+// (the ghost turns blue), a second tap near the same spot, or the Drop button, confirms.
+let armed = false;
+const CONFIRM_MM = 15;
+
+function hookAim(board) {
+  const xOf = (ev) => Math.max(0, Math.min(B.board.width, svgPoint(board, ev).x / B.scale - B.margin));
+  board.addEventListener("pointermove", (ev) => {
+    if (ev.pointerType !== "mouse") return;
+    aim.x = xOf(ev);
     redrawGhost();
   });
-  svg.addEventListener("wheel", (ev) => { ev.preventDefault(); turn(ev.deltaY > 0 ? 15 : -15); }, { passive: false });
-  svg.addEventListener("click", (ev) => {
-    const p = svgPoint(svg, ev);
-    aim.x = Math.max(0, Math.min(B.board.width, p.x / B.scale - B.margin));
-    doDrop();
+  board.addEventListener("wheel", (ev) => { ev.preventDefault(); turn(ev.deltaY > 0 ? 15 : -15); }, { passive: false });
+  board.addEventListener("pointerup", (ev) => {
+    const x = xOf(ev);
+    if (ev.pointerType === "mouse") { aim.x = x; doDrop(); return; }
+    if (armed && Math.abs(x - aim.x) <= CONFIRM_MM) { doDrop(); return; }
+    aim.x = x; armed = true;
+    redrawGhost();
   });
 }
 
@@ -212,7 +235,7 @@ function turn(deg) { aim.angle = (aim.angle + (deg * Math.PI) / 180 + 2 * Math.P
 
 function doDrop() {
   if (!lastMsg || !canDrop(lastMsg) || !aim.piece) return;
-  sent = true;
+  sent = true; armed = false;
   lastCtx.act({ type: "drop", piece: aim.piece, x: Number(aim.x.toFixed(2)), angle: Number(aim.angle.toFixed(4)), depth: 0 });
   draw();
 }
@@ -272,10 +295,18 @@ document.addEventListener("keydown", (ev) => {
   } else if (k === "Enter" || k === " ") { if (ev.target.tagName !== "BUTTON") { doDrop(); ev.preventDefault(); } }
 });
 
+const RULE_WORDS = { SHAPE: "shape", COLOUR: "colour", EDGE: "edge", HEIGHT: "height" };
+
+function ruleList(violations) {
+  const words = violations.map((v) => RULE_WORDS[v.rule] || v.rule.toLowerCase());
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]} rules` : `${words[0]} rule`;
+}
+
+/** A log line in a sentence. */
 export function describeEvent(e, names) {
-  if (e.kind === "scored") return `${e.piece}: ${e.awarded} point${e.awarded === 1 ? "" : "s"}${e.joker_used ? " (joker)" : ""}, side total ${e.total}`;
-  if (e.kind === "dropped") return `${names[e.seat]} dropped ${e.piece}: level ${e.level}${e.violations.length ? ", broke " + e.violations.map((v) => v.rule).join(", ") : ""}`;
-  if (e.kind === "game_over") return `game over: totals ${e.totals.join(" / ")}`;
+  if (e.kind === "scored") return `${e.awarded === 0 ? "No points" : `${e.awarded} point${e.awarded === 1 ? "" : "s"}`} for the ${pieceWords(e.piece)}${e.joker_used ? " (a joker was spent)" : ""}; side total ${e.total}.`;
+  if (e.kind === "dropped") return `${names[e.seat]} drops a ${pieceWords(e.piece)}: level ${e.level}${e.violations.length ? `, breaks the ${ruleList(e.violations)}` : ""}.`;
+  if (e.kind === "game_over") return `Game over: ${e.totals.join(" to ")}.`;
   return null;
 }
 

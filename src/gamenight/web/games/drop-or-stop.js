@@ -1,38 +1,70 @@
 // Drop or Stop: your hidden hand (peek), everyone's face-up drops, DROP / STOP, the reveal.
-import { el, svgEl } from "/static/common.js";
+import { api, el, svg, plural } from "/static/common.js";
 
-export const howto = `
-<p>Every round each player has two <b>hidden</b> cards. On your turn either <b>DROP</b>
-(draw a card face up in front of you) or <b>STOP</b> (you are out of this round, your cards
-stay). Play goes round until everyone has stopped.</p>
-<p>Then all hands are shown. Your total is your hidden cards plus your face-up cards. A
-<b>FLEX</b> card counts 1 <i>or</i> 5, whichever is better for you. Over the target (11) is
-<b>OVERFLOW</b> and scores nothing.</p>
-<p>The best total wins the round (ties all win) and turns over a scoring card. The first
-to turn over all of them wins the game. Keys: <kbd>D</kbd> drop, <kbd>S</kbd> stop,
-<kbd>P</kbd> peek at your hand.</p>`;
+export const howto = [
+  "Every round each player has two *hidden* cards. On your turn either *DROP* (draw a card face up in front of you) or *STOP* (you are out of this round, your cards stay). Play goes round until everyone has stopped.",
+  "Then all hands are shown. Your total is your hidden cards plus your face-up cards. A *FLEX* card counts 1 or 5, whichever is better for you. Over the target is *OVERFLOW* and scores nothing.",
+  "The best total wins the round (ties all win) and turns over a scoring card. The first to turn over all of them wins the game. Keys: `D` drop, `S` stop, `P` peek at your hand.",
+];
 
 let peeking = false;
 let seenRounds = -1;
+let coachOn = localStorage.getItem("gamenight.coach") === "1";
+let coachFor = -1;       // the version the coach's advice is for
+let coachAdvice = null;
+let tableauSizes = [];
 let lastCtx = null;
 let lastMsg = null;
 
-function cardSvg(id, cards, { back = false, small = false, note = "" } = {}) {
-  const w = small ? 34 : 52, h = small ? 48 : 74;
+/** A card face: a number, or FLEX (1 or 5); `note` says how a FLEX counted. */
+function cardSvg(id, cards, { back = false, small = false, note = "", fresh = false } = {}) {
+  const w = small ? 36 : 54, h = small ? 51 : 76;
   const info = cards && cards[id];
   const flex = info && info.flex;
-  const fill = back ? "#2f6fde" : flex ? "#fff3c4" : "#ffffff";
-  const face = back
-    ? [svgEl("path", { d: "M8 8h36v58H8z", fill: "none", stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "4 3" })]
-    : flex
-      ? [svgEl("text", { x: 26, y: 36, "font-size": 16, "text-anchor": "middle", "font-weight": 700 }, "1|5"),
-        svgEl("text", { x: 26, y: 56, "font-size": 10, "text-anchor": "middle" }, `FLEX${note ? " " + note : ""}`)]
-      : [svgEl("text", { x: 26, y: 46, "font-size": 28, "text-anchor": "middle", "font-weight": 700 }, info ? info.value : id),
-        svgEl("circle", { cx: 26, cy: 12, r: 4, fill: "#2f6fde" })];
-  const svg = svgEl("svg", { width: w, height: h, viewBox: "0 0 52 74", role: "img", class: "card-svg",
-    "aria-label": back ? "face-down card" : `${id}${note ? " " + note : ""}` },
-  svgEl("rect", { x: 1, y: 1, width: 50, height: 72, rx: 6, fill, stroke: "#333", "stroke-width": 1.5 }), ...face);
-  return svg;
+  const label = back ? "face-down card" : flex ? `FLEX card${note ? ` counted as ${note.replace("=", "")}` : ", counts 1 or 5"}` : `card ${info ? info.value : id}`;
+  const face = svg("svg", { width: w, height: h, viewBox: "0 0 52 74", role: "img", "aria-label": label, class: `card-svg${fresh ? " flip" : ""}` });
+  face.append(svg("title", {}, back ? "a hidden card" : flex ? "FLEX: counts 1 or 5, whichever is better for its owner" : `worth ${info ? info.value : id}`));
+  face.append(svg("rect", { x: 1, y: 1, width: 50, height: 72, rx: 6, fill: back ? "#2f5fb3" : flex ? "#fff3c4" : "#fff", stroke: "#333", "stroke-width": 1.5 }));
+  if (back) face.append(svg("path", { d: "M8 8h36v58H8z", fill: "none", stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "4 3" }));
+  else if (flex) {
+    face.append(svg("text", { x: 26, y: 36, "font-size": 17, "text-anchor": "middle", "font-weight": 700 }, note ? note.replace("=", "") : "1|5"));
+    face.append(svg("text", { x: 26, y: 58, "font-size": 11, "text-anchor": "middle", "font-weight": 700 }, "FLEX"));
+  } else {
+    face.append(svg("text", { x: 26, y: 47, "font-size": 28, "text-anchor": "middle", "font-weight": 700 }, String(info ? info.value : id)));
+    face.append(svg("text", { x: 6, y: 14, "font-size": 10 }, String(info ? info.value : "")));
+  }
+  return face;
+}
+
+/** A coach's switch and its numbers: only for a seat whose every opponent is a bot. */
+function coachPanel(msg, ctx, root) {
+  const others = msg.table.seats.filter((s) => s.seat !== msg.seat);
+  if (!others.length || others.some((s) => s.kind !== "bot") || msg.table.status === "replay") return "";
+  const toggle = el("label", { class: "coach-switch" }, el("input", { type: "checkbox", id: "coach", checked: coachOn,
+    onchange: (ev) => { coachOn = ev.target.checked; localStorage.setItem("gamenight.coach", coachOn ? "1" : "0"); render(root, lastMsg, lastCtx); } }), " Coach");
+  const box = el("div", { class: "coach", id: "coach-advice", "aria-live": "polite" }, toggle);
+  if (!coachOn) return box;
+  if (!msg.asked) { box.append(el("span", { class: "muted" }, " shows the odds on your turn")); return box; }
+  if (coachFor === msg.version && coachAdvice) {
+    const best = coachAdvice.best;
+    for (const o of coachAdvice.options) {
+      box.append(el("span", { class: `odds${o.action.type === best ? " best" : ""}`, "data-option": o.action.type },
+        `${o.label}: ${(100 * o.value).toFixed(1)}%`));
+    }
+    box.append(el("span", { class: "muted" }, ` ${coachAdvice.measure} (the hard bot's exact count)`));
+    return box;
+  }
+  box.append(el("span", { class: "muted" }, " thinking…"));
+  if (coachFor !== msg.version) {
+    coachFor = msg.version; coachAdvice = null;
+    const asked = msg.version;
+    api(`/api/tables/${ctx.tableId}/coach`).then((r) => {
+      if (r.version !== asked || !lastMsg || lastMsg.version !== asked) return;
+      coachAdvice = r.advice;
+      render(root, lastMsg, lastCtx);
+    }).catch(() => { coachOn = false; });
+  }
+  return box;
 }
 
 function seatName(ctx, s) { return ctx.names[s] || `seat ${s + 1}`; }
@@ -43,6 +75,20 @@ function scoring(wins, need) {
   return box;
 }
 
+function totalWords(t) { return t === null || t === undefined ? "over the target" : String(t); }
+
+/** The round's moment, said where the eye is: who won and why, and how FLEX counted. */
+function moment(view, ctx, me, fresh) {
+  const r = view.rounds[view.rounds.length - 1];
+  const n = (s) => (s === me ? "You" : seatName(ctx, s));
+  const best = r.winners.length ? r.totals[r.winners[0]] : null;
+  const who = r.winners.length ? `${r.winners.map(n).join(" and ")} ${r.winners.length > 1 || r.winners[0] === me ? "win" : "wins"} round ${r.round} with ${best}` : `Nobody wins round ${r.round}: everyone went over ${view.target}`;
+  const others = r.totals.map((t, s) => (r.winners.includes(s) ? null : `${s === me ? "You" : seatName(ctx, s)} ${t === null ? `went over ${view.target}` : `had ${t}`}`)).filter(Boolean);
+  const flex = r.flex.map((f, s) => (f.length ? `${s === me ? "Your" : `${seatName(ctx, s)}'s`} FLEX counted as ${f.join(" and ")}` : null)).filter(Boolean);
+  return el("div", { class: `moment${fresh ? " fresh" : ""}`, id: "moment", role: "status" },
+    el("strong", {}, `${who}.`), others.length ? ` ${others.join(", ")}.` : "", flex.length ? ` ${flex.join("; ")}.` : "");
+}
+
 function reveal(view, ctx, round) {
   const r = view.rounds[round];
   const rows = r.totals.map((t, s) => {
@@ -51,14 +97,14 @@ function reveal(view, ctx, round) {
     for (const c of r.hands[s]) cards.append(cardSvg(c, view.cards, { small: true, note: view.cards[c]?.flex ? `=${r.flex[s][f++] ?? "?"}` : "" }));
     cards.append(el("span", { class: "muted" }, " + "));
     for (const c of r.tableaux[s]) cards.append(cardSvg(c, view.cards, { small: true, note: view.cards[c]?.flex ? `=${r.flex[s][f++] ?? "?"}` : "" }));
-    const flexText = r.flex[s].length ? `FLEX counted as ${r.flex[s].join(", ")}` : "";
+    const flexText = r.flex[s].length ? `FLEX counted as ${r.flex[s].join(", ")}` : t === null ? `over ${view.target}` : "";
     return el("tr", { class: r.winners.includes(s) ? "winner" : "" },
       el("td", {}, seatName(ctx, s)), el("td", {}, cards),
-      el("td", {}, el("strong", {}, String(t)), el("div", { class: "muted" }, flexText)),
+      el("td", {}, el("strong", {}, t === null ? "over" : String(t)), el("div", { class: "muted" }, flexText)),
       el("td", {}, r.winners.includes(s) ? el("span", { class: "pill ok" }, "wins the round") : ""));
   });
   return el("div", { class: "panel", id: "reveal" },
-    el("h3", {}, `Round ${r.round}: the reveal`),
+    el("h3", {}, `Round ${r.round}: all hands shown`),
     el("p", { class: "muted" }, `Highest total up to ${view.target} wins; FLEX counts 1 or 5, whichever is better.`),
     el("table", { class: "list" }, rows));
 }
@@ -68,16 +114,16 @@ export function render(root, msg, ctx) {
   const view = msg.view;
   const me = msg.seat;
   const legal = msg.actions ? msg.actions.map((a) => a.type) : [];
-  root.innerHTML = "";
-  const head = el("div", { class: "panel row" },
-    el("strong", {}, `Round ${view.round}`),
-    el("span", {}, `target ${view.target}`),
-    el("span", {}, `${view.wins_to_win} round wins to win`),
-    el("span", { class: "muted" }, `draw pile ${view.draw_pile_size} · discard ${view.discard_pile_size}`),
-    view.over ? el("span", { class: "pill ok" }, "game over") :
-      el("span", { class: "pill warn" }, view.to_act === me ? "your turn" : `${seatName(ctx, view.to_act)} to act`));
-  root.append(head);
-
+  const parts = [];
+  const turnText = view.over ? "game over" : view.to_act === me ? "Your turn: drop or stop?" : `${seatName(ctx, view.to_act)} is deciding…`;
+  parts.push(el("div", { class: "panel" },
+    el("div", { class: "row" }, el("strong", {}, `Round ${view.round}`),
+      el("span", {}, `best total up to ${view.target} wins the round`),
+      el("span", {}, `${plural(view.wins_to_win, "round win")} to win the game`),
+      el("span", { class: "muted" }, `${plural(view.draw_pile_size, "card")} to draw`)),
+    el("div", { class: "now", id: "who-acts" }, turnText)));
+  const fresh = view.rounds.length - 1 !== seenRounds;
+  if (view.rounds.length) parts.push(moment(view, ctx, me, fresh && seenRounds !== -1 || fresh && msg.version > 0));
   if (me !== null && me !== undefined) {
     const hand = el("div", { class: "cards", id: "hand" });
     for (const c of view.hand || []) hand.append(cardSvg(c, view.cards, { back: !peeking }));
@@ -86,17 +132,20 @@ export function render(root, msg, ctx) {
     const total = peeking ? el("span", { id: "own-total" }, `your total: ${view.own_total}`) : el("span", { class: "muted" }, "peek to see your total");
     const drop = el("button", { type: "button", id: "drop", class: "primary big", disabled: !legal.includes("drop"), onclick: () => ctx.act({ type: "drop" }) }, "DROP");
     const stop = el("button", { type: "button", id: "stop", class: "big", disabled: !legal.includes("stop"), onclick: () => ctx.act({ type: "stop" }) }, "STOP");
-    root.append(el("div", { class: "panel" }, el("h3", {}, "Your hand"), el("div", { class: "row" }, hand, peek, total),
-      el("div", { class: "row", style: "margin-top:.6rem" }, drop, stop)));
+    parts.push(el("div", { class: `panel${legal.length ? " handbar asked" : ""}`, id: "my-hand" }, el("h3", {}, "Your hidden cards"), el("div", { class: "row" }, hand, peek, total),
+      el("div", { class: "row spaced" }, drop, stop), coachPanel(msg, ctx, root)));
   }
 
   const seats = el("div", { class: "panel" }, el("h3", {}, "The table"));
+  const fresh_cards = new Set();
+  view.seats.forEach((st, i) => { if (st.tableau.length > (tableauSizes[i] ?? st.tableau.length)) fresh_cards.add(st.tableau[st.tableau.length - 1]); });
+  tableauSizes = view.seats.map((st) => st.tableau.length);
   view.seats.forEach((s, i) => {
     const row = el("div", { class: `seat ${i === me ? "me" : ""} ${i === view.to_act && !view.over ? "turn" : ""}`, style: "margin:.3rem 0", "data-seat": i });
     const tab = el("span", { class: "cards" });
     for (let k = 0; k < s.hand_size; k++) tab.append(cardSvg("", view.cards, { back: true, small: true }));
     if (s.hand_size) tab.append(el("span", { class: "muted" }, " + "));
-    for (const c of s.tableau) tab.append(cardSvg(c, view.cards, { small: true }));
+    for (const c of s.tableau) tab.append(cardSvg(c, view.cards, { small: true, fresh: fresh_cards.has(c) }));
     row.append(el("div", { class: "row" }, el("strong", {}, seatName(ctx, i)), i === me ? "(you)" : "",
       s.active ? el("span", { class: "pill" }, "in the round") : el("span", { class: "pill" }, "stopped"),
       el("span", {}, `face up: ${s.tableau_value}`),
@@ -104,14 +153,11 @@ export function render(root, msg, ctx) {
       scoring(s.wins, view.wins_to_win)), tab);
     seats.append(row);
   });
-  root.append(seats);
-
-  if (view.rounds.length) {
-    const idx = view.rounds.length - 1;
-    const panel = reveal(view, ctx, idx);
-    if (idx !== seenRounds) { panel.classList.add("fresh"); seenRounds = idx; }
-    root.append(panel);
-  }
+  parts.push(seats);
+  if (view.rounds.length) parts.push(reveal(view, ctx, view.rounds.length - 1));
+  seenRounds = view.rounds.length - 1;
+  // Your hand goes right under the header on a phone: the buttons stay in reach.
+  root.replaceChildren(...parts);
 }
 
 document.addEventListener("keydown", (ev) => {
@@ -123,16 +169,17 @@ document.addEventListener("keydown", (ev) => {
   else if (key === "p") { peeking = !peeking; render(document.getElementById("game"), lastMsg, lastCtx); }
 });
 
-export function describeEvent(e, names) {
+export function describeEvent(e, names, view) {
   const n = (s) => names[s] || `seat ${s + 1}`;
+  const card = (id) => { const c = view && view.cards && view.cards[id]; return c ? (c.flex ? "a FLEX" : `a ${c.value}`) : id; };
   switch (e.kind) {
-    case "dealt": return `round ${e.round}: cards dealt, ${n(e.start_seat)} starts`;
-    case "hand": return `your hand: ${e.cards.join(", ")}`;
-    case "dropped": return `${n(e.seat)} dropped ${e.card}`;
-    case "stopped": return `${n(e.seat)} stopped`;
-    case "revealed": return `round ${e.round}: ${e.winners.map(n).join(", ") || "nobody"} won (${e.totals.join(" / ")})`;
-    case "reshuffled": return "the discard pile was reshuffled";
-    case "game_over": return `game over: ${e.winners.map(n).join(", ")} won`;
+    case "dealt": return `Round ${e.round}: two hidden cards each; ${n(e.start_seat)} starts.`;
+    case "hand": return null;
+    case "dropped": return `${n(e.seat)} drops ${card(e.card)}.`;
+    case "stopped": return `${n(e.seat)} stops.`;
+    case "revealed": return `Round ${e.round}: ${e.winners.map(n).join(" and ") || "nobody"} ${e.winners.length === 1 ? "wins" : "win"} (totals ${e.totals.map((t) => (t === null ? "over" : t)).join(" / ")}).`;
+    case "reshuffled": return "The discard pile is shuffled into a new draw pile.";
+    case "game_over": return `Game over: ${e.winners.map(n).join(" and ")} ${e.winners.length === 1 ? "wins" : "win"}.`;
     default: return null;
   }
 }
@@ -141,3 +188,6 @@ export function resultDetails(msg) {
   const v = msg.view;
   return el("p", { class: "muted" }, `Round wins: ${v.seats.map((s) => s.wins).join(" / ")} after ${v.round} rounds.`);
 }
+
+/** Cards of a hand as small faces (the replay's "reveal all hands"). */
+export function handFaces(hand, view) { return el("span", { class: "cards" }, hand.map((c) => cardSvg(c, view.cards, { small: true }))); }

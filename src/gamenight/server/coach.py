@@ -1,0 +1,60 @@
+"""The coach: a game's own view of the seat's options, for a seat that plays only bots.
+
+A game offers a coach by naming a module with `advice(view, events)` in its GameSpec
+(`coach`); it sees only what the seat sees. Never for a seat while other people play at the
+table (it would be help against a person), never for spectators. Computed in the worker
+pool. A table where the coach was asked is never rated (`on_use`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from types import ModuleType
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from gamenight.engine.registry import spec
+from gamenight.server.tables import Hub, Refused
+
+
+def coach_module(game: str) -> ModuleType | None:
+    found = spec(game)
+    return found.module("coach") if found.coach else None
+
+
+def run_advice(game: str, view: dict[str, Any], events: list[Any]) -> dict[str, Any]:
+    module = coach_module(game)
+    assert module is not None
+    result: dict[str, Any] = module.advice(view, events)
+    return result
+
+
+def router(
+    hub: Callable[[], Hub],
+    seat_cookie: Callable[[str], str],
+    on_use: Callable[[str], Awaitable[None]] | None = None,
+) -> APIRouter:
+    api = APIRouter()
+
+    @api.get("/api/tables/{table_id}/coach")
+    async def coach(table_id: str, request: Request) -> dict[str, Any]:
+        table = await hub().get(table_id)
+        seat = hub().seat_of(table, request.cookies.get(seat_cookie(table_id)))
+        if seat is None:
+            raise Refused("the coach helps a seated player; you are watching")
+        if any(s.kind != "bot" for s in table.row.seats if s.seat != seat):
+            raise Refused("no coach while other people play at this table")
+        if coach_module(table.row.game) is None:
+            raise Refused(f"{spec(table.row.game).title} has no coach yet")
+        state = table.state
+        if state is None or seat not in state.actors:
+            return {"version": table.version, "advice": None}
+        version = table.version
+        view, events = state.view(seat), list(state.events(seat))
+        if on_use is not None:
+            await on_use(table_id)
+        advice = await hub().pool.run(run_advice, table.row.game, view, events)
+        return {"version": version, "advice": advice}
+
+    return api

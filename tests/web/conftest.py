@@ -1,0 +1,74 @@
+"""Browser tests of the pages as players meet them (headless Chromium via Playwright).
+
+Every test module starts its own server, so modules run side by side under pytest-xdist.
+Without Chromium the whole directory is skipped.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.helpers import CHROMIUM, CHROMIUM_ARGS, Server
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    data = tmp_path_factory.mktemp("web")
+    srv = Server(f"sqlite:///{data / 'gn.sqlite3'}", data).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def open_page(browser: Browser, size: dict[str, int] = DESKTOP, touch: bool = False) -> Page:
+    """A fresh person (own cookies) whose page errors and console errors are collected."""
+    context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors  # type: ignore[attr-defined]
+    page.set_default_timeout(15000)
+    return page
+
+
+def create_table(page: Page, server: Server, body: dict[str, Any], start: bool = True) -> str:
+    """Create a table from the page's own cookies, open it and start it."""
+    r = page.request.post(f"{server.url}/api/tables", data=body)
+    assert r.status == 201, r.text()
+    tid = str(r.json()["id"])
+    page.goto(f"{server.url}/tables/{tid}")
+    if start:
+        page.click("#start")
+    return tid
+
+
+def serious_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes'][:3]]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]

@@ -1,0 +1,127 @@
+"""Arne at the table as a person meets it (issue 13, items 2, 3, 4, 6 and 9)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import Browser, Page
+
+from tests.server.helpers import Server, wait_js
+from tests.web.conftest import PHONE, create_table, open_page, serious_violations
+
+ENGINE_WORDS = (
+    "phase",
+    "(main)",
+    "(pre)",
+    "(end)",
+    "DEMAND_POINTS",
+    "In play:",
+    "quiet",
+    "1 cards",
+    "MINUS200",
+    "CHAM",
+    "DEM P",
+)
+
+
+def arne_table(page: Page, server: Server, seed: int = 7, reaction: int = 60) -> str:
+    return create_table(
+        page,
+        server,
+        {
+            "game": "arne",
+            "options": {"players": 3},
+            "seats": ["open", "medium", "easy"],
+            "settings": {"bot_delay": 0, "reaction_seconds": reaction},
+            "sit": 0,
+            "name": "Ann",
+            "seed": seed,
+        },
+    )
+
+
+def until_white_turn(page: Page, timeout: float = 60) -> None:
+    """Answer every question with a pass until the person must play a white card."""
+    page.wait_for_selector("button.colour-choice")
+    page.locator("button.colour-choice").first.click()
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if page.locator("#handbar.answer").count():
+            page.keyboard.press("p")
+        elif (
+            page.locator("#handbar.asked .handcard.playable").count()
+            and not page.locator("#handbar.answer").count()
+        ) and "play a white card" in page.locator("#who-acts").inner_text():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the person was never asked for a white card")
+
+
+def test_the_table_reads_at_a_glance_on_a_white_turn(server: Server, browser: Browser) -> None:
+    page = open_page(browser)
+    arne_table(page, server)
+    until_white_turn(page)
+    game = page.locator("#game")
+    # Playable cards are highlighted; the others are dimmed.
+    assert page.locator("#hand .handcard.playable").count() >= 1
+    # The hand is on screen while the person must act (a sticky bar at 1280x900).
+    box = page.locator("#handbar").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 900 + 1
+    # Picking a card marks it; its targets light up or its ways to play are listed.
+    page.locator("#hand .handcard.playable [role=button]").first.click()
+    assert page.locator("#hand .handcard.sel").count() == 1
+    assert page.locator(".target").count() + page.locator("#choices button.choice").count() >= 1
+    # The header and the player list agree on who acts; no engine words anywhere.
+    assert page.locator("#who-acts").inner_text().startswith("Your turn")
+    assert "your move" in page.locator("#players .seat.turn").inner_text()
+    text = game.inner_text()
+    for word in ENGINE_WORDS:
+        assert word not in text, word
+    # Every card face is a drawn component with its rule as a tooltip.
+    assert (
+        page.locator("#hand svg.cardface title").count()
+        == page.locator("#hand svg.cardface").count()
+    )
+    assert page.locator("#marks-legend").is_visible()
+    assert serious_violations(page) == []
+    page.keyboard.press("Escape")
+    assert page.locator("#hand .handcard.sel").count() == 0
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_log_reads_in_sentences_newest_last(server: Server, browser: Browser) -> None:
+    page = open_page(browser)
+    arne_table(page, server, seed=8)
+    until_white_turn(page)
+    assert page.locator("#log").is_visible()  # on desktop without opening anything
+    lines = page.locator("#log div").all_inner_texts()
+    assert lines[0] == "The game begins."
+    assert all(line.endswith((".", "!")) for line in lines), lines
+    assert not any("{" in line or "=" in line for line in lines)
+    assert "Ann draws 1 card." in lines
+    assert any(re.search(r"\bpass\.$", line) for line in lines)  # passes merged into one line
+
+
+def test_a_person_answers_a_reaction_window_with_one_key(server: Server, browser: Browser) -> None:
+    page = open_page(browser, PHONE)
+    arne_table(page, server, seed=9)
+    page.wait_for_selector("button.colour-choice")
+    page.locator("button.colour-choice").first.click()
+    page.wait_for_selector("#handbar.answer", timeout=30000)
+    assert page.locator("#window-timer").is_visible()  # a visible countdown
+    assert page.locator("#pass").is_visible()
+    assert serious_violations(page) == []
+    version = page.evaluate("document.body.dataset.version")
+    # A double press: the second pass is made for a decision that has moved on by the time
+    # it arrives. The server refuses it (nothing applied twice) and the page says nothing.
+    page.evaluate(
+        "() => { for (let i = 0; i < 2; i++)"
+        " document.dispatchEvent(new KeyboardEvent('keydown', { key: 'p' })); }"
+    )
+    wait_js(page, f"document.body.dataset.version !== '{version}'")
+    page.wait_for_timeout(500)
+    assert page.locator(".toast.error").count() == 0
+    # Nothing sticks out sideways on a phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not page.errors  # type: ignore[attr-defined]

@@ -1,0 +1,86 @@
+"""The lobby as a new player meets it (issue 13, items 1 and 9)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.server.helpers import Server
+from tests.web.conftest import DESKTOP, PHONE, open_page, serious_violations
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_lobby_shows_a_card_per_game_simplest_first_and_passes_axe(
+    server: Server, browser: Browser, size: dict[str, int]
+) -> None:
+    page = open_page(browser, size)
+    page.goto(server.url)
+    page.wait_for_selector(".game-card .pic svg")
+    cards = page.locator(".game-card")
+    assert cards.count() == 3
+    first = cards.first.inner_text()
+    assert "Drop or Stop" in first and "players" in first and "min" in first
+    assert page.locator("#game").input_value() == "drop-or-stop"
+    assert serious_violations(page) == []
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_options_speak_player_words_and_designer_settings_stay_closed(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser)
+    page.goto(server.url)
+    page.wait_for_selector(".game-card .pic svg")
+    page.click('.game-card[data-game="drop-it"]')
+    page.wait_for_selector("label.variant")
+    variants = page.locator("label.variant").all_inner_texts()
+    assert any("Jokers" in v for v in variants) and any("Easy edges" in v for v in variants)
+    # Physics constants exist, but only inside the closed designers' section.
+    assert page.locator("#advanced").get_attribute("open") is None
+    assert page.locator('#advanced [name="gravity"]').count() == 1
+    assert not page.locator('#advanced [name="gravity"]').is_visible()
+    visible = page.locator("#create").inner_text()
+    assert "gravity" not in visible and "D16" not in visible
+    # The reaction timer is only shown where it applies.
+    assert not page.locator("#reaction_seconds").is_visible()
+    page.click('.game-card[data-game="arne"]')
+    page.wait_for_selector("label.variant >> text=Team game")
+    assert page.locator("#reaction_seconds").is_visible()
+    text = page.locator("#create").inner_text()
+    for engine_word in ("(A1", "7.3", "colour_names", "c5"):
+        assert engine_word not in text
+
+
+def test_a_bad_player_count_is_explained_beside_the_field(server: Server, browser: Browser) -> None:
+    page = open_page(browser)
+    page.goto(server.url)
+    page.wait_for_selector(".game-card .pic svg")
+    page.fill("#name", "Ann")
+    page.fill('#players-opt [name="players"]', "6")
+    page.click("#create-btn")
+    assert page.locator("#players-err").inner_text() == "Drop or Stop is for 2 to 4 players."
+    assert page.url.rstrip("/") == server.url  # nothing was created
+    page.click('.game-card[data-game="arne"]')
+    page.wait_for_selector("label.variant >> text=Team game")
+    page.click("label.variant >> text=Team game")
+    page.fill('#players-opt [name="players"]', "5")
+    page.click("#create-btn")
+    assert "even number of players" in page.locator("#players-err").inner_text()
+
+
+def test_a_person_creates_a_table_from_the_lobby_with_a_variant(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, PHONE)
+    page.goto(server.url)
+    page.wait_for_selector(".game-card .pic svg")
+    page.fill("#name", "Ann")
+    page.click("label.variant >> text=Gentle deck")
+    page.fill('#players-opt [name="players"]', "2")
+    page.dispatch_event('#players-opt [name="players"]', "change")
+    page.click("#create-btn")
+    page.wait_for_url("**/tables/*")
+    tid = page.url.rsplit("/", 1)[1]
+    info = page.request.get(f"{server.url}/api/tables/{tid}").json()
+    assert info["options"].get("deck") == "descending"
+    assert [s["kind"] for s in info["seats"]][1] == "bot"
