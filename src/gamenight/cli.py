@@ -162,11 +162,21 @@ def serve(
     db: Annotated[
         str | None, typer.Option(help="database URL (default: SQLite file under data/)")
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(help="Redis URL: run as one of several processes (needs a PostgreSQL --db)"),
+    ] = None,
 ) -> None:
     """Start the web app: lobby, live tables, bots, persistence."""
     from gamenight.server.app import serve as run_server
+    from gamenight.server.cluster import check_urls
 
-    run_server(host=host, port=port, db=db)
+    try:
+        check_urls(db, redis)
+    except BadInput as err:
+        console.print(f"[red]{err}[/red]")
+        raise typer.Exit(2) from err
+    run_server(host=host, port=port, db=db, redis=redis)
 
 
 def _seats(game: Game, seats: list[str], seed: int) -> list[Bot | None]:

@@ -76,6 +76,7 @@ def create_app(
     workers_n: int | None = None,
     idle_timeout: float = 1800.0,
     sweep_every: float = 30.0,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The app on the database `db_url` (None: the SQLite file in the data directory).
 
@@ -88,7 +89,12 @@ def create_app(
         engine = connect(db_url)
         work = _make_pool(pool, workers_n or max(1, min(4, os.cpu_count() or 1)))
         db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamenight-db")
-        hub = Hub(Store(engine), work, db_pool, idle_timeout=idle_timeout)
+        if redis_url:  # several processes (gamenight.server.cluster)
+            from gamenight.server.cluster import make_hub
+
+            hub = await make_hub(engine, work, db_pool, redis_url, idle_timeout)
+        else:
+            hub = Hub(Store(engine), work, db_pool, idle_timeout=idle_timeout)
         state["hub"] = hub
         if pool == "process":
             await asyncio.get_running_loop().run_in_executor(work, workers.warm)
@@ -513,7 +519,7 @@ def create_app(
     return app
 
 
-def serve(host: str, port: int, db: str | None) -> None:
+def serve(host: str, port: int, db: str | None, redis: str | None = None) -> None:
     """Run the app with uvicorn until interrupted; prints the address to open."""
     import uvicorn
 
@@ -522,7 +528,7 @@ def serve(host: str, port: int, db: str | None) -> None:
 
     # Threads (the database thread) get the GIL back from the event loop within 1 ms.
     sys.setswitchinterval(float(os.environ.get("GAMENIGHT_SWITCH_INTERVAL", "0.001")))
-    app = create_app(db)
+    app = create_app(db, redis_url=redis)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"gamenight is serving at http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
     uvicorn.run(
