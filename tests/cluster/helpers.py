@@ -4,7 +4,6 @@ WebSocket seats that play what they are asked."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import signal
@@ -127,8 +126,9 @@ def nodes(db: str, redis: str, data: Path, n: int, lease: float = 2.0) -> Iterat
             node.stop()
 
 
-def create_table(node: Node, game: str, options: dict[str, Any], seats: list[str],
-                 settings: dict[str, Any]) -> tuple[str, str]:
+def create_table(
+    node: Node, game: str, options: dict[str, Any], seats: list[str], settings: dict[str, Any]
+) -> tuple[str, str]:
     """A new table (created on `node`); returns its id and the creator's cookie jar value."""
     r = httpx.post(
         f"{node.url}/api/tables",
@@ -148,9 +148,7 @@ def join(node: Node, tid: str, seat: int, name: str) -> str:
 
 
 def start(node: Node, tid: str, owner: str) -> None:
-    r = httpx.post(
-        f"{node.url}/api/tables/{tid}/start", cookies={f"gn_owner_{tid}": owner}
-    )
+    r = httpx.post(f"{node.url}/api/tables/{tid}/start", cookies={f"gn_owner_{tid}": owner})
     assert r.status_code == 200, r.text
 
 
@@ -161,26 +159,10 @@ def ws_open(node: Node, tid: str, token: str, tries: int = 100) -> ClientConnect
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
                 return connect(
-                    url, additional_headers={"Cookie": f"{seat_cookie(tid)}={token}"},
+                    url,
+                    additional_headers={"Cookie": f"{seat_cookie(tid)}={token}"},
                     open_timeout=5,
                 )
         except OSError:
             time.sleep(0.1)
     raise RuntimeError("could not connect")
-
-
-def newest_state(ws: ClientConnection, wait: float) -> dict[str, Any] | None:
-    """The newest state message that arrives within `wait` seconds (None: none did)."""
-    found = None
-    end = time.monotonic() + wait
-    while True:
-        left = end - time.monotonic() if found is None else 0.02
-        if left <= 0:
-            return found
-        try:
-            msg = json.loads(ws.recv(timeout=left))
-        except TimeoutError:
-            return found
-        if msg.get("type") == "state" and "view" in msg:
-            if found is None or msg["version"] >= found["version"]:
-                found = msg

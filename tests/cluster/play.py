@@ -35,6 +35,7 @@ class Person:
         self.windows = 0  # times asked in a reaction window
         self.pending: int | None = None  # version of the act waiting for an answer
         self.sent_at = 0.0
+        self.hold: Callable[[dict[str, Any]], bool] | None = None  # True: do not answer now
 
     def move_to(self, node: Node) -> None:
         """The page reconnects (to another process)."""
@@ -56,9 +57,9 @@ class Person:
                 if msg["type"] == "refused" and self.pending is not None:
                     self.refused.add(self.pending)
                     self.pending = None
-                if msg["type"] == "state" and "view" in msg:
-                    if self.last is None or msg["version"] >= self.last["version"]:
-                        self.last = msg
+                newer = self.last is None or msg.get("version", -1) >= self.last["version"]
+                if msg["type"] == "state" and "view" in msg and newer:
+                    self.last = msg
         except TimeoutError:
             pass
         except ConnectionClosed:
@@ -67,6 +68,8 @@ class Person:
         if msg is None or "outcome" in msg or not msg.get("asked"):
             return
         version = msg["version"]
+        if self.hold is not None and self.hold(msg):
+            return
         if self.pending == version and time.monotonic() - self.sent_at < 8:
             return  # the answer (a new state or a refusal) is on its way
         if self.pending is None and version in self.sent and version not in self.refused:

@@ -60,6 +60,7 @@ class ClusterHub(Hub):
         self.holders: dict[str, str] = {}  # table id -> the owner we last heard of
         self.announced: dict[str, tuple[Any, ...]] = {}
         self.row_rev: dict[str, int] = {}  # bumped when seats or status change
+        self.stored: dict[str, tuple[Any, ...]] = {}  # the deadline last stored, per table
         self.bus = Bus(redis_url, self.me, self._on_message, self._resync_all)
         self.forwarder = Forwarder(self.bus, self.me)
         self._loops: list[asyncio.Task[None]] = []
@@ -121,6 +122,8 @@ class ClusterHub(Hub):
             self.owned[table_id] = t0 + self.lease_seconds * 0.8
             self.holders[table_id] = self.me
             self.cstore.fenced_out.discard(table_id)
+            self.stored.pop(table_id, None)
+            self.announced.pop(table_id, None)
             async with table.lock:
                 await self._catch_up(table, row=True)
                 deadline, seat, version = await self.db(self.cstore.stored_deadline, table_id)
@@ -227,7 +230,9 @@ class ClusterHub(Hub):
                 table.pass_ahead = set(msg.get("pa") or ())
             if msg.get("st") in ("finished", "abandoned"):
                 table.row.status = str(msg["st"])
-        await self.broadcast(table)
+            newer = table.version > int(msg.get("v") or 0)
+        if not newer:  # (else the newer version's own announcement sends it, with its timer)
+            await self.broadcast(table)
         if msg.get("closed"):
             await self.notify(table, {"type": "closed", "reason": str(msg["closed"])})
 
@@ -284,19 +289,24 @@ class ClusterHub(Hub):
         }
         if closed:
             msg["closed"] = closed
+        await self._store_deadline(table)
         await self.bus.publish(table_channel(table_id), msg)
-        if old is None or old[2:4] != key[2:4] or old[0] != key[0]:
-            await self.db(
-                self.cstore.save_deadline,
-                table_id,
-                table.version,
-                table.deadline_seat,
-                table.deadline,
-            )
         if table.row.status in ("finished", "abandoned"):
             # nothing more to own: anyone can serve a finished table from the database
             self.owned.pop(table_id, None)
             await self.db(self.cstore.release, table_id)
+
+    async def broadcast(self, table: LiveTable) -> None:
+        if self.owns(table):  # nobody sees a timer the next owner would not know
+            await self._store_deadline(table)
+        await super().broadcast(table)
+
+    async def _store_deadline(self, table: LiveTable) -> None:
+        key = (table.version, table.deadline_seat, table.deadline)
+        if self.stored.get(table.row.id) == key:
+            return
+        await self.db(self.cstore.save_deadline, table.row.id, *key)
+        self.stored[table.row.id] = key
 
     def _bump_row(self, table: LiveTable) -> None:
         self.row_rev[table.row.id] = self.row_rev.get(table.row.id, 0) + 1
