@@ -74,12 +74,7 @@ class Person:
             return  # the answer (a new state or a refusal) is on its way
         if self.pending is None and version in self.sent and version not in self.refused:
             return
-        actions = msg["actions"]
-        passes = [a for a in actions if a["type"] == "pass"]
-        if msg["view"].get("window"):
-            self.windows += 1
-        # answer in a window now and then; mostly pass, so the game moves on
-        action = passes[0] if passes and self.rng.random() < 0.8 else self.rng.choice(actions)
+        action = self.choose(msg)
         self.sent[version] = action
         self.refused.discard(version)
         self.pending = version
@@ -89,6 +84,21 @@ class Person:
             self.ws.send(json.dumps({"type": "act", "version": version, "action": action}))
         except ConnectionClosed:
             self.ws = None
+
+    def choose(self, msg: dict[str, Any]) -> dict[str, Any]:
+        view = msg["view"]
+        if msg["actions"] is None:  # too many to list: a Drop It drop
+            if view.get("phase") == "joker":
+                return {"type": "joker", "spend": True}
+            supply = view["sides"][view["side"]]["supply"]
+            x, angle = self.rng.uniform(20, 220), self.rng.uniform(0, 3)
+            return {"type": "drop", "piece": self.rng.choice(supply), "x": x, "angle": angle}
+        actions = msg["actions"]
+        passes = [a for a in actions if a["type"] == "pass"]
+        if view.get("window"):
+            self.windows += 1
+        # answer in a window now and then; mostly pass, so the game moves on
+        return passes[0] if passes and self.rng.random() < 0.8 else self.rng.choice(actions)
 
     @property
     def over(self) -> bool:

@@ -8,16 +8,32 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from gamenight.engine.registry import load
+from gamenight.server.db import Store
+from gamenight.server.db import connect as db_connect
 from tests.cluster.helpers import Node, Redis, create_table, join, nodes, start
 from tests.cluster.play import ARNE, SETTINGS, Person, check_log, play
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def can_answer_after(version: int) -> Callable[[dict[str, Any]], bool]:
+    """Asked in a reaction window, after `version`, with something besides a pass to play
+    (with nothing but a pass, the server passes at once)."""
+
+    def check(msg: dict[str, Any]) -> bool:
+        answers = [a for a in msg.get("actions") or [] if a["type"] != "pass"]
+        asked = bool(msg.get("asked") and msg["view"].get("window"))
+        return msg["version"] > version and asked and bool(answers)
+
+    return check
 
 
 def arne_table(a: Node, b: Node) -> tuple[str, list[Person]]:
@@ -47,38 +63,61 @@ def test_two_people_on_two_processes_play_a_whole_game(
 def test_owner_killed_mid_window_the_game_finishes_on_the_other(
     pg_url: str, redis: Redis, tmp_path: Path
 ) -> None:
+    """Bob (on b) is asked in a reaction window; a, which owns the table, is killed; Bob's
+    answer waits for b to take the lease, Ann's page reconnects to b, the game finishes."""
     with nodes(pg_url, redis.url, tmp_path, 2) as (a, b):
         tid, people = arne_table(a, b)  # a created it: a owns it
-
-        def asked_in_window() -> bool:
-            p = people[1].last
-            return (
-                p is not None
-                and p["version"] > 30
-                and bool(p.get("asked"))
-                and bool(p["view"].get("window"))
-            )
-
-        play(people, until=asked_in_window)
+        people[1].hold = can_answer_after(30)
+        play(people, until=lambda: bool(people[1].last and people[1].hold(people[1].last)))
         before = people[1].last
         assert before is not None and before["deadline_seat"] == 1
-        a.kill()  # SIGKILL: the owner of the table is gone mid reaction window
+        a.kill()  # SIGKILL: the owner is gone in the middle of a reaction window
         killed_at = time.monotonic()
+        people[1].hold = None  # Bob answers now, through b, which must take the table first
         people[0].move_to(b)  # Ann's page reconnects, to the process that is left
-        # Bob's timer was set by the dead owner; the new owner rebuilds it from the database
-        people[1].ws.send('{"type":"sync"}')  # type: ignore[union-attr]
+        play(people, until=lambda: bool(people[1].last["version"] > before["version"]))
+        taken_after = time.monotonic() - killed_at
+        assert taken_after < 10, taken_after  # the lease is 2 s; the machine is shared
+        assert before["version"] in people[1].sent
+        play(people)
+        check_log(pg_url, tid, people)  # Bob's answer is there once, at its version
+
+
+def test_owner_killed_mid_drop(pg_url: str, redis: Redis, tmp_path: Path) -> None:
+    """A Drop It drop forwarded to the owner, which is killed while it simulates: the drop
+    is stored exactly once (by the dying owner or by the one that takes over)."""
+    with nodes(pg_url, redis.url, tmp_path, 2) as (a, b):
+        settings = {"bot_delay": 0, "pass_dwell": 0}
+        tid, owner = create_table(a, "drop-it", {"players": 2}, ["open", "open"], settings)
+        tokens = [join(a, tid, 0, "Ann"), join(b, tid, 1, "Bob")]
+        people = [Person(0, a, tid, tokens[0]), Person(1, b, tid, tokens[1])]
+        start(a, tid, owner)
+        people[1].hold = lambda msg: msg["version"] >= 2
         play(
             people,
-            until=lambda: (
-                people[1].last is not None and people[1].last["version"] > before["version"]
+            until=lambda: bool(
+                people[1].last and people[1].last["version"] >= 2 and people[1].last.get("asked")
             ),
-            timeout=20,
+            timeout=40,
         )
-        taken_after = time.monotonic() - killed_at
-        # (asserted loosely: the machine is shared; the lease is 2 s)
-        assert taken_after < 15
-        play(people)
-        check_log(pg_url, tid, people)
+        people[1].hold = None
+        people[1].poll(0.0)  # Bob drops (forwarded from b to a) ...
+        version = people[1].last["version"]  # type: ignore[index]
+        assert version in people[1].sent
+        time.sleep(0.05)
+        a.kill()  # ... and a dies while simulating it
+        people[0].move_to(b)
+        play(people, until=lambda: bool(people[1].last["version"] > version + 1), timeout=40)
+        engine = db_connect(pg_url)
+        try:
+            history = Store(engine).history(tid)
+        finally:
+            engine.dispose()
+        game = load("drop-it", players=2)
+        sent = game.action_from_json(people[1].sent[version]).to_json()
+        assert history[version] == (1, sent)  # stored once, at the version it was made on
+        seats = [seat for seat, _ in history]
+        assert len(seats) == len(history) > version + 1
 
 
 def test_timer_and_bot_rebuilt_from_the_database(pg_url: str, redis: Redis, tmp_path: Path) -> None:
@@ -88,14 +127,8 @@ def test_timer_and_bot_rebuilt_from_the_database(pg_url: str, redis: Redis, tmp_
     with nodes(pg_url, redis.url, tmp_path, 2) as (a, b):
         tid, people = arne_table(a, b)
 
-        def window_after_10(msg: dict[str, Any]) -> bool:
-            # (with nothing but a pass to play, the server passes for Bob at once)
-            answers = [a for a in msg.get("actions") or [] if a["type"] != "pass"]
-            asked = bool(msg.get("asked") and msg["view"].get("window"))
-            return msg["version"] > 10 and asked and bool(answers)
-
-        people[1].hold = window_after_10  # Bob is asked, and does not answer yet
-        play(people, until=lambda: bool(people[1].last and window_after_10(people[1].last)))
+        people[1].hold = can_answer_after(10)  # Bob is asked, and does not answer yet
+        play(people, until=lambda: bool(people[1].last and people[1].hold(people[1].last)))
         before = people[1].last
         assert before is not None and before["deadline"] is not None
         a.kill()

@@ -74,6 +74,14 @@ class Bus:
             log.warning("publishing to %s failed: %s", channel, err)
             return 0
 
+    async def listening(self, channel: str) -> bool:
+        """Whether some process is subscribed to `channel` (a dead one is not)."""
+        try:
+            counts = await self.redis.pubsub_numsub(channel)
+        except (aioredis.RedisError, OSError):
+            return False
+        return bool(counts) and int(counts[0][1]) > 0
+
     async def _listen(self) -> None:
         first = True
         while True:

@@ -14,7 +14,8 @@ from typing import Any
 
 from gamenight.server.cluster.fanout import Bus, process_channel
 
-REPLY_TIMEOUT = 10.0  # seconds; a Drop It drop takes up to a few seconds of physics
+REPLY_TIMEOUT = 30.0  # seconds; a Drop It drop takes up to a few seconds of physics
+CHECK_EVERY = 0.5  # seconds between "is the owner still subscribed?" while waiting
 
 
 class NoAnswer(Exception):
@@ -40,12 +41,20 @@ class Forwarder:
         self.waiting[rid] = future
         try:
             msg = {"k": "req", "id": rid, "from": self.me, "t": table_id, "op": op, "a": args}
-            if await self.bus.publish(process_channel(owner), msg) == 0:
+            channel = process_channel(owner)
+            if await self.bus.publish(channel, msg) == 0:
                 raise NoAnswer(f"process {owner} is not listening")
-            try:
-                reply = await asyncio.wait_for(future, timeout)
-            except TimeoutError as err:
-                raise NoAnswer(f"process {owner} did not answer in {timeout:g} s") from err
+            give_up = asyncio.get_running_loop().time() + timeout
+            while True:
+                try:
+                    reply = await asyncio.wait_for(asyncio.shield(future), CHECK_EVERY)
+                    break
+                except TimeoutError:
+                    # a long request (a Drop It drop): is the owner still there?
+                    if not await self.bus.listening(channel):
+                        raise NoAnswer(f"process {owner} went away") from None
+                    if asyncio.get_running_loop().time() > give_up:
+                        raise NoAnswer(f"process {owner} did not answer in {timeout:g} s") from None
         finally:
             self.waiting.pop(rid, None)
         if reply.get("not_owner"):

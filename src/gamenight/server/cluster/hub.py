@@ -409,15 +409,12 @@ class ClusterHub(Hub):
         if not isinstance(version, int):
             return False
         steps = await self.db(self.cstore.history_from, table.row.id, version)
-        return (
-            bool(steps)
-            and steps[0][0] == version
-            and (steps[0][1], steps[0][2])
-            == (
-                seat,
-                obj,
-            )
-        )
+        if not steps or steps[0][0] != version or steps[0][1] != seat:
+            return False
+        try:  # stored in its normal JSON form (defaults filled in)
+            return bool(table.game.action_from_json(obj).to_json() == steps[0][2])
+        except Exception:
+            return False
 
     # -- messages from Redis ------------------------------------------------------------
     def _on_message(self, channel: str, msg: dict[str, Any]) -> Any:
