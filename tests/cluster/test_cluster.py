@@ -46,9 +46,9 @@ def arne_table(a: Node, b: Node) -> tuple[str, list[Person]]:
 
 
 def test_two_people_on_two_processes_play_a_whole_game(
-    pg_url: str, redis: Redis, tmp_path: Path
+    pg_url: str, redis: Redis, work: Path
 ) -> None:
-    with nodes(pg_url, redis.url, tmp_path, 2) as (a, b):
+    with nodes(pg_url, redis.url, work, 2) as (a, b):
         tid, people = arne_table(a, b)
         play(people)
         assert all(p.windows > 0 for p in people), "both were asked in a reaction window"
@@ -61,11 +61,11 @@ def test_two_people_on_two_processes_play_a_whole_game(
 
 
 def test_owner_killed_mid_window_the_game_finishes_on_the_other(
-    pg_url: str, redis: Redis, tmp_path: Path
+    pg_url: str, redis: Redis, work: Path
 ) -> None:
     """Bob (on b) is asked in a reaction window; a, which owns the table, is killed; Bob's
     answer waits for b to take the lease, Ann's page reconnects to b, the game finishes."""
-    with nodes(pg_url, redis.url, tmp_path, 2) as (a, b):
+    with nodes(pg_url, redis.url, work, 2) as (a, b):
         tid, people = arne_table(a, b)  # a created it: a owns it
         people[1].hold = can_answer_after(30)
         play(people, until=lambda: bool(people[1].last and people[1].hold(people[1].last)))
@@ -83,10 +83,10 @@ def test_owner_killed_mid_window_the_game_finishes_on_the_other(
         check_log(pg_url, tid, people)  # Bob's answer is there once, at its version
 
 
-def test_owner_killed_mid_drop(pg_url: str, redis: Redis, tmp_path: Path) -> None:
+def test_owner_killed_mid_drop(pg_url: str, redis: Redis, work: Path) -> None:
     """A Drop It drop forwarded to the owner, which is killed while it simulates: the drop
     is stored exactly once (by the dying owner or by the one that takes over)."""
-    with nodes(pg_url, redis.url, tmp_path, 2) as (a, b):
+    with nodes(pg_url, redis.url, work, 2) as (a, b):
         settings = {"bot_delay": 0, "pass_dwell": 0}
         tid, owner = create_table(a, "drop-it", {"players": 2}, ["open", "open"], settings)
         tokens = [join(a, tid, 0, "Ann"), join(b, tid, 1, "Bob")]
@@ -120,11 +120,11 @@ def test_owner_killed_mid_drop(pg_url: str, redis: Redis, tmp_path: Path) -> Non
         assert len(seats) == len(history) > version + 1
 
 
-def test_timer_and_bot_rebuilt_from_the_database(pg_url: str, redis: Redis, tmp_path: Path) -> None:
+def test_timer_and_bot_rebuilt_from_the_database(pg_url: str, redis: Redis, work: Path) -> None:
     """Both processes die while Bob is asked in a window; a fresh process, which never saw
     the table, shows Bob the deadline the dead owner set (stored, not in memory) and the
     game then finishes on it, bot moves included."""
-    with nodes(pg_url, redis.url, tmp_path, 2) as (a, b):
+    with nodes(pg_url, redis.url, work, 2) as (a, b):
         tid, people = arne_table(a, b)
 
         people[1].hold = can_answer_after(10)  # Bob is asked, and does not answer yet
@@ -133,7 +133,7 @@ def test_timer_and_bot_rebuilt_from_the_database(pg_url: str, redis: Redis, tmp_
         assert before is not None and before["deadline"] is not None
         a.kill()
         b.kill()
-        with nodes(pg_url, redis.url, tmp_path, 1) as (c,):
+        with nodes(pg_url, redis.url, work, 1) as (c,):
             for p in people:
                 p.move_to(c)
             people[1].poll(3.0)
@@ -146,8 +146,8 @@ def test_timer_and_bot_rebuilt_from_the_database(pg_url: str, redis: Redis, tmp_
             check_log(pg_url, tid, people)
 
 
-def test_redis_restart_mid_game_loses_nothing(pg_url: str, redis: Redis, tmp_path: Path) -> None:
-    with nodes(pg_url, redis.url, tmp_path, 2) as (a, b):
+def test_redis_restart_mid_game_loses_nothing(pg_url: str, redis: Redis, work: Path) -> None:
+    with nodes(pg_url, redis.url, work, 2) as (a, b):
         tid, people = arne_table(a, b)
         play(people, until=lambda: bool(people[1].last and people[1].last["version"] > 40))
         redis.stop()
