@@ -42,14 +42,15 @@ sys.path.insert(0, str(ROOT))
 _argv, sys.argv = sys.argv, sys.argv[:1]  # bench/server.py reads its own arguments
 try:
     sys.path.insert(0, str(ROOT / "bench"))
-    import server as single  # noqa: E402  (bench/server.py: its clients and statistics)
+    import server as single
 finally:
     sys.argv = _argv
 
-import gamenight  # noqa: E402
-from gamenight.server.db import Store, connect  # noqa: E402
 from tests.cluster.helpers import Redis, have_redis  # noqa: E402
 from tests.server.helpers import pg_tools, postgres_cluster  # noqa: E402
+
+import gamenight  # noqa: E402
+from gamenight.server.db import Store, connect  # noqa: E402
 
 
 class Proc:
@@ -108,15 +109,20 @@ async def one_table(procs: list[Proc], i: int, rng: random.Random, stats: Any) -
         tid = r.json()["id"]
         tokens = []
         for seat, proc in ((0, home), (1, other)):
-            r = await single.post(http, f"{proc.base}/api/tables/{tid}/join",
-                                  {"seat": seat, "name": f"p{seat}"})
+            r = await single.post(
+                http, f"{proc.base}/api/tables/{tid}/join", {"seat": seat, "name": f"p{seat}"}
+            )
             tokens.append(r.cookies[f"gn_seat_{tid}"])
             http.cookies.delete(f"gn_seat_{tid}")
         clients = [
             asyncio.create_task(
                 single.seat_client(
                     f"ws://127.0.0.1:{proc.port}/ws/tables/{tid}",
-                    tid, tokens[seat], seat, random.Random(rng.random()), stats,
+                    tid,
+                    tokens[seat],
+                    seat,
+                    random.Random(rng.random()),
+                    stats,
                 )
             )
             for seat, proc in ((0, home), (1, other))

@@ -47,7 +47,7 @@ class Person:
         if self.last is not None:  # an act sent to the lost process may be lost with it
             self.sent.pop(self.last["version"], None)
 
-    def poll(self, wait: float = 0.02) -> None:
+    def poll(self, wait: float = 0.005) -> None:
         if self.ws is None:
             return
         try:

@@ -55,6 +55,7 @@ class Bus:
         self.on_message = on_message
         self.on_reconnect = on_reconnect
         self.up = asyncio.Event()
+        self.generation = 0  # bumped at every (re)subscription: replies sent before are lost
         self.task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -89,6 +90,7 @@ class Bus:
             try:
                 await pubsub.psubscribe(TABLES)
                 await pubsub.subscribe(process_channel(self.me))
+                self.generation += 1
                 self.up.set()
                 if not first:
                     log.warning("Redis is back; re-reading every table from the database")

@@ -42,6 +42,7 @@ class Forwarder:
         try:
             msg = {"k": "req", "id": rid, "from": self.me, "t": table_id, "op": op, "a": args}
             channel = process_channel(owner)
+            generation = self.bus.generation
             if await self.bus.publish(channel, msg) == 0:
                 raise NoAnswer(f"process {owner} is not listening")
             give_up = asyncio.get_running_loop().time() + timeout
@@ -50,6 +51,8 @@ class Forwarder:
                     reply = await asyncio.wait_for(asyncio.shield(future), CHECK_EVERY)
                     break
                 except TimeoutError:
+                    if not self.bus.up.is_set() or self.bus.generation != generation:
+                        raise NoAnswer("Redis went away; the reply may be lost") from None
                     # a long request (a Drop It drop): is the owner still there?
                     if not await self.bus.listening(channel):
                         raise NoAnswer(f"process {owner} went away") from None
