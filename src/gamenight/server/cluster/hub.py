@@ -130,7 +130,8 @@ class ClusterHub(Hub):
                 if version == table.version and deadline is not None:
                     # the timer the previous owner set runs on, from the database
                     table.deadline, table.deadline_seat = deadline, seat
-            log.warning("table %s: this process owns it now (version %d)", table_id, table.version)
+            level = logging.INFO if table.row.status == "open" else logging.WARNING
+            log.log(level, "table %s: this process owns it now (version %d)", table_id, table.version)
         await self._plan(table, broadcast=True)
         return True
 
@@ -149,7 +150,11 @@ class ClusterHub(Hub):
             for table_id in ids:
                 if table_id in kept:
                     if table_id in self.owned:
+                        lapsed = self.owned[table_id] <= time.monotonic()
                         self.owned[table_id] = t0 + self.lease_seconds * 0.8
+                        table = self.live.get(table_id)
+                        if lapsed and table is not None:  # nothing was scheduled meanwhile
+                            await self._plan(table)
                 else:
                     self._lose(table_id)
 
