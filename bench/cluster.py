@@ -8,11 +8,13 @@ processes and half of all actions are forwarded to the owner through Redis. Also
 process in cluster mode (PostgreSQL + Redis, nothing forwarded), to tell the cost of
 PostgreSQL from the cost of forwarding.
 
-Two phases per set-up, same tables: "latency" (players think uniform [0, 2*THINK] s before
+Two phases per set-up, same clients: "latency" (players think uniform [0, 2*THINK] s before
 each move; figure: p99 from sending an action to receiving the state with the next version
-on the same socket) and "throughput" (players answer at once: actions per second the
-set-up sustains). The clients are bench/server.py's. Afterwards every table's stored log is
-replayed and compared with the final state its players saw: a difference is a lost action.
+on the same socket) and "throughput" (three times the tables, players answer at once:
+actions per second the set-up sustains). CPU milliseconds per action of the server
+processes, of PostgreSQL (all its backends) and of Redis say what limits it. The clients
+are bench/server.py's. Afterwards every table's stored log is replayed and compared with
+the final state its players saw: a difference is a lost action.
 Prints one JSON line per figure.
 
 Usage: python bench/cluster.py [--processes 2] [--tables 40] [--think 0.3]
@@ -134,6 +136,43 @@ async def one_table(procs: list[Proc], i: int, rng: random.Random, stats: Any) -
         await asyncio.gather(*clients)
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes so far (from /proc)."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICK
+
+
+def children(pid: int) -> list[int]:
+    """`pid` and every process whose parent it is (PostgreSQL's backends)."""
+    out = [pid]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(stat.parent.name))
+    return out
+
+
+class Meters:
+    """CPU used by the servers, PostgreSQL and Redis during one phase."""
+
+    def __init__(self, procs: list[Proc], postmaster: int | None, redis: int | None) -> None:
+        self.groups = {
+            "servers": lambda: [p.proc.pid for p in procs],
+            "postgres": lambda: children(postmaster) if postmaster else [],
+            "redis": lambda: [redis] if redis else [],
+        }
+
+    def read(self) -> dict[str, float]:
+        return {name: cpu_seconds(pids()) for name, pids in self.groups.items()}
+
+
 def lost_tables(db: str, stats: Any) -> int:
     """Tables whose stored log does not replay to the final state their player saw."""
     engine = connect(db)
@@ -152,7 +191,9 @@ def lost_tables(db: str, stats: Any) -> int:
     return lost
 
 
-def phase(procs: list[Proc], db: str, tables: int, think: float, seed: int) -> dict[str, Any]:
+def phase(
+    procs: list[Proc], db: str, tables: int, think: float, seed: int, meters: Meters
+) -> dict[str, Any]:
     single.THINK = think
     stats = single.Stats()
     rng = random.Random(seed)
@@ -162,9 +203,16 @@ def phase(procs: list[Proc], db: str, tables: int, think: float, seed: int) -> d
         await asyncio.gather(*(one_table(procs, i, rng, stats) for i in range(tables)))
         return time.perf_counter() - start
 
+    before = meters.read()
     elapsed = asyncio.run(all_tables())
+    after = meters.read()
     ms = sorted(x * 1000 for x in stats.latencies)
+    cpu = {
+        f"cpu_ms_per_action_{k}": round(1000 * (after[k] - before[k]) / max(1, len(ms)), 2)
+        for k in before
+    }
     return {
+        **cpu,
         "actions": len(ms),
         "actions_per_s": round(len(ms) / elapsed, 1),
         "median_ms": round(statistics.median(ms), 2) if ms else None,
@@ -176,10 +224,16 @@ def phase(procs: list[Proc], db: str, tables: int, think: float, seed: int) -> d
     }
 
 
-def setup(name: str, procs: list[Proc], db: str, args: argparse.Namespace) -> dict[str, Any]:
-    out = {"setup": name}
-    for label, think in (("latency", args.think), ("throughput", 0.0)):
-        figures = phase(procs, db, args.tables, think, seed=len(name) * 7 + int(think * 10))
+def setup(
+    name: str, procs: list[Proc], db: str, args: argparse.Namespace, meters: Meters
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"setup": name}
+    for label, think, tables in (
+        ("latency", args.think, args.tables),
+        ("throughput", 0.0, 3 * args.tables),  # everyone answers at once: saturate
+    ):
+        seed = len(name) * 7 + int(think * 10)
+        figures = phase(procs, db, tables, think, seed, meters)
         out.update({f"{label}_{k}": v for k, v in figures.items()})
     return out
 
@@ -196,14 +250,19 @@ def main() -> None:
     results = []
     sqlite = f"sqlite:///{work / 'anchor.sqlite3'}"
     with processes(sqlite, None, work, 1) as procs:
-        results.append(setup("sqlite_1_process", procs, sqlite, args))
+        results.append(setup("sqlite_1_process", procs, sqlite, args, Meters(procs, None, None)))
     with postgres_cluster(work / "pg") as pg:
+        postmaster = int((work / "pg" / "pgdata" / "postmaster.pid").read_text().split()[0])
         redis = Redis(work / "redis").start()
+        redis_pid = redis.proc.pid if redis.proc else None
         try:
             with processes(pg, redis.url, work, 1) as procs:
-                results.append(setup("cluster_1_process", procs, pg, args))
+                meters = Meters(procs, postmaster, redis_pid)
+                results.append(setup("cluster_1_process", procs, pg, args, meters))
             with processes(pg, redis.url, work, args.processes) as procs:
-                results.append(setup(f"cluster_{args.processes}_processes", procs, pg, args))
+                meters = Meters(procs, postmaster, redis_pid)
+                name = f"cluster_{args.processes}_processes"
+                results.append(setup(name, procs, pg, args, meters))
         finally:
             redis.stop()
     for r in results:
@@ -222,6 +281,7 @@ def main() -> None:
             many["throughput_actions_per_s"] / results[1]["throughput_actions_per_s"], 2
         ),
         "cores": os.cpu_count(),
+        "load_average_at_end": os.getloadavg()[0],
     }
     print(json.dumps(summary))
 
