@@ -54,10 +54,16 @@ def test_two_people_on_two_processes_play_a_whole_game(
         assert all(p.windows > 0 for p in people), "both were asked in a reaction window"
         n = check_log(pg_url, tid, people)
         assert n > 50
-        # the seats on the other process are shown connected? no: each process knows only
-        # its own connections; what both show is the same table, seats and outcome
         info = [httpx.get(f"{x.url}/api/tables/{tid}").json() for x in (a, b)]
         assert info[0]["status"] == info[1]["status"] == "finished"
+
+        def seats(info: dict[str, Any]) -> list[dict[str, Any]]:  # presence is per process
+            return [{k: v for k, v in x.items() if k != "connected"} for x in info["seats"]]
+
+        assert seats(info[0]) == seats(info[1])
+        # every action ran on the owner (a); b forwarded Bob's and applied none itself
+        assert httpx.get(f"{a.url}/api/metrics").json()["actions"] >= n
+        assert httpx.get(f"{b.url}/api/metrics").json()["actions"] == 0
 
 
 def test_owner_killed_mid_window_the_game_finishes_on_the_other(
