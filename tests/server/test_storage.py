@@ -58,7 +58,7 @@ def test_migrations_create_the_schema_once(db_url: str) -> None:
     names = set(inspect(engine).get_table_names())
     assert {"tables", "seats", "actions", "alembic_version"} <= names
     with engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0001"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
     engine.dispose()
 
 

@@ -65,6 +65,8 @@ class ClusterHub(Hub):
         self.forwarder = Forwarder(self.bus, self.me)
         self._loops: list[asyncio.Task[None]] = []
         self._taking: dict[str, asyncio.Lock] = {}
+        # seats with a page on other processes: table -> process -> (seats, when heard)
+        self.presence: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
 
     # -- lifecycle ----------------------------------------------------------------------
     async def start_cluster(self) -> None:
@@ -131,13 +133,17 @@ class ClusterHub(Hub):
                     # the timer the previous owner set runs on, from the database
                     table.deadline, table.deadline_seat = deadline, seat
             level = logging.INFO if table.row.status == "open" else logging.WARNING
-            log.log(level, "table %s: this process owns it now (version %d)", table_id, table.version)
+            v = table.version
+            log.log(level, "table %s: this process owns it now (version %d)", table_id, v)
         await self._plan(table, broadcast=True)
         return True
 
     async def _renew_loop(self) -> None:
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
+            for table in list(self.live.values()):  # presence heartbeat
+                if any(c.seat is not None for c in table.conns):
+                    await self._publish_presence(table)
             ids = list(self.owned)
             if not ids:
                 continue
@@ -152,9 +158,9 @@ class ClusterHub(Hub):
                     if table_id in self.owned:
                         lapsed = self.owned[table_id] <= time.monotonic()
                         self.owned[table_id] = t0 + self.lease_seconds * 0.8
-                        table = self.live.get(table_id)
-                        if lapsed and table is not None:  # nothing was scheduled meanwhile
-                            await self._plan(table)
+                        lapsed_table = self.live.get(table_id)
+                        if lapsed and lapsed_table is not None:  # nothing scheduled meanwhile
+                            await self._plan(lapsed_table)
                 else:
                     self._lose(table_id)
 
@@ -426,6 +432,8 @@ class ClusterHub(Hub):
         if channel.startswith("gn:t:"):
             if msg.get("o") == self.me:
                 return None
+            if msg.get("k") == "presence":
+                return self._heard_presence(channel[5:], msg)
             return self._follow(channel[5:], msg)
         kind = msg.get("k")
         if kind == "rep":
@@ -460,6 +468,42 @@ class ClusterHub(Hub):
             log.exception("forwarded %s on table %s failed", op, msg.get("t"))
             body = {"ok": False, "reason": "the server failed on this request; nothing changed"}
         await self.forwarder.reply(sender, rid, body)
+
+    # -- presence: which seats have a page, on any process -----------------------------
+    async def attach(self, table: LiveTable, conn: Any) -> None:
+        await super().attach(table, conn)
+        await self._publish_presence(table)
+
+    async def detach(self, table: LiveTable, conn: Any) -> None:
+        await super().detach(table, conn)
+        await self._publish_presence(table)
+
+    async def _publish_presence(self, table: LiveTable) -> None:
+        seats = sorted({c.seat for c in table.conns if c.seat is not None})
+        msg = {"o": self.me, "k": "presence", "seats": seats}
+        await self.bus.publish(table_channel(table.row.id), msg)
+
+    async def _heard_presence(self, table_id: str, msg: dict[str, Any]) -> None:
+        table = self.live.get(table_id)
+        if table is None:
+            return
+        seats = frozenset(s for s in msg.get("seats") or () if isinstance(s, int))
+        heard = self.presence.setdefault(table_id, {})
+        old = heard.get(str(msg.get("o")))
+        heard[str(msg.get("o"))] = (seats, time.monotonic())
+        if old is None or old[0] != seats:
+            await self.broadcast(table)
+
+    def public_table(self, table: LiveTable) -> dict[str, Any]:
+        info = super().public_table(table)
+        fresh = time.monotonic() - 3 * self.lease_seconds  # older: that process is gone
+        elsewhere: set[int] = set()
+        for seats, when in self.presence.get(table.row.id, {}).values():
+            if when > fresh:
+                elsewhere |= seats
+        for seat in info["seats"]:
+            seat["connected"] = seat["connected"] or seat["seat"] in elsewhere
+        return info
 
     # -- idle tables --------------------------------------------------------------------
     async def sweep(self) -> list[str]:
