@@ -69,11 +69,16 @@ class Bus:
 
     async def publish(self, channel: str, msg: dict[str, Any]) -> int:
         """How many subscribers got it; 0 if Redis is unreachable (logged)."""
-        try:
-            return int(await self.redis.publish(channel, json.dumps(msg, separators=(",", ":"))))
-        except (aioredis.RedisError, OSError) as err:
-            log.warning("publishing to %s failed: %s", channel, err)
-            return 0
+        data = json.dumps(msg, separators=(",", ":"))
+        for attempt in range(2):
+            try:
+                return int(await self.redis.publish(channel, data))
+            except (aioredis.RedisError, OSError) as err:
+                # After a Redis restart the first command on a pooled connection fails;
+                # the second gets a fresh connection (a lost reply would stall a request).
+                if attempt == 1:
+                    log.warning("publishing to %s failed: %s", channel, err)
+        return 0
 
     async def listening(self, channel: str) -> bool:
         """Whether some process is subscribed to `channel` (a dead one is not)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from gamenight.server.cluster.fanout import Bus, process_channel
 
-REPLY_TIMEOUT = 30.0  # seconds; a Drop It drop takes up to a few seconds of physics
+REPLY_TIMEOUT = 15.0  # seconds; a Drop It drop takes up to a few seconds of physics
 CHECK_EVERY = 0.5  # seconds between "is the owner still subscribed?" while waiting
 
 
