@@ -77,7 +77,10 @@ class Node:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 40.0) -> Node:
+    def start(self, timeout: float = 60.0) -> Node:
+        return self.launch().wait_ready(timeout)
+
+    def launch(self) -> Node:
         self.data.mkdir(parents=True, exist_ok=True)
         env = {
             **os.environ,
@@ -88,6 +91,10 @@ class Node:
         cmd += ["--port", str(self.port), "--db", self.db, "--redis", self.redis]
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log, cwd=str(ROOT))
+        return self
+
+    def wait_ready(self, timeout: float = 60.0) -> Node:
+        assert self.proc is not None
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
@@ -118,8 +125,10 @@ class Node:
 def nodes(db: str, redis: str, data: Path, n: int, lease: float = 2.0) -> Iterator[list[Node]]:
     started: list[Node] = []
     try:
-        for _ in range(n):
-            started.append(Node(db, redis, data, lease).start())
+        for _ in range(n):  # all at once: the first migration waits for the others' lock
+            started.append(Node(db, redis, data, lease).launch())
+        for node in started:
+            node.wait_ready()
         yield started
     finally:
         for node in started:
