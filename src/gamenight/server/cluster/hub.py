@@ -128,10 +128,7 @@ class ClusterHub(Hub):
             self.announced.pop(table_id, None)
             async with table.lock:
                 await self._catch_up(table, row=True)
-                deadline, seat, version = await self.db(self.cstore.stored_deadline, table_id)
-                if version == table.version and deadline is not None:
-                    # the timer the previous owner set runs on, from the database
-                    table.deadline, table.deadline_seat = deadline, seat
+                await self._stored_timer(table)  # the previous owner's timer runs on
             level = logging.INFO if table.row.status == "open" else logging.WARNING
             v = table.version
             log.log(level, "table %s: this process owns it now (version %d)", table_id, v)
@@ -191,7 +188,14 @@ class ClusterHub(Hub):
         if not await self._try_take(table):
             async with table.lock:  # versions announced while we were loading it
                 await self._catch_up(table, row=True)
+                await self._stored_timer(table)
         return table
+
+    async def _stored_timer(self, table: LiveTable) -> None:
+        """The timer the owner stored for the current version, if any (under the lock)."""
+        deadline, seat, version = await self.db(self.cstore.stored_deadline, table.row.id)
+        if version == table.version and deadline is not None:
+            table.deadline, table.deadline_seat = deadline, seat
 
     async def create(self, *args: Any, **kwargs: Any) -> tuple[LiveTable, str]:
         table, owner = await super().create(*args, **kwargs)
@@ -256,11 +260,7 @@ class ClusterHub(Hub):
             else:
                 async with table.lock:
                     await self._catch_up(table, row=True)
-                    deadline, seat, version = await self.db(
-                        self.cstore.stored_deadline, table.row.id
-                    )
-                    if version == table.version:
-                        table.deadline, table.deadline_seat = deadline, seat
+                    await self._stored_timer(table)
                 await self.broadcast(table)
 
     # -- the owner's announcements --------------------------------------------------------
