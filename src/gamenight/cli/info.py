@@ -163,15 +163,27 @@ def serve(
         str | None,
         typer.Option(metavar="URL", help="database URL (default: SQLite file under data/)"),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            metavar="URL", help="Redis URL: one of several processes (needs a PostgreSQL --db)"
+        ),
+    ] = None,
 ) -> None:
     """Start the web app: lobby, live tables, bots, persistence."""
+    from gamenight.server.cluster import check_urls
+
+    try:
+        check_urls(db, redis)
+    except BadInput as error:
+        raise fail(str(error)) from error
     _check_port(host, port)
     _check_database(db)
     _workers_ignore_ctrl_c()
     from gamenight.server.app import serve as run_server
 
     try:
-        run_server(host=host, port=port, db=db)
+        run_server(host=host, port=port, db=db, redis=redis)
     except KeyboardInterrupt:
         pass
     except SystemExit as stop:  # uvicorn exits 1 when it cannot start

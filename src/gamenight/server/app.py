@@ -126,6 +126,7 @@ def create_app(
     rates: Rates | None = None,
     docs: bool | None = None,
     hosts: Iterable[str] | None = None,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The app on the database `db_url` (None: the SQLite file in the data directory; or
     an engine from `connect`, which then belongs to the app).
@@ -149,7 +150,12 @@ def create_app(
         n = workers_n or max(1, min(4, os.cpu_count() or 1))
         work = workers.WorkerPool(lambda: _make_pool(pool, n))
         db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamenight-db")
-        hub = Hub(Store(engine), work, db_pool, idle_timeout=idle_timeout, limits=limits)
+        if redis_url:  # several processes (gamenight.server.cluster)
+            from gamenight.server.cluster import make_hub
+
+            hub = await make_hub(engine, work, db_pool, redis_url, idle_timeout, limits=limits)
+        else:
+            hub = Hub(Store(engine), work, db_pool, idle_timeout=idle_timeout, limits=limits)
         state["hub"] = hub
         state["accounts"] = Accounts(engine)
         try:
@@ -630,7 +636,7 @@ def create_app(
     return app
 
 
-def serve(host: str, port: int, db: str | None) -> None:
+def serve(host: str, port: int, db: str | None, redis: str | None = None) -> None:
     """Run the app with uvicorn until interrupted; prints the address to open."""
     import uvicorn
 
@@ -651,7 +657,7 @@ def serve(host: str, port: int, db: str | None) -> None:
     per_minute = os.environ.get("GAMENIGHT_TABLES_PER_MINUTE")
     if per_minute:  # tables one address may create per minute (and at once)
         rates = Rates(tables_per_minute=float(per_minute), table_burst=int(float(per_minute)))
-    app = create_app(engine, hosts=names, rates=rates)
+    app = create_app(engine, hosts=names, rates=rates, redis_url=redis)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"gamenight is serving at http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
     uvicorn.run(

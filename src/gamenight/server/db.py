@@ -187,6 +187,8 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":  # several processes may start at once
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7244751)")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 

@@ -1,0 +1,530 @@
+"""ClusterHub: the single-process Hub, made one of several processes sharing a table.
+
+What it changes, and nothing else:
+- every change to a table (act, join, start, auto_pass, pass_ahead) runs on the table's
+  owner: here if this process holds the lease (or takes it because it is free), otherwise
+  forwarded through Redis (forward.py) and answered by the owner;
+- only the owner schedules bots, automatic passes and timers (`_plan`); after each change it
+  announces the new version (fanout.py) and stores the timer's deadline;
+- every other process with connections to the table reads the new actions from PostgreSQL,
+  applies them to its own copy of the state and sends each connection its own view;
+- a renewal loop keeps this process's leases; a scan takes running tables whose owner
+  stopped renewing, rebuilds their state and stored deadline, and carries on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+import time
+from concurrent.futures import Executor
+from typing import Any
+
+from gamenight.engine.registry import spec as game_spec
+from gamenight.server.cluster.fanout import Bus, table_channel
+from gamenight.server.cluster.forward import Forwarder, NoAnswer, NotOwnerAnymore
+from gamenight.server.cluster.lease import ClusterStore
+from gamenight.server.cluster.steps import apply_steps
+from gamenight.server.tables import Hub, LiveTable, Refused
+from gamenight.server.workers import WorkerPool
+
+log = logging.getLogger("gamenight.server.cluster")
+
+LEASE_SECONDS = float(os.environ.get("GAMENIGHT_LEASE_SECONDS", "5"))
+OPS = ("act", "join", "start", "auto_pass", "pass_ahead")
+
+
+def process_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class ClusterHub(Hub):
+    def __init__(
+        self,
+        store: ClusterStore,
+        pool: WorkerPool,
+        db_pool: Executor,
+        *,
+        redis_url: str,
+        idle_timeout: float = 1800.0,
+        lease_seconds: float = LEASE_SECONDS,
+        limits: Any = None,
+    ) -> None:
+        super().__init__(store, pool, db_pool, idle_timeout=idle_timeout, limits=limits)
+        self.cstore = store
+        self.me = store.me
+        self.lease_seconds = lease_seconds
+        self.owned: dict[str, float] = {}  # table id -> monotonic time our lease surely holds to
+        self.holders: dict[str, str] = {}  # table id -> the owner we last heard of
+        self.announced: dict[str, tuple[Any, ...]] = {}
+        self.row_rev: dict[str, int] = {}  # bumped when seats or status change
+        self.stored: dict[str, tuple[Any, ...]] = {}  # the deadline last stored, per table
+        self.bus = Bus(redis_url, self.me, self._on_message, self._resync_all)
+        self.forwarder = Forwarder(self.bus, self.me)
+        self._loops: list[asyncio.Task[None]] = []
+        self._taking: dict[str, asyncio.Lock] = {}
+        # seats with a page on other processes: table -> process -> (seats, when heard)
+        self.presence: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
+
+    # -- lifecycle ----------------------------------------------------------------------
+    async def start_cluster(self) -> None:
+        self.bus.start()
+        if not await self.bus.wait_up(10):
+            log.warning("Redis is not reachable yet; tables are served once it is")
+        self._loops = [
+            asyncio.create_task(self._renew_loop()),
+            asyncio.create_task(self._scan_loop()),
+        ]
+
+    async def restore(self) -> int:
+        return len(await self._scan())
+
+    async def close(self) -> None:
+        for task in self._loops:
+            task.cancel()
+        for table_id in list(self.owned):  # hand over at once rather than at lease end
+            with contextlib.suppress(Exception):
+                await self.db(self.cstore.release, table_id)
+        self.owned.clear()
+        await self.bus.close()
+        await super().close()
+
+    # -- ownership ------------------------------------------------------------------------
+    def owns(self, table: LiveTable) -> bool:
+        until = self.owned.get(table.row.id)
+        return until is not None and until > time.monotonic()
+
+    def _lose(self, table_id: str) -> None:
+        """Stop acting for a table another process owns now."""
+        if self.owned.pop(table_id, None) is None:
+            return
+        log.warning("table %s: lease lost", table_id)
+        table = self.live.get(table_id)
+        if table is not None:
+            for task in (table.timer, table.bot_task):
+                if task is not None and task is not asyncio.current_task():
+                    task.cancel()
+            table.timer = None
+            table.bot_version = -1
+
+    async def _try_take(self, table: LiveTable) -> bool:
+        """Take the table's lease if it is free; then catch up and plan as its owner."""
+        table_id = table.row.id
+        lock = self._taking.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            if self.owns(table):
+                return True
+            if table.row.status not in ("open", "running"):
+                return False
+            t0 = time.monotonic()
+            if not await self.db(self.cstore.acquire, table_id, self.lease_seconds):
+                return False
+            self.owned[table_id] = t0 + self.lease_seconds * 0.8
+            self.holders[table_id] = self.me
+            self.cstore.fenced_out.discard(table_id)
+            self.stored.pop(table_id, None)
+            self.announced.pop(table_id, None)
+            async with table.lock:
+                await self._catch_up(table, row=True)
+                await self._stored_timer(table)  # the previous owner's timer runs on
+            level = logging.INFO if table.row.status == "open" else logging.WARNING
+            v = table.version
+            log.log(level, "table %s: this process owns it now (version %d)", table_id, v)
+        await self._plan(table, broadcast=True)
+        return True
+
+    async def _renew_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            for table in list(self.live.values()):  # presence heartbeat
+                if any(c.seat is not None for c in table.conns):
+                    await self._publish_presence(table)
+            ids = list(self.owned)
+            if not ids:
+                continue
+            t0 = time.monotonic()
+            try:
+                kept = await self.db(self.cstore.renew, ids, self.lease_seconds)
+            except Exception:
+                log.exception("renewing leases failed")
+                continue
+            for table_id in ids:
+                if table_id in kept:
+                    if table_id in self.owned:
+                        lapsed = self.owned[table_id] <= time.monotonic()
+                        self.owned[table_id] = t0 + self.lease_seconds * 0.8
+                        lapsed_table = self.live.get(table_id)
+                        if lapsed and lapsed_table is not None:  # nothing scheduled meanwhile
+                            await self._plan(lapsed_table)
+                else:
+                    self._lose(table_id)
+
+    async def _scan(self) -> list[str]:
+        """Take every running table whose owner stopped renewing its lease."""
+        taken = []
+        for table_id in await self.db(self.cstore.free_running):
+            try:
+                table = await self.get(table_id)
+                if self.owns(table) or await self._try_take(table):
+                    taken.append(table_id)
+            except Exception:
+                log.exception("could not take table %s", table_id)
+        return taken
+
+    async def _scan_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_seconds / 2)
+            with contextlib.suppress(Exception):
+                await self._scan()
+
+    # -- loading and following ------------------------------------------------------------
+    async def get(self, table_id: str) -> LiveTable:
+        table = self.live.get(table_id)
+        if table is not None:
+            return table
+        table = await super().get(table_id)
+        if not await self._try_take(table):
+            async with table.lock:  # versions announced while we were loading it
+                await self._catch_up(table, row=True)
+                await self._stored_timer(table)
+        return table
+
+    async def _stored_timer(self, table: LiveTable) -> None:
+        """The timer the owner stored for the current version, if any (under the lock)."""
+        deadline, seat, version = await self.db(self.cstore.stored_deadline, table.row.id)
+        if version == table.version and deadline is not None:
+            table.deadline, table.deadline_seat = deadline, seat
+
+    async def create(self, *args: Any, **kwargs: Any) -> tuple[LiveTable, str]:
+        table, owner = await super().create(*args, **kwargs)
+        await self._try_take(table)
+        return table, owner
+
+    async def _catch_up(self, table: LiveTable, row: bool = False) -> None:
+        """Bring the table up to the stored state (under its lock)."""
+        table_id = table.row.id
+        if row:
+            fresh = await self.db(self.store.table, table_id)
+            if fresh is not None:
+                fresh.version = table.row.version
+                table.row = fresh
+        if table.state is None and table.row.status in ("running", "finished"):
+            table.state = table.game.start(table.row.seed)
+        if table.state is None:
+            return
+        steps = await self.db(self.cstore.history_from, table_id, table.version)
+        if steps and steps[0][0] == table.version:
+            pairs = [(seat, obj) for _n, seat, obj in steps]
+            if game_spec(table.game.name).heavy:
+                table.state = await self.pool.run(apply_steps, table.state.copy(), pairs)
+            else:
+                table.state = apply_steps(table.state.copy(), pairs)
+            table.pass_ahead.clear()
+            table.deadline = table.deadline_seat = None
+        table.row.version = table.version
+        if table.state is not None and table.state.over:
+            table.row.status = "finished"
+
+    async def _follow(self, table_id: str, msg: dict[str, Any]) -> None:
+        """An owner announced a new version: read it, send every connection its view."""
+        table = self.live.get(table_id)
+        if table is None or self.owns(table):
+            return
+        self.holders[table_id] = str(msg.get("o"))
+        async with table.lock:
+            before = (table.version, table.row.status)
+            await self._catch_up(table, row=bool(msg.get("row")) or msg.get("st") != before[1])
+            if table.version == msg.get("v"):
+                table.deadline = msg.get("d")
+                table.deadline_seat = msg.get("ds")
+                table.pass_ahead = set(msg.get("pa") or ())
+            if msg.get("st") in ("finished", "abandoned"):
+                table.row.status = str(msg["st"])
+            newer = table.version > int(msg.get("v") or 0)
+        if not newer:  # (else the newer version's own announcement sends it, with its timer)
+            await self.broadcast(table)
+        if msg.get("closed"):
+            await self.notify(table, {"type": "closed", "reason": str(msg["closed"])})
+
+    async def _resync_all(self) -> None:
+        """Redis was away: announcements may be lost. Re-read and re-announce everything."""
+        for table in list(self.live.values()):
+            if self.owns(table):
+                self.announced.pop(table.row.id, None)
+                await self._announce(table)
+            else:
+                async with table.lock:
+                    await self._catch_up(table, row=True)
+                    await self._stored_timer(table)
+                await self.broadcast(table)
+
+    # -- the owner's announcements --------------------------------------------------------
+    async def _plan(self, table: LiveTable, broadcast: bool = False) -> None:
+        if not self.owns(table):  # bots and timers belong to the owner only
+            if table.timer is not None and table.timer is not asyncio.current_task():
+                table.timer.cancel()
+                table.timer = None
+            if broadcast:
+                await self.broadcast(table)
+            return
+        await super()._plan(table, broadcast)
+        await self._announce(table)
+
+    async def _announce(self, table: LiveTable, closed: str | None = None) -> None:
+        table_id = table.row.id
+        key = (
+            table.version,
+            table.row.status,
+            table.deadline,
+            table.deadline_seat,
+            tuple(sorted(table.pass_ahead)),
+            self.row_rev.get(table_id, 0),
+        )
+        old = self.announced.get(table_id)
+        if old == key and closed is None:
+            return
+        self.announced[table_id] = key
+        msg = {
+            "o": self.me,
+            "v": table.version,
+            "st": table.row.status,
+            "d": table.deadline,
+            "ds": table.deadline_seat,
+            "pa": sorted(table.pass_ahead),
+            "row": old is None or old[5] != key[5],
+        }
+        if closed:
+            msg["closed"] = closed
+        await self._store_deadline(table)
+        await self.bus.publish(table_channel(table_id), msg)
+        if table.row.status in ("finished", "abandoned"):
+            # nothing more to own: anyone can serve a finished table from the database
+            self.owned.pop(table_id, None)
+            await self.db(self.cstore.release, table_id)
+
+    async def broadcast(self, table: LiveTable) -> None:
+        if self.owns(table):  # nobody sees a timer the next owner would not know
+            await self._store_deadline(table)
+        await super().broadcast(table)
+
+    async def _store_deadline(self, table: LiveTable) -> None:
+        key = (table.version, table.deadline_seat, table.deadline)
+        if self.stored.get(table.row.id) == key:
+            return
+        await self.db(self.cstore.save_deadline, table.row.id, *key)
+        self.stored[table.row.id] = key
+
+    def _bump_row(self, table: LiveTable) -> None:
+        self.row_rev[table.row.id] = self.row_rev.get(table.row.id, 0) + 1
+
+    # -- requests: here if we own the table, else at its owner ------------------------------
+    async def act(self, table: LiveTable, seat: int, version: Any, obj: Any) -> None:
+        await self._route(table, "act", [seat, version, obj])
+
+    async def join(self, table: LiveTable, seat: int, name: str, token: str | None) -> str:
+        return str(await self._route(table, "join", [seat, name, token]))
+
+    async def start(self, table: LiveTable) -> None:
+        await self._route(table, "start", [])
+
+    async def set_auto_pass(self, table: LiveTable, seat: int, on: bool) -> None:
+        await self._route(table, "auto_pass", [seat, on])
+
+    async def set_pass_ahead(self, table: LiveTable, seat: int, on: bool) -> None:
+        await self._route(table, "pass_ahead", [seat, on])
+
+    async def _local(self, table: LiveTable, op: str, args: list[Any]) -> Any:
+        """Run a request as the owner (Hub's own code)."""
+        if op == "act":
+            await Hub.act(self, table, args[0], args[1], args[2])
+            return None
+        if op == "join":
+            token = await Hub.join(self, table, int(args[0]), str(args[1]), args[2])
+            self._bump_row(table)
+            await self._announce(table)
+            return token
+        if op == "start":
+            self._bump_row(table)
+            await Hub.start(self, table)
+            return None
+        if op == "auto_pass":
+            self._bump_row(table)
+            await Hub.set_auto_pass(self, table, int(args[0]), bool(args[1]))
+            return None
+        if op == "pass_ahead":
+            await Hub.set_pass_ahead(self, table, int(args[0]), bool(args[1]))
+            await self._announce(table)
+            return None
+        raise Refused(f"unknown request {op!r}", 400)
+
+    async def _route(self, table: LiveTable, op: str, args: list[Any]) -> Any:
+        table_id = table.row.id
+        give_up = time.monotonic() + self.lease_seconds + 5
+        unsure = False  # an earlier try may have been applied by an owner that then died
+        while True:
+            try:
+                if self.owns(table):
+                    try:
+                        return await self._local(table, op, args)
+                    except Refused:
+                        if table_id not in self.cstore.fenced_out:
+                            raise
+                        self._lose(table_id)  # another process owns it now: ask it
+                        self.cstore.fenced_out.discard(table_id)
+                        continue
+                owner = self.holders.get(table_id)
+                alive = owner is not None and owner != self.me
+                if not alive:
+                    owner, alive = await self.db(self.cstore.holder, table_id)
+                    alive = alive and owner != self.me
+                if not alive or owner is None:
+                    if await self._try_take(table):
+                        continue
+                    owner, alive = await self.db(self.cstore.holder, table_id)
+                    if not alive or owner is None or owner == self.me:
+                        raise NoAnswer("no owner yet")
+                self.holders[table_id] = owner
+                reply = await self.forwarder.call(owner, table_id, op, args)
+            except (NoAnswer, NotOwnerAnymore):
+                self.holders.pop(table_id, None)
+                unsure = unsure or op == "act"
+                if time.monotonic() > give_up:
+                    raise Refused(
+                        "the server that holds this table is not answering; try again shortly",
+                        503,
+                    ) from None
+                await asyncio.sleep(0.3)
+                continue
+            except Refused as err:
+                if unsure and await self._already_applied(table, args):
+                    return None
+                raise err
+            if op != "act":  # seats or settings changed: show them here at once
+                async with table.lock:
+                    await self._catch_up(table, row=True)
+                await self.broadcast(table)
+            if reply.get("ok"):
+                return reply.get("result")
+            if unsure and await self._already_applied(table, args):
+                return None
+            raise Refused(str(reply.get("reason")), int(reply.get("status") or 409))
+
+    async def _already_applied(self, table: LiveTable, args: list[Any]) -> bool:
+        """Was this very action stored by an owner that died before answering?"""
+        seat, version, obj = args
+        if not isinstance(version, int):
+            return False
+        steps = await self.db(self.cstore.history_from, table.row.id, version)
+        if not steps or steps[0][0] != version or steps[0][1] != seat:
+            return False
+        try:  # stored in its normal JSON form (defaults filled in)
+            return bool(table.game.action_from_json(obj).to_json() == steps[0][2])
+        except Exception:
+            return False
+
+    # -- messages from Redis ------------------------------------------------------------
+    def _on_message(self, channel: str, msg: dict[str, Any]) -> Any:
+        if channel.startswith("gn:t:"):
+            if msg.get("o") == self.me:
+                return None
+            if msg.get("k") == "presence":
+                return self._heard_presence(channel[5:], msg)
+            return self._follow(channel[5:], msg)
+        kind = msg.get("k")
+        if kind == "rep":
+            self.forwarder.resolve(msg)
+            return None
+        if kind == "req":
+            return self._serve_request(msg)
+        return None
+
+    async def _serve_request(self, msg: dict[str, Any]) -> None:
+        sender, rid = str(msg.get("from")), str(msg.get("id"))
+        op, args = str(msg.get("op")), msg.get("a")
+        if op not in OPS or not isinstance(args, list):
+            await self.forwarder.reply(sender, rid, {"ok": False, "reason": "bad request"})
+            return
+        try:
+            table = await self.get(str(msg.get("t")))
+            if not self.owns(table):
+                await self.forwarder.reply(sender, rid, {"ok": False, "not_owner": True})
+                return
+            result = await self._local(table, op, args)
+            body: dict[str, Any] = {"ok": True, "result": result}
+        except Refused as err:
+            table_id = str(msg.get("t"))
+            if table_id in self.cstore.fenced_out:  # another process took it meanwhile
+                self.cstore.fenced_out.discard(table_id)
+                self._lose(table_id)
+                body = {"ok": False, "not_owner": True}
+            else:
+                body = {"ok": False, "reason": err.reason, "status": err.status}
+        except Exception:
+            log.exception("forwarded %s on table %s failed", op, msg.get("t"))
+            body = {"ok": False, "reason": "the server failed on this request; nothing changed"}
+        await self.forwarder.reply(sender, rid, body)
+
+    # -- presence: which seats have a page, on any process -----------------------------
+    async def attach(self, table: LiveTable, conn: Any) -> None:
+        await super().attach(table, conn)
+        await self._publish_presence(table)
+
+    async def detach(self, table: LiveTable, conn: Any) -> None:
+        await super().detach(table, conn)
+        await self._publish_presence(table)
+
+    async def _publish_presence(self, table: LiveTable) -> None:
+        seats = sorted({c.seat for c in table.conns if c.seat is not None})
+        msg = {"o": self.me, "k": "presence", "seats": seats}
+        await self.bus.publish(table_channel(table.row.id), msg)
+
+    async def _heard_presence(self, table_id: str, msg: dict[str, Any]) -> None:
+        table = self.live.get(table_id)
+        if table is None:
+            return
+        seats = frozenset(s for s in msg.get("seats") or () if isinstance(s, int))
+        heard = self.presence.setdefault(table_id, {})
+        old = heard.get(str(msg.get("o")))
+        heard[str(msg.get("o"))] = (seats, time.monotonic())
+        if old is None or old[0] != seats:
+            await self.broadcast(table)
+
+    def public_table(self, table: LiveTable) -> dict[str, Any]:
+        info = super().public_table(table)
+        fresh = time.monotonic() - 3 * self.lease_seconds  # older: that process is gone
+        elsewhere: set[int] = set()
+        for seats, when in self.presence.get(table.row.id, {}).values():
+            if when > fresh:
+                elsewhere |= seats
+        for seat in info["seats"]:
+            seat["connected"] = seat["connected"] or seat["seat"] in elsewhere
+        return info
+
+    # -- idle tables --------------------------------------------------------------------
+    async def sweep(self) -> list[str]:
+        """As Hub.sweep, but only the owner abandons a table (its people may be elsewhere)."""
+        now = time.time()
+        gone = []
+        for table in list(self.live.values()):
+            status = table.row.status
+            if status in ("open", "running") and self.owns(table):
+                people = any(c.seat is not None for c in table.conns)
+                idle = now - max(table.idle_since, table.row.updated) > self.idle_timeout
+                if not people and idle:
+                    async with table.lock:
+                        await self.db(self.store.set_status, table.row.id, "abandoned")
+                        table.row.status = "abandoned"
+                    if table.timer:
+                        table.timer.cancel()
+                    reason = "the table timed out"
+                    await self.notify(table, {"type": "closed", "reason": reason})
+                    await self.broadcast(table)
+                    await self._announce(table, closed=reason)
+                    gone.append(table.row.id)
+            if table.row.status in ("finished", "abandoned") and not table.conns:
+                self.live.pop(table.row.id, None)
+        return gone

@@ -1,0 +1,184 @@
+"""Helpers for the cluster tests: throwaway Redis, `gamenight serve --redis` processes,
+WebSocket seats that play what they are asked."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from gamenight.server.app import seat_cookie
+from tests.server.helpers import ROOT, free_port
+
+REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def have_redis() -> bool:
+    return Path(REDIS).exists()
+
+
+class Redis:
+    """A throwaway redis-server on a free loopback port, no disk, restartable."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.workdir = workdir
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> Redis:
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        args = [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        args += ["--appendonly", "no", "--dir", str(self.workdir)]
+        with open(self.workdir / "redis.log", "ab") as log:
+            self.proc = subprocess.Popen(args, stdout=log, stderr=log)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            with contextlib.suppress(OSError):
+                import socket
+
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(64).startswith(b"+PONG"):
+                        return self
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+
+class Node:
+    """`gamenight serve --db ... --redis ...` in its own process on a free port."""
+
+    def __init__(self, db: str, redis: str, data: Path, lease: float = 2.0) -> None:
+        self.db, self.redis, self.data, self.lease = db, redis, data, lease
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = data / f"node-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> Node:
+        return self.launch().wait_ready(timeout)
+
+    def launch(self) -> Node:
+        self.data.mkdir(parents=True, exist_ok=True)
+        env = {
+            **os.environ,
+            "GAMENIGHT_DATA": str(self.data),
+            "GAMENIGHT_LEASE_SECONDS": str(self.lease),
+        }
+        cmd = [sys.executable, "-c", "from gamenight.cli import main; main()", "serve"]
+        cmd += ["--port", str(self.port), "--db", self.db, "--redis", self.redis]
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log, cwd=str(ROOT))
+        return self
+
+    def wait_ready(self, timeout: float = 60.0) -> Node:
+        assert self.proc is not None
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-3000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.1)
+        raise RuntimeError(f"server did not start: {self.log.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, as in a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+@contextlib.contextmanager
+def nodes(db: str, redis: str, data: Path, n: int, lease: float = 2.0) -> Iterator[list[Node]]:
+    started: list[Node] = []
+    try:
+        for _ in range(n):  # all at once: the first migration waits for the others' lock
+            started.append(Node(db, redis, data, lease).launch())
+        for node in started:
+            node.wait_ready()
+        yield started
+    finally:
+        for node in started:
+            node.stop()
+
+
+def create_table(
+    node: Node, game: str, options: dict[str, Any], seats: list[str], settings: dict[str, Any]
+) -> tuple[str, str]:
+    """A new table (created on `node`); returns its id and the creator's cookie jar value."""
+    r = httpx.post(
+        f"{node.url}/api/tables",
+        json={
+            "game": game,
+            "options": options,
+            "seats": seats,
+            "settings": settings,
+            "seed": 7,
+            "practice": True,
+        },
+    )
+    assert r.status_code == 201, r.text
+    owner = r.cookies.get(f"gn_owner_{r.json()['id']}")
+    return r.json()["id"], str(owner)
+
+
+def join(node: Node, tid: str, seat: int, name: str) -> str:
+    r = httpx.post(f"{node.url}/api/tables/{tid}/join", json={"seat": seat, "name": name})
+    assert r.status_code == 200, r.text
+    token = r.cookies.get(seat_cookie(tid))
+    assert token
+    return str(token)
+
+
+def start(node: Node, tid: str, owner: str) -> None:
+    r = httpx.post(f"{node.url}/api/tables/{tid}/start", cookies={f"gn_owner_{tid}": owner})
+    assert r.status_code == 200, r.text
+
+
+def ws_open(node: Node, tid: str, token: str, tries: int = 100) -> ClientConnection:
+    url = f"ws://127.0.0.1:{node.port}/ws/tables/{tid}"
+    for _ in range(tries):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                return connect(
+                    url,
+                    additional_headers={"Cookie": f"{seat_cookie(tid)}={token}"},
+                    open_timeout=5,
+                )
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("could not connect")
