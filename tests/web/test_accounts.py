@@ -1,0 +1,62 @@
+"""Issue 14 item 8 in the browser: sign up, play a game, the rating moves and the profile
+and the leaderboard show it; hostile names never reach markup."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser
+
+from tests.server.helpers import SHOTS, Server, wait_js
+from tests.web.conftest import PHONE, open_page, serious_violations
+from tests.web.test_drop_or_stop import create_from_lobby, play_to_the_end
+
+
+def test_sign_up_play_and_the_profile_shows_the_rated_game(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser)
+    page.goto(f"{server.url}/account")
+    page.fill("#acc-name", "Ann")
+    page.fill("#acc-password", "correct horse")
+    page.click("#sign-up")
+    page.wait_for_selector("#signed-in:not([hidden])")
+    assert page.locator("#signed-in-text").inner_text() == "Signed in as Ann."
+    assert serious_violations(page) == []
+    create_from_lobby(page, server)
+    page.wait_for_selector("#drop")
+    play_to_the_end(page, by_keyboard=False)
+    page.goto(f"{server.url}/players/Ann")
+    page.wait_for_selector("#profile-ratings tbody tr td")
+    assert page.locator("#profile-h").inner_text() == "Ann"
+    assert page.locator("#profile-summary").inner_text().startswith("1 finished game ")
+    rating = page.locator("#profile-ratings tbody tr").first.locator("td").all_inner_texts()
+    assert rating[0] == "Drop or Stop" and rating[3] == "1"
+    assert page.locator("#profile-recent a", has_text="replay").count() == 1
+    assert serious_violations(page) == []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "profile-desktop.png"), full_page=True)
+    page.click("#profile-ratings a")
+    page.wait_for_selector("#board tbody tr td")
+    names = page.locator("#board tbody tr td:nth-child(2)").all_inner_texts()
+    assert "Ann" in names and any(n.startswith("bot") for n in names)
+    assert serious_violations(page) == []
+    page.screenshot(path=str(SHOTS / "leaderboard-desktop.png"), full_page=True)
+    phone = open_page(browser, PHONE)
+    phone.goto(page.url)
+    phone.wait_for_selector("#board tbody tr td")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot(path=str(SHOTS / "leaderboard-phone.png"), full_page=True)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_wrong_password_is_said_beside_the_form(server: Server, browser: Browser) -> None:
+    page = open_page(browser)
+    page.goto(f"{server.url}/account")
+    page.fill("#acc-name", "<img src=x onerror=window.__pwned=1>")
+    page.fill("#acc-password", "correct horse")
+    page.click("#sign-up")
+    wait_js(page, "document.querySelector('#account-err').textContent !== ''")
+    assert "name is 2 to 24" in page.locator("#account-err").inner_text()
+    page.fill("#acc-name", "Nobody")
+    page.click("#log-in")
+    wait_js(page, "document.querySelector('#account-err').textContent.includes('wrong')")
+    assert page.evaluate("window.__pwned === undefined")
