@@ -128,10 +128,10 @@ def _check_port(host: str, port: int) -> None:
 
 def _check_database(url: str | None) -> None:
     """Open (and migrate) the database once, so a bad URL is one line, not a traceback."""
-    from gamenight.server.db import connect
+    from gamenight.server.db import connect, disconnect
 
     try:
-        connect(url).dispose()
+        disconnect(connect(url))  # releases the SQLite lock for the server itself
     except Exception as err:  # SQLAlchemy, the driver or Alembic: each says it differently
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise fail(f"cannot use the database {url}: {first}") from err
