@@ -6,8 +6,8 @@ import re
 
 from playwright.sync_api import Browser
 
-from tests.server.helpers import Server
-from tests.web.conftest import PHONE, open_page, serious_violations
+from tests.server.helpers import Server, wait_js
+from tests.web.conftest import DESKTOP, PHONE, create_table, open_page, serious_violations
 from tests.web.test_arne import arne_table, until_white_turn
 
 SHOTS = "/work/wt/shots13"
@@ -42,3 +42,62 @@ def test_arnes_coach_lists_the_hard_bots_best_three_plays(server: Server, browse
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1
     phone.screenshot(path=f"{SHOTS}/arne-coach-phone.png")
     assert page.errors == [] and phone.errors == []  # type: ignore[attr-defined]
+
+
+DROP_IT = {
+    "game": "drop-it",
+    "options": {},
+    "seats": ["open", "medium"],
+    "settings": {"bot_delay": 0},
+    "sit": 0,
+    "name": "Ann",
+    "seed": 5,
+}
+POINTS = re.compile(r"^\w+ \w+ at \d+ mm, turned \d+° — \d+\.\d points expected")
+
+
+def test_drop_its_coach_draws_the_planners_best_drops_as_ghosts(
+    server: Server, browser: Browser
+) -> None:
+    for size, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = open_page(browser, size, touch=size is PHONE)
+        create_table(page, server, DROP_IT)
+        page.wait_for_selector("#drop-btn", timeout=60000)
+        if not page.locator("#coach").is_checked():
+            page.check("#coach")
+        page.wait_for_selector("#coach-drops li", timeout=30000)
+        drops = page.locator("#coach-drops li").all_inner_texts()
+        assert 1 <= len(drops) <= 3 and all(POINTS.search(d) for d in drops), drops
+        ghosts = page.locator("#board .coach-ghost")
+        assert ghosts.count() == len(drops)
+        assert [ghosts.nth(i).get_attribute("data-rank") for i in range(ghosts.count())] == [
+            str(i + 1) for i in range(len(drops))
+        ]
+        page.evaluate(
+            "window.scrollTo(0, window.scrollY - 520"
+            " + document.querySelector('#board').getBoundingClientRect().bottom)"
+        )
+        page.screenshot(path=f"{SHOTS}/drop-it-coach-{name}.png")
+        # "aim here" aims the best drop: its piece is chosen and the aim shows its place.
+        first = drops[0]
+        page.locator("#coach-drops li button.coach-aim").first.click()
+        chosen = page.locator("#supply button.piece.chosen").get_attribute("data-piece") or ""
+        assert first.startswith(chosen.replace("-", " "))
+        mm = first.split(" at ")[1].split(" mm")[0]
+        assert f"{mm} mm" in page.locator("#aim-text").inner_text()
+        # Without jitter the planner's simulation is the drop: aimed there, it scores that.
+        expected = float(first.split("— ")[1].split(" points")[0])
+        piece = first.split(" at ")[0]
+        page.click("#drop-btn")
+        scored = f"for the {piece}; side total"
+        wait_js(
+            page,
+            "[...document.querySelectorAll('#log div')]"
+            f".some((d) => d.textContent.includes('{scored}'))",
+            60000,
+        )
+        line = next(t for t in page.locator("#log div").all_inner_texts() if scored in t)
+        awarded = 0.0 if line.startswith("No points") else float(line.split()[0])
+        assert awarded == expected, (line, first)
+        assert serious_violations(page) == []
+        assert page.errors == []  # type: ignore[attr-defined]
