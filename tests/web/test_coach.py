@@ -9,6 +9,7 @@ from playwright.sync_api import Browser
 from tests.server.helpers import Server, wait_js
 from tests.web.conftest import DESKTOP, PHONE, create_table, open_page, serious_violations
 from tests.web.test_arne import arne_table, until_white_turn
+from tests.web.test_drop_or_stop import play_to_the_end
 
 SHOTS = "/work/wt/shots13"
 ODDS = re.compile(r"— chosen in \d+% of 1000 searches, standing \d+%$")
@@ -101,3 +102,57 @@ def test_drop_its_coach_draws_the_planners_best_drops_as_ghosts(
         assert awarded == expected, (line, first)
         assert serious_violations(page) == []
         assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_after_the_game_the_replay_reviews_your_decisions(server: Server, browser: Browser) -> None:
+    page = open_page(browser)
+    body = {
+        "game": "drop-or-stop",
+        "options": {"players": 2, "wins_to_win": 1},
+        "seats": ["open", "easy"],
+        "settings": {"bot_delay": 0},
+        "sit": 0,
+        "name": "Ann",
+        "seed": 11,
+    }
+    tid = create_table(page, server, body)
+    review = f"{server.url}/api/tables/{tid}/coach/review"
+    page.wait_for_selector("#drop:enabled", timeout=30000)
+    # Never while the game is on.
+    assert page.request.post(review).status == 409
+    play_to_the_end(page, by_keyboard=False)
+    page.goto(f"{server.url}/tables/{tid}/replay")
+    wait_js(page, "document.body.dataset.step !== undefined")
+    page.click("#review-start")
+    page.wait_for_selector("#review li", timeout=60000)
+    wait_js(page, "document.querySelector('#review-text').textContent.includes('reviewed')")
+    done = page.request.get(review).json()
+    assert done["finished"] and done["done"] == done["total"] and done["seat"] == 0
+    items = page.locator("#review li").all_inner_texts()
+    assert len(items) == len(done["steps"]) >= 1
+    for text, item in zip(items, done["steps"], strict=True):
+        assert text.startswith(f"{item['step'] + 1}. {item['played']['type'].title()} — "), text
+        assert ("✓ the coach's choice" in text) == (item["rank"] == 0), text
+    # A decision opens at its step with the coach's two numbers.
+    page.locator("#review li button").first.click()
+    wait_js(page, f"document.body.dataset.step === '{done['steps'][0]['step']}'")
+    page.wait_for_selector("#review-detail li")
+    detail = page.locator("#review-detail li").all_inner_texts()
+    assert [d.split(":")[0] for d in detail] == ["Drop", "Stop"]
+    assert all(d.endswith("% to win the round") for d in detail)
+    assert serious_violations(page) == []
+    page.screenshot(path=f"{SHOTS}/review-desktop.png", full_page=True)
+    # Someone who did not play names a seat; without one they are told to.
+    other = open_page(browser, PHONE)
+    assert other.request.post(review).status == 400
+    assert other.request.post(f"{review}?seat=1").ok
+    assert other.request.post(f"{review}?seat=7").status == 400
+    other.goto(f"{server.url}/tables/{tid}/replay")
+    wait_js(other, "document.body.dataset.step !== undefined")
+    other.select_option("#review-seat", "0")
+    other.click("#review-start")
+    other.wait_for_selector("#review li", timeout=60000)
+    other.locator("#review li button").last.click()
+    other.wait_for_selector("#review-detail li")
+    other.screenshot(path=f"{SHOTS}/review-phone.png", full_page=True)
+    assert page.errors == [] and other.errors == []  # type: ignore[attr-defined]

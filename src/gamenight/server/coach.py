@@ -61,4 +61,7 @@ def router(
         advice = await hub().pool.run(run_advice, table.row.game, state.copy(), seat)
         return {"version": version, "advice": advice}
 
+    from gamenight.server import review_coach  # it uses this module's run_advice
+
+    api.include_router(review_coach.router(hub, seat_cookie))  # .../coach/review
     return api

@@ -45,7 +45,8 @@ def advice(state: State, seat: int) -> dict[str, Any]:
     assert isinstance(state, DropItState)
     if state.pending is not None:
         choice = joker_policy(state.view(seat))
-        return {"measure": "the planner's choice", "options": [], "joker": choice.to_json()}
+        option = {"action": choice.to_json(), "piece": None, "points": None, "rest": None}
+        return {"measure": "the planner's choice", "options": [option], "joker": choice.to_json()}
     planner = PlannerBot(seed=SEED)
     per = planner.samples_per_drop(state)
     rng = random.Random(SEED)

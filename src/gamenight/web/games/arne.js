@@ -86,6 +86,14 @@ function coachList(advice, names, view) {
   return [el("span", { class: "muted" }, `The hard bot's view${note}:`), list];
 }
 
+/** The coach's review of one decision, in words (the replay page). */
+export function reviewWords(advice, played, view, names) {
+  const n = (p) => names[p] || `player ${p + 1}`;
+  const odds = (o) => (o.value === null ? "the only play"
+    : `chosen in ${percent(o.share)} of searches, ${advice.players === 2 ? "wins" : "standing"} ${percent(o.value)}`);
+  return { played: label(played, n, view), options: advice.options.map((o) => `${label(o.action, n, view)} — ${odds(o)}`) };
+}
+
 function candidates(msg) {
   let acts = legal(msg).filter((a) => (selected ? cardOf(a) === selected : false));
   for (const [k, v] of Object.entries(filters)) acts = acts.filter((a) => a[k] === v);

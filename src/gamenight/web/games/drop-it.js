@@ -138,13 +138,22 @@ function coachGhosts(msg) {
     svg("text", { x: X(o.rest.x) + 14, y: Y(o.rest.y) - 10, "font-size": 12, "font-weight": 700, "text-anchor": "middle" }, String(i + 1))));
 }
 
+function dropWords(a) { return `${pieceWords(a.piece)} at ${a.x.toFixed(0)} mm, turned ${((a.angle * 180) / Math.PI).toFixed(0)}°`; }
+
+/** The coach's review of one decision, in words (the replay page). */
+export function reviewWords(advice, played) {
+  const joker = (a) => (a.spend ? "Spend the joker" : "Keep the joker");
+  if (advice.joker) return { played: joker(played), options: [joker(advice.joker)] };
+  return { played: dropWords(played), options: advice.options.map((o) => `${dropWords(o.action)} — ${o.points.toFixed(1)} points expected`) };
+}
+
 /** The coach's words: each drop with its expected points; a button aims it for you. */
 function coachDrops(advice) {
   if (advice.joker) return el("span", { class: "odds best", id: "coach-joker" }, `The planner would ${advice.joker.spend ? "spend" : "keep"} its joker.`);
   const list = el("ol", { class: "coach-plays", id: "coach-drops" });
   for (const [i, o] of advice.options.entries()) {
     const a = o.action;
-    const words = `${pieceWords(a.piece)} at ${a.x.toFixed(0)} mm, turned ${((a.angle * 180) / Math.PI).toFixed(0)}°`;
+    const words = dropWords(a);
     list.append(el("li", { class: `odds${i === 0 ? " best" : ""}`, "data-rank": i + 1 },
       el("strong", {}, words), ` — ${o.points.toFixed(1)} points expected `,
       el("button", { type: "button", class: "coach-aim", "aria-label": `aim ${words}`,

@@ -41,6 +41,12 @@ function coachOdds(advice) {
   return [...parts, el("span", { class: "muted" }, ` ${advice.measure} (the hard bot's exact count)`)];
 }
 
+/** The coach's review of one decision, in words (the replay page). */
+export function reviewWords(advice, played) {
+  return { played: played.type === "drop" ? "Drop" : "Stop",
+    options: advice.options.map((o) => `${o.label}: ${(100 * o.value).toFixed(1)}% to win the round`) };
+}
+
 function seatName(ctx, s) { return ctx.names[s] || `seat ${s + 1}`; }
 
 function scoring(wins, need) {
