@@ -49,3 +49,15 @@ def test_without_jitter_the_expected_points_are_what_the_drop_scores() -> None:
         # Advised as the page sends it: x in hundredths of a mm, angle in 1e-4 rad.
         assert round(option["action"]["x"], 2) == option["action"]["x"]
         assert round(option["action"]["angle"], 4) == option["action"]["angle"]
+
+
+def test_at_the_joker_step_the_coach_says_what_the_planner_would_do() -> None:
+    state = DropIt.from_options(jokers=True).start(0)
+    rng = random.Random(0)
+    while state.pending is None:  # V3: a broken rule with a joker in hand
+        seat = state.actors[0]
+        state.act(seat, rng.choice(state.actions(seat)))
+    got = advice(state, state.actors[0])
+    raw = state.pending["raw_points"]
+    assert got["joker"] == {"type": "joker", "spend": raw >= 4}
+    assert [o["action"] for o in got["options"]] == [got["joker"]]

@@ -67,9 +67,10 @@ class Reviews:
     def __init__(self, hub: Callable[[], Hub]) -> None:
         self.hub = hub
         self.kept: dict[tuple[str, int], Review] = {}
+        self.tasks: set[asyncio.Task[None]] = set()  # held: the loop keeps only weak references
 
     def running(self) -> int:
-        return sum(not r.finished for r in self.kept.values())
+        return len(self.tasks)
 
     async def start(self, table: LiveTable, seat: int) -> Review:
         key = (table.row.id, seat)
@@ -83,9 +84,11 @@ class Reviews:
         self.kept[key] = review
         while len(self.kept) > KEPT:
             self.kept.pop(next(iter(self.kept)))
-        asyncio.get_running_loop().create_task(
+        task = asyncio.get_running_loop().create_task(
             self.compute(review, table.game, table.row.seed, history)
         )
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
         return review
 
     async def compute(
