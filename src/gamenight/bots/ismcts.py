@@ -19,7 +19,7 @@ from typing import Any
 from gamenight.engine.core import Action, Game, State
 
 
-class _Node:
+class SearchNode:
     """An edge and the node below it: the action that led here, who took it, its stats."""
 
     __slots__ = ("action", "avail", "children", "mover", "reward", "visits")
@@ -27,7 +27,7 @@ class _Node:
     def __init__(self, action: Action | None, mover: int) -> None:
         self.action = action
         self.mover = mover
-        self.children: dict[int, _Node] = {}
+        self.children: dict[int, SearchNode] = {}
         self.visits = 0
         self.avail = 0
         self.reward = 0.0
@@ -81,11 +81,19 @@ class ISMCTSBot:
         legal = state.actions(seat)
         if len(legal) == 1:
             return legal[0]
+        best = max(self.search(state, seat), key=lambda n: (n.visits, n.reward))
+        assert best.action is not None
+        return best.action
+
+    def search(self, state: State, seat: int) -> list[SearchNode]:
+        """Search from `seat`'s information set and return the root's children that are
+        legal now: each with its action, visits and summed payoff (a coach reads these)."""
+        legal = state.actions(seat)
         game = state.game
         index = game.action_index
         policy = self._rollout_policy(game)
         rng = self.rng
-        root = _Node(None, seat)
+        root = SearchNode(None, seat)
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
         done = 0
         while True:
@@ -98,14 +106,11 @@ class ISMCTSBot:
             done += 1
         self.last_iterations = done
         legal_keys = {index(a) for a in legal}
-        best = max(
-            (child for key, child in root.children.items() if key in legal_keys),
-            key=lambda n: (n.visits, n.reward),
-        )
-        assert best.action is not None
-        return best.action
+        return [child for key, child in root.children.items() if key in legal_keys]
 
-    def _iterate(self, d: State, root: _Node, index: Any, policy: Any, rng: random.Random) -> None:
+    def _iterate(
+        self, d: State, root: SearchNode, index: Any, policy: Any, rng: random.Random
+    ) -> None:
         node = root
         path = []
         c = self.c
@@ -123,7 +128,7 @@ class ISMCTSBot:
                     child.avail += 1
             if untried:
                 action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                child = _Node(action, mover)
+                child = SearchNode(action, mover)
                 child.avail = 1
                 children[index(action)] = child
                 d.act_legal(mover, action)

@@ -1,9 +1,12 @@
 """The coach: a game's own view of the seat's options, for a seat that plays only bots.
 
-A game offers a coach by naming a module with `advice(view, events)` in its GameSpec
-(`coach`); it sees only what the seat sees. Never for a seat while other people play at the
-table (it would be help against a person), never for spectators. Computed in the worker
-pool. A table where the coach was asked is never rated (`on_use`).
+A game offers a coach by naming a module with `advice(state, seat)` in its GameSpec
+(`coach`). The coach gets the live state but reads only what the seat knows: its view and
+events, or determinizations (`state.determinize(seat, rng)`), so its advice is equal on any
+two states the seat cannot tell apart (each game's coach test checks this). Never for a seat
+while other people play at the table (it would be help against a person), never for
+spectators. Computed in the worker pool. A table where the coach was asked is never rated
+(`on_use`).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from gamenight.engine.core import State
 from gamenight.engine.registry import spec
 from gamenight.server.tables import Hub, Refused
 
@@ -23,10 +27,11 @@ def coach_module(game: str) -> ModuleType | None:
     return found.module("coach") if found.coach else None
 
 
-def run_advice(game: str, view: dict[str, Any], events: list[Any]) -> dict[str, Any]:
+def run_advice(game: str, state: State, seat: int) -> dict[str, Any]:
+    """In a worker: the game's coach on `state` for `seat`."""
     module = coach_module(game)
     assert module is not None
-    result: dict[str, Any] = module.advice(view, events)
+    result: dict[str, Any] = module.advice(state, seat)
     return result
 
 
@@ -51,10 +56,12 @@ def router(
         if state is None or seat not in state.actors:
             return {"version": table.version, "advice": None}
         version = table.version
-        view, events = state.view(seat), list(state.events(seat))
         if on_use is not None:
             await on_use(table_id)
-        advice = await hub().pool.run(run_advice, table.row.game, view, events)
+        advice = await hub().pool.run(run_advice, table.row.game, state.copy(), seat)
         return {"version": version, "advice": advice}
 
+    from gamenight.server import review_coach  # it uses this module's run_advice
+
+    api.include_router(review_coach.router(hub, seat_cookie))  # .../coach/review
     return api

@@ -1,6 +1,6 @@
 // The replay: a finished game step by step, told in the table log's sentences, with a move
 // list, passes skipped on request, and every hand revealed (a finished game hides nothing).
-import { api, el, $, toast } from "/static/common.js";
+import { api, el, $, toast, plural } from "/static/common.js";
 
 const tableId = location.pathname.split("/")[2];
 let data = null, events = null, module = null, step = 0, timer = null, info = null;
@@ -92,10 +92,69 @@ async function revealAll() {
   drawHands();
 }
 
+// The coach's review: asked for one seat, computed in the server's worker pool decision by
+// decision; the page polls its progress and lists each decision with the coach's view.
+let review = null, reviewSeat = null, reviewTimer = null;
+
+function reviewUrl(seat) { return `/api/tables/${tableId}/coach/review${seat === "" ? "" : `?seat=${seat}`}`; }
+
+function verdict(item, words) {
+  if (item.rank === 0) return "✓ the coach's choice";
+  const best = words.options[0] || "";
+  return item.rank === null ? `the coach preferred: ${best}` : `the coach's #${item.rank + 1}; it preferred: ${best}`;
+}
+
+function drawReview() {
+  const bar = $("#review-progress"), text = $("#review-text");
+  bar.hidden = !review || review.finished;
+  if (!review) return;
+  bar.max = Math.max(1, review.total); bar.value = review.done;
+  text.textContent = review.error || (review.finished
+    ? `${plural(review.steps.length, "decision")} reviewed; the coach's choice in ${review.steps.filter((x) => x.rank === 0).length}.`
+    : `reviewing… ${review.done} of ${review.total} decisions`);
+  if (!module.reviewWords) return;
+  $("#review").replaceChildren(...review.steps.map((item) => {
+    const words = module.reviewWords(item.advice, item.played, (data.views[item.step] || data.views[0]), ctx.names);
+    return el("li", { "data-step": item.step, class: item.rank === 0 ? "agree" : "differ" },
+      el("button", { type: "button", class: "linkish", onclick: () => showReviewed(item) },
+        `${item.step + 1}. ${words.played} — ${verdict(item, words)}`));
+  }));
+}
+
+async function showReviewed(item) {
+  if (String(data.seat ?? "") !== String(reviewSeat)) { $("#seat").value = String(reviewSeat); await load(String(reviewSeat)); }
+  go(item.step);
+  const words = module.reviewWords(item.advice, item.played, data.views[item.step], ctx.names);
+  const list = el("ol", { class: "coach-plays" }, words.options.map((w, i) => el("li", { class: `odds${i === 0 ? " best" : ""}` }, w)));
+  $("#review-detail").replaceChildren(el("span", {}, el("strong", {}, `Step ${item.step + 1}: played ${words.played}.`), " The coach's view:"), list);
+  $("#review-detail").hidden = false;
+}
+
+async function pollReview() {
+  try { review = await api(reviewUrl(reviewSeat === null ? "" : reviewSeat)); }
+  catch (e) { $("#review-text").textContent = e.message; return; }
+  drawReview();
+  if (!review.finished) reviewTimer = setTimeout(pollReview, 400);
+}
+
+async function startReview() {
+  clearTimeout(reviewTimer);
+  const chosen = $("#review-seat").value;
+  try { review = await api(reviewUrl(chosen), {}); }
+  catch (e) { $("#review-text").textContent = e.message; return; }
+  reviewSeat = review.seat;
+  $("#review-detail").hidden = true;
+  drawReview();
+  if (!review.finished) reviewTimer = setTimeout(pollReview, 400);
+}
+
 async function main() {
   info = await api(`/api/tables/${tableId}`);
   $("#title").textContent = `${info.title || info.game} — replay`;
-  for (const s of info.seats) $("#seat").append(el("option", { value: s.seat }, s.name || `seat ${s.seat + 1}`));
+  for (const s of info.seats) {
+    $("#seat").append(el("option", { value: s.seat }, s.name || `seat ${s.seat + 1}`));
+    $("#review-seat").append(el("option", { value: s.seat }, s.name || `seat ${s.seat + 1}`));
+  }
   module = await import(`/static/games/${info.game}.js`);
   if (module.init) await module.init($("#game"), info, ctx);
   $("#first").addEventListener("click", () => go(0));
@@ -106,6 +165,7 @@ async function main() {
   $("#seat").addEventListener("change", (e) => load(e.target.value));
   $("#skip-passes").addEventListener("change", drawMoves);
   $("#reveal-all").addEventListener("change", revealAll);
+  $("#review-start").addEventListener("click", startReview);
   $("#play").addEventListener("click", () => {
     if (timer) { clearInterval(timer); timer = null; $("#play").textContent = "Play"; return; }
     $("#play").textContent = "Pause";

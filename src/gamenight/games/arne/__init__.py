@@ -20,6 +20,7 @@ SPEC = GameSpec(
     web="arne.js",
     windows=True,
     rules="rules/arne.md",
+    coach="gamenight.games.arne.coach",
 )
 
 __all__ = ["Arne", "ArneState", "Options"]

@@ -28,6 +28,7 @@ SPEC = GameSpec(
     heavy=True,
     pictures="gamenight.games.drop_it.pictures",
     rules="rules/drop-it.md",
+    coach="gamenight.games.drop_it.coach",
 )
 
 __all__ = ["KEEP", "SPEND", "Drop", "DropIt", "DropItState", "Joker", "Options"]

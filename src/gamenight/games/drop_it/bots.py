@@ -58,21 +58,11 @@ class PlannerBot:
     def choose(self, state: State, seat: int) -> Action:
         assert isinstance(state, DropItState)
         view = state.view(seat)
-        actions = state.actions(seat)
         if view["phase"] == "joker":
             return joker_policy(view)
         start = time.perf_counter()
-        game = state.game
-        pile = [
-            (p["id"], place(game.shapes[piece_of(p["id"]).kind], (p["x"], p["y"], p["angle"])))
-            for p in view["pieces"]
-        ]
-        table = [(pid, shape, shape.bbox(), _pose(view, i)) for i, (pid, shape) in enumerate(pile)]
-        ranked = sorted(
-            actions,
-            key=lambda a: (-self._estimate(state, table, a), self.rng.random()),
-        )
-        per = self.jitter_samples if state.game.options.jitter else 1
+        ranked = self.ranked_drops(state, seat)
+        per = self.samples_per_drop(state)
         best: tuple[float, Action] | None = None
         budget = max(1, self.samples)
         for action in ranked[: max(1, budget // per)]:
@@ -86,6 +76,24 @@ class PlannerBot:
                 break
         assert best is not None
         return best[1]
+
+    def ranked_drops(self, state: DropItState, seat: int) -> list[Action]:
+        """The seat's legal drops, best static estimate first (ties in random order)."""
+        view = state.view(seat)
+        game = state.game
+        pile = [
+            (p["id"], place(game.shapes[piece_of(p["id"]).kind], (p["x"], p["y"], p["angle"])))
+            for p in view["pieces"]
+        ]
+        table = [(pid, shape, shape.bbox(), _pose(view, i)) for i, (pid, shape) in enumerate(pile)]
+        return sorted(
+            state.actions(seat),
+            key=lambda a: (-self._estimate(state, table, a), self.rng.random()),
+        )
+
+    def samples_per_drop(self, state: DropItState) -> int:
+        """Simulations per candidate drop: several when the table jitters, else one."""
+        return self.jitter_samples if state.game.options.jitter else 1
 
     def _simulate(self, state: DropItState, seat: int, action: Action) -> float:
         trial = state.determinize(seat, self.rng)

@@ -1,6 +1,7 @@
 // Arne: whose turn and who may answer now, every display with its stacks, the discard pile,
 // your hand in a bar that stays on screen, targets that light up once a card is picked.
 import { el, plural, toast } from "/static/common.js";
+import { coachPanel, percent } from "/static/games/coach.js";
 import { BLACK, COLOURS, cardFace, cardRule, cardWords, colourWord, legend, parse } from "/static/games/arne-cards.js";
 
 export const howto = [
@@ -70,6 +71,27 @@ function label(a, names, view) {
     case "reverse": return "Reverse! (the direction turns)";
     default: return a.type.replace(/_/g, " ");
   }
+}
+
+/** The coach: the hard bot's three most searched plays, e.g. "Red 500 into your display —
+ * chosen in 41% of searches, wins 63%". */
+function coachList(advice, names, view) {
+  const list = el("ol", { class: "coach-plays", id: "coach-plays" });
+  for (const [i, o] of advice.options.entries()) {
+    const odds = o.value === null ? "your only play"
+      : `chosen in ${percent(o.share)} of ${advice.iterations} searches, ${advice.players === 2 ? "wins" : "standing"} ${percent(o.value)}`;
+    list.append(el("li", { class: `odds${i === 0 ? " best" : ""}`, "data-action": o.action.type }, el("strong", {}, label(o.action, names, view)), ` — ${odds}`));
+  }
+  const note = advice.players === 2 ? "" : " (standing: 100% first place, 0% last)";
+  return [el("span", { class: "muted" }, `The hard bot's view${note}:`), list];
+}
+
+/** The coach's review of one decision, in words (the replay page). */
+export function reviewWords(advice, played, view, names) {
+  const n = (p) => names[p] || `player ${p + 1}`;
+  const odds = (o) => (o.value === null ? "the only play"
+    : `chosen in ${percent(o.share)} of searches, ${advice.players === 2 ? "wins" : "standing"} ${percent(o.value)}`);
+  return { played: label(played, n, view), options: advice.options.map((o) => `${label(o.action, n, view)} — ${odds(o)}`) };
 }
 
 function candidates(msg) {
@@ -246,7 +268,8 @@ function drawHandBar(view, names, msg, ctx) {
   const head = msg.asked ? el("strong", {}, view.give ? "Choose a card to hand over" : mayAnswer ? "" : "Your move") : el("span", { class: "muted" }, "Your hand");
   bar.append(el("div", { class: "row" }, head,
     el("label", { class: "muted autopass" }, el("input", { type: "checkbox", id: "auto-pass", checked: !!(msg.you && msg.you.auto_pass),
-      onchange: (ev) => ctx.send({ type: "auto_pass", on: ev.target.checked }) }), " always pass when I may answer")), hand, choices);
+      onchange: (ev) => ctx.send({ type: "auto_pass", on: ev.target.checked }) }), " always pass when I may answer")), hand, choices,
+    coachPanel(msg, ctx, draw, (advice) => coachList(advice, names, view)));
   if (view.team_hands) {
     for (const [p, cards] of Object.entries(view.team_hands)) {
       bar.append(el("div", { class: "row team" }, el("span", { class: "muted" }, `${names(Number(p))}'s hand (your team-mate):`), ...cards.map((c) => cardFace(c, { width: 28 }))));

@@ -1,6 +1,7 @@
 // Drop It: aim along the top (mouse or keys), rotate (wheel or keys), drop; the fall is
 // animated from the server's trajectory frames and the result is explained.
 import { api, el, svg, plural } from "/static/common.js";
+import { coachAdvice, coachPanel } from "/static/games/coach.js";
 
 export const howto = [
   "Take turns dropping one of your pieces into the upright board. Move it along the top and turn it, then let go: it falls and settles by real physics.",
@@ -121,8 +122,44 @@ function drawBoard(msg, pieces, last, anim) {
   const board = svg("svg", { viewBox: `0 0 ${B.width} ${B.height}`, id: "board", role: "img",
     "aria-label": `the Drop It board with ${plural(pieces.length, "piece")}`, class: "board" });
   board.append(svg("image", { href: boardImage, x: 0, y: 0, width: B.width, height: B.height }));
-  board.append(piecesLayer(pieces, last), bonusLayer(), svg("g", { id: "ghost-layer" }, anim ? [] : ghostEls(msg)));
+  board.append(piecesLayer(pieces, last), bonusLayer(), svg("g", { id: "coach-ghosts" }, anim ? [] : coachGhosts(msg)),
+    svg("g", { id: "ghost-layer" }, anim ? [] : ghostEls(msg)));
   return board;
+}
+
+/** The coach's best drops as numbered ghosts where each piece came to rest in the planner's
+ * simulation (dashed, see-through: they are not on the board). */
+function coachGhosts(msg) {
+  const advice = coachAdvice(msg);
+  if (!advice || !canDrop(msg)) return [];
+  return advice.options.filter((o) => o.rest).map((o, i) => svg("g", { class: "coach-ghost", "data-rank": i + 1 },
+    shapeEl(o.piece, o.rest.x, o.rest.y, o.rest.angle, "#111", 2, { opacity: 0.45, "stroke-dasharray": "5 3" }),
+    svg("circle", { cx: X(o.rest.x) + 14, cy: Y(o.rest.y) - 14, r: 9, fill: "#fff", stroke: "#111" }),
+    svg("text", { x: X(o.rest.x) + 14, y: Y(o.rest.y) - 10, "font-size": 12, "font-weight": 700, "text-anchor": "middle" }, String(i + 1))));
+}
+
+function dropWords(a) { return `${pieceWords(a.piece)} at ${a.x.toFixed(0)} mm, turned ${((a.angle * 180) / Math.PI).toFixed(0)}°`; }
+
+/** The coach's review of one decision, in words (the replay page). */
+export function reviewWords(advice, played) {
+  const joker = (a) => (a.spend ? "Spend the joker" : "Keep the joker");
+  if (advice.joker) return { played: joker(played), options: [joker(advice.joker)] };
+  return { played: dropWords(played), options: advice.options.map((o) => `${dropWords(o.action)} — ${o.points.toFixed(1)} points expected`) };
+}
+
+/** The coach's words: each drop with its expected points; a button aims it for you. */
+function coachDrops(advice) {
+  if (advice.joker) return el("span", { class: "odds best", id: "coach-joker" }, `The planner would ${advice.joker.spend ? "spend" : "keep"} its joker.`);
+  const list = el("ol", { class: "coach-plays", id: "coach-drops" });
+  for (const [i, o] of advice.options.entries()) {
+    const a = o.action;
+    const words = dropWords(a);
+    list.append(el("li", { class: `odds${i === 0 ? " best" : ""}`, "data-rank": i + 1 },
+      el("strong", {}, words), ` — ${o.points.toFixed(1)} points expected `,
+      el("button", { type: "button", class: "coach-aim", "aria-label": `aim ${words}`,
+        onclick: () => { aim = { piece: a.piece, x: a.x, angle: a.angle }; armed = false; draw(); } }, "aim here")));
+  }
+  return [el("span", { class: "muted" }, `The planner's best drops (${advice.simulations} simulations; ghosts on the board):`), list];
 }
 
 function drawControls(msg, ctx) {
@@ -146,9 +183,11 @@ function drawControls(msg, ctx) {
         el("button", { type: "button", id: "joker-keep", onclick: () => ctx.act({ type: "joker", spend: false }) }, "Keep it")));
   } else if (me === null || me === undefined) {
     controls.append(el("p", { class: "muted" }, "You are watching."));
+    return controls;
   } else if (view.phase !== "over") {
     controls.append(el("p", { class: "muted" }, "Waiting for the other side's drop…"));
   } else controls.append(el("p", {}, "All pieces are in."));
+  if (view.phase !== "over") controls.append(coachPanel(msg, ctx, draw, coachDrops, " shows the planner's best drops on your turn"));
   return controls;
 }
 

@@ -1,5 +1,6 @@
 // Drop or Stop: your hidden hand (peek), everyone's face-up drops, DROP / STOP, the reveal.
-import { api, el, svg, plural } from "/static/common.js";
+import { el, svg, plural } from "/static/common.js";
+import { coachPanel } from "/static/games/coach.js";
 
 export const howto = [
   "Every round each player has two *hidden* cards. On your turn either *DROP* (draw a card face up in front of you) or *STOP* (you are out of this round, your cards stay). Play goes round until everyone has stopped.",
@@ -9,9 +10,6 @@ export const howto = [
 
 let peeking = false;
 let seenRounds = -1;
-let coachOn = localStorage.getItem("gamenight.coach") === "1";
-let coachFor = -1;       // the version the coach's advice is for
-let coachAdvice = null;
 let tableauSizes = [];
 let lastCtx = null;
 let lastMsg = null;
@@ -36,35 +34,17 @@ function cardSvg(id, cards, { back = false, small = false, note = "", fresh = fa
   return face;
 }
 
-/** A coach's switch and its numbers: only for a seat whose every opponent is a bot. */
-function coachPanel(msg, ctx, root) {
-  const others = msg.table.seats.filter((s) => s.seat !== msg.seat);
-  if (!others.length || others.some((s) => s.kind !== "bot") || msg.table.status === "replay") return "";
-  const toggle = el("label", { class: "coach-switch" }, el("input", { type: "checkbox", id: "coach", checked: coachOn,
-    onchange: (ev) => { coachOn = ev.target.checked; localStorage.setItem("gamenight.coach", coachOn ? "1" : "0"); render(root, lastMsg, lastCtx); } }), " Coach");
-  const box = el("div", { class: "coach", id: "coach-advice", "aria-live": "polite" }, toggle);
-  if (!coachOn) return box;
-  if (!msg.asked) { box.append(el("span", { class: "muted" }, " shows the odds on your turn")); return box; }
-  if (coachFor === msg.version && coachAdvice) {
-    const best = coachAdvice.best;
-    for (const o of coachAdvice.options) {
-      box.append(el("span", { class: `odds${o.action.type === best ? " best" : ""}`, "data-option": o.action.type },
-        `${o.label}: ${(100 * o.value).toFixed(1)}%`));
-    }
-    box.append(el("span", { class: "muted" }, ` ${coachAdvice.measure} (the hard bot's exact count)`));
-    return box;
-  }
-  box.append(el("span", { class: "muted" }, " thinking…"));
-  if (coachFor !== msg.version) {
-    coachFor = msg.version; coachAdvice = null;
-    const asked = msg.version;
-    api(`/api/tables/${ctx.tableId}/coach`).then((r) => {
-      if (r.version !== asked || !lastMsg || lastMsg.version !== asked) return;
-      coachAdvice = r.advice;
-      render(root, lastMsg, lastCtx);
-    }).catch(() => { coachOn = false; });
-  }
-  return box;
+/** The coach's numbers: the exact chance to win the round if you drop or stop. */
+function coachOdds(advice) {
+  const parts = advice.options.map((o) => el("span", { class: `odds${o.action.type === advice.best ? " best" : ""}`, "data-option": o.action.type },
+    `${o.label}: ${(100 * o.value).toFixed(1)}%`));
+  return [...parts, el("span", { class: "muted" }, ` ${advice.measure} (the hard bot's exact count)`)];
+}
+
+/** The coach's review of one decision, in words (the replay page). */
+export function reviewWords(advice, played) {
+  return { played: played.type === "drop" ? "Drop" : "Stop",
+    options: advice.options.map((o) => `${o.label}: ${(100 * o.value).toFixed(1)}% to win the round`) };
 }
 
 function seatName(ctx, s) { return ctx.names[s] || `seat ${s + 1}`; }
@@ -133,7 +113,7 @@ export function render(root, msg, ctx) {
     const drop = el("button", { type: "button", id: "drop", class: "primary big", disabled: !legal.includes("drop"), onclick: () => ctx.act({ type: "drop" }) }, "DROP");
     const stop = el("button", { type: "button", id: "stop", class: "big", disabled: !legal.includes("stop"), onclick: () => ctx.act({ type: "stop" }) }, "STOP");
     parts.push(el("div", { class: `panel${legal.length ? " handbar asked" : ""}`, id: "my-hand" }, el("h3", {}, "Your hidden cards"), el("div", { class: "row" }, hand, peek, total),
-      el("div", { class: "row spaced" }, drop, stop), coachPanel(msg, ctx, root)));
+      el("div", { class: "row spaced" }, drop, stop), coachPanel(msg, ctx, () => render(root, lastMsg, lastCtx), coachOdds, " shows the odds on your turn")));
   }
 
   const seats = el("div", { class: "panel" }, el("h3", {}, "The table"));

@@ -1,0 +1,46 @@
+"""The coach: what the hard bot (ISMCTS) thinks of the seat's options, in numbers.
+
+`advice(state, seat)` searches the seat's information set: every iteration starts from
+`state.determinize(seat, rng)` with a fixed seed, so the advice is the same for any two
+states the seat cannot tell apart (it knows no more than the player). The search is the
+hard bot's own (the game's ISMCTS settings: 1,000 iterations, well under a second).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamenight.bots import search_settings
+from gamenight.bots.ismcts import ISMCTSBot
+from gamenight.engine.core import State
+
+ITERATIONS = 1000  # the hard bot's; about 0.7 s of CPU at 2 players (full rollouts)
+SEED = 13  # fixed: the same position always gets the same advice
+SHOWN = 3
+
+
+def advice(state: State, seat: int) -> dict[str, Any]:
+    """The seat's best plays by ISMCTS visit share (`share`, of `iterations` searches), each
+    with its mean payoff (`value`: at 2 players the chance to win; at more, 1 for first
+    place down to 0 for last)."""
+    legal = state.actions(seat)
+    settings = search_settings(state.game.name, state.game.players)
+    settings["iterations"] = ITERATIONS
+    players = state.game.players
+    if len(legal) == 1:
+        options = [{"action": legal[0].to_json(), "share": 1.0, "value": None}]
+        return {"players": players, "iterations": 0, "options": options}
+    bot = ISMCTSBot(seed=SEED, **settings)
+    children = bot.search(state, seat)
+    total = sum(child.visits for child in children) or 1
+    ranked = sorted(children, key=lambda n: (-n.visits, -n.reward))
+    options = [
+        {
+            "action": child.action.to_json(),
+            "share": child.visits / total,
+            "value": child.reward / child.visits if child.visits else None,
+        }
+        for child in ranked[:SHOWN]
+        if child.action is not None
+    ]
+    return {"players": players, "iterations": bot.last_iterations, "options": options}

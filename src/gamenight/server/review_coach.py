@@ -1,0 +1,154 @@
+"""The coach's review of a finished game: for each decision of one seat, what the game's
+coach (server/coach.py) would have advised there, beside what was played.
+
+Computed in the worker pool one decision at a time (the position travels from job to job,
+so bots at other tables wait at most one decision's advice), with progress to poll. Only
+for a finished game: never while anyone still plays at the table. Kept in memory, the
+latest few reviews only; at most a couple computed at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from gamenight.engine.core import BadInput, Game, State
+from gamenight.engine.registry import spec
+from gamenight.server.coach import coach_module, run_advice
+from gamenight.server.tables import Hub, LiveTable, Refused
+
+log = logging.getLogger("gamenight.server")
+
+KEPT = 16  # reviews kept in memory
+AT_ONCE = 2  # reviews computed at the same time
+
+
+@dataclasses.dataclass
+class Review:
+    seat: int
+    total: int  # the seat's decisions
+    done: int = 0
+    finished: bool = False
+    error: str | None = None
+    steps: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def review_step(
+    game: Game, seed: Any, state: State | None, moves: list[Any], seat: int
+) -> tuple[State, dict[str, Any] | None]:
+    """In a worker: play `moves` on from `state` (the start if None), then the coach's
+    advice for `seat` there (None when it had no choice)."""
+    if state is None:
+        state = game.start(seed)
+    for s, obj in moves:
+        state.act(s, game.action_from_json(obj))
+    if len(state.actions(seat)) < 2:
+        return state, None
+    return state, run_advice(game.name, state, seat)
+
+
+def rank_of(played: dict[str, Any], advice: dict[str, Any]) -> int | None:
+    """Where the played action stands among the coach's options (0: its best), or None."""
+    for i, option in enumerate(advice.get("options", [])):
+        if option.get("action") == played:
+            return i
+    return None
+
+
+class Reviews:
+    def __init__(self, hub: Callable[[], Hub]) -> None:
+        self.hub = hub
+        self.kept: dict[tuple[str, int], Review] = {}
+        self.tasks: set[asyncio.Task[None]] = set()  # held: the loop keeps only weak references
+
+    def running(self) -> int:
+        return len(self.tasks)
+
+    async def start(self, table: LiveTable, seat: int) -> Review:
+        key = (table.row.id, seat)
+        found = self.kept.get(key)
+        if found is not None and found.error is None:
+            return found
+        if self.running() >= AT_ONCE:
+            raise Refused("the coach is reviewing other games; try again in a minute")
+        history = await self.hub().db(self.hub().store.history, table.row.id)
+        review = Review(seat=seat, total=sum(1 for s, _ in history if s == seat))
+        self.kept[key] = review
+        while len(self.kept) > KEPT:
+            self.kept.pop(next(iter(self.kept)))
+        task = asyncio.get_running_loop().create_task(
+            self.compute(review, table.game, table.row.seed, history)
+        )
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return review
+
+    async def compute(
+        self, review: Review, game: Game, seed: Any, history: list[tuple[int, Any]]
+    ) -> None:
+        state: State | None = None
+        last = 0
+        try:
+            for k, (s, played) in enumerate(history):
+                if s != review.seat:
+                    continue
+                state, advice = await self.hub().pool.run(
+                    review_step, game, seed, state, history[last:k], review.seat
+                )
+                last = k
+                review.done += 1
+                if advice is not None:
+                    review.steps.append(
+                        {
+                            "step": k,
+                            "played": played,
+                            "advice": advice,
+                            "rank": rank_of(played, advice),
+                        }
+                    )
+        except Exception:  # a broken game or pool: say so, keep the server
+            log.exception("coach review of seat %s failed", review.seat)
+            review.error = "the review stopped on an error; ask again later"
+        review.finished = True
+
+
+def router(hub: Callable[[], Hub], seat_cookie: Callable[[str], str]) -> APIRouter:
+    api = APIRouter()
+    reviews = Reviews(hub)
+
+    async def target(table_id: str, request: Request, seat: int | None) -> tuple[LiveTable, int]:
+        table = await hub().get(table_id)
+        if table.row.status != "finished":
+            raise Refused("the coach reviews a game once it is over")
+        if coach_module(table.row.game) is None:
+            raise Refused(f"{spec(table.row.game).title} has no coach yet")
+        if seat is None:
+            seat = hub().seat_of(table, request.cookies.get(seat_cookie(table_id)))
+            if seat is None:
+                raise BadInput("you did not play at this table: choose a seat to review")
+        if not 0 <= seat < table.game.players:
+            raise BadInput(f"seat must be 0..{table.game.players - 1}")
+        return table, seat
+
+    @api.post("/api/tables/{table_id}/coach/review")
+    async def start(table_id: str, request: Request, seat: int | None = None) -> dict[str, Any]:
+        table, seat = await target(table_id, request, seat)
+        return (await reviews.start(table, seat)).to_json()
+
+    @api.get("/api/tables/{table_id}/coach/review")
+    async def progress(table_id: str, request: Request, seat: int | None = None) -> dict[str, Any]:
+        table, seat = await target(table_id, request, seat)
+        found = reviews.kept.get((table.row.id, seat))
+        if found is None:
+            raise Refused("no review was asked for this seat yet")
+        return found.to_json()
+
+    return api

@@ -1,0 +1,45 @@
+// The coach's switch, shared by the games' tables: shown only to a seat whose every other
+// seat is a bot (never in a replay, never to a spectator); the advice is asked once per
+// table version, in the server's worker pool, and drawn by the game (`show`).
+import { api, el } from "/static/common.js";
+
+let on = localStorage.getItem("gamenight.coach") === "1";
+let forVersion = -1;   // the version the advice was asked for
+let advice = null;     // the server's advice for `forVersion`, once it came
+
+/** May this seat have a coach here? Every other seat is a bot and the game is live. */
+export function coachAllowed(msg) {
+  if (msg.seat === null || msg.seat === undefined || msg.table.status === "replay") return false;
+  const others = msg.table.seats.filter((s) => s.seat !== msg.seat);
+  return others.length > 0 && others.every((s) => s.kind === "bot");
+}
+
+/** The advice for this very position, or null (switched off, not asked yet, or still thinking). */
+export function coachAdvice(msg) {
+  return on && coachAllowed(msg) && msg.asked && forVersion === msg.version ? advice : null;
+}
+
+/** "41%" */
+export function percent(x) { return `${Math.round(100 * x)}%`; }
+
+/** The switch and, when on, `show(advice)` (or "thinking…"); `redraw()` draws the table again. */
+export function coachPanel(msg, ctx, redraw, show, idle = " shows the hard bot's view on your turn") {
+  if (!coachAllowed(msg)) return "";
+  const toggle = el("label", { class: "coach-switch" }, el("input", { type: "checkbox", id: "coach", checked: on,
+    onchange: (ev) => { on = ev.target.checked; localStorage.setItem("gamenight.coach", on ? "1" : "0"); redraw(); } }), " Coach");
+  const box = el("div", { class: "coach", id: "coach-advice", "aria-live": "polite" }, toggle);
+  if (!on) return box;
+  if (!msg.asked) { box.append(el("span", { class: "muted" }, idle)); return box; }
+  if (forVersion === msg.version && advice) { box.append(...[show(advice)].flat()); return box; }
+  box.append(el("span", { class: "muted", id: "coach-thinking" }, " thinking…"));
+  if (forVersion !== msg.version) {
+    forVersion = msg.version; advice = null;
+    const asked = msg.version;
+    api(`/api/tables/${ctx.tableId}/coach`).then((r) => {
+      if (r.version !== asked || forVersion !== asked) return;
+      advice = r.advice;
+      redraw();
+    }).catch(() => { on = false; forVersion = -1; redraw(); });
+  }
+  return box;
+}
