@@ -29,6 +29,7 @@ def spawn(tmp_path: Path, *argv: str) -> pexpect.spawn:
         env=env,
         dimensions=(24, 80),
         encoding="utf-8",
+        codec_errors="replace",  # a screen read mid-character must not end the test
         timeout=60,
     )
 
