@@ -49,6 +49,7 @@ from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import DatabaseInUse, Store, connect, disconnect, token_hash
 from gamenight.server.guard import Guard, HostCheck
 from gamenight.server.limits import PerClient, Rates, TokenBucket
+from gamenight.server.seats import GRACE_SECONDS
 from gamenight.server.tables import REACTION_SECONDS, Conn, Hub, Limits, LiveTable, Refused
 
 MAX_MESSAGE = 4096  # bytes of one client WebSocket message
@@ -301,6 +302,7 @@ def create_app(
             "turn_seconds": 0.0,
             "bot_delay": 0.6,
             "pass_dwell": 0.3,
+            "grace_seconds": GRACE_SECONDS,
         }
         if obj is None:
             return settings
@@ -313,6 +315,7 @@ def create_app(
             "turn_seconds": (0.0, 3600.0),
             "bot_delay": (0.0, 10.0),
             "pass_dwell": (0.0, 5.0),
+            "grace_seconds": (0.0, 3600.0),  # 0: a bot sits in only when the owner says so
         }
         for key, value in obj.items():
             if key not in ranges:
@@ -409,6 +412,21 @@ def create_app(
         if not owner or token_hash(owner) != table.row.owner_hash:
             raise Refused("only the creator of the table can start it", 403)
         await hub().start(table)
+        return summary(table, request)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}")
+    async def arrange_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+        """The owner makes a seat open or a bot (before the start), or hands a person's
+        seat to a bot (while running); {"to": "open" | "bot" | "easy" | ...}."""
+        table = await hub().get(table_id)
+        owner = request.cookies.get(owner_cookie(table_id))
+        if not owner or token_hash(owner) != table.row.owner_hash:
+            raise Refused("only the creator of the table can change its seats", 403)
+        obj = await body(request)
+        to = obj.get("to")
+        if not isinstance(to, str):
+            raise BadInput("'to' must be one of open, bot, easy, medium, hard")
+        await hub().set_seat(table, seat, to)
         return summary(table, request)
 
     @app.post("/api/tables/{table_id}/rematch")
@@ -608,12 +626,9 @@ def create_app(
         if kind == "sync":
             await hub().send_to(table, conn)
             return
-        if kind not in ("act", "auto_pass", "pass_ahead"):
-            await conn.send(
-                refuse(
-                    f"unknown message type {kind!r}; known: act, auto_pass, pass_ahead, sync, ping"
-                )
-            )
+        if kind not in ("act", "auto_pass", "pass_ahead", "take_back"):
+            known = "act, auto_pass, pass_ahead, take_back, sync, ping"
+            await conn.send(refuse(f"unknown message type {kind!r}; known: {known}"))
             return
         if conn.seat is None:
             await conn.send(refuse("you hold no seat at this table (a spectator cannot act)"))
@@ -621,6 +636,8 @@ def create_app(
         try:
             if kind == "act":
                 await hub().act(table, conn.seat, msg.get("version"), msg.get("action"))
+            elif kind == "take_back":
+                await hub().take_back(table, conn.seat)
             elif kind == "auto_pass":
                 await hub().set_auto_pass(table, conn.seat, bool(msg.get("on")))
                 await hub().send_to(table, conn)

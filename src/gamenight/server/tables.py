@@ -28,7 +28,7 @@ from typing import Any
 from gamenight.engine.core import BadInput, Game, IllegalAction, State
 from gamenight.engine.registry import load
 from gamenight.engine.registry import spec as game_spec
-from gamenight.server import workers
+from gamenight.server import seats, workers
 from gamenight.server.db import SeatRow, Store, TableRow, token_hash
 from gamenight.server.workers import WorkerPool
 
@@ -208,6 +208,7 @@ class Hub:
             self.live[table_id] = table
             if row.status == "running":
                 await self._plan(table)
+                seats.watch_all(self, table)
             return table
 
     # -- the lobby ----------------------------------------------------------------------
@@ -324,6 +325,19 @@ class Hub:
             return await self.create(
                 old.row.game, old.row.options, specs, old.row.settings, rematch_of=old.row.id
             )
+
+    async def set_seat(self, table: LiveTable, seat: int, to: str) -> None:
+        """The owner's change of a seat (see seats.arrange), then the table plans and shows it."""
+        async with table.lock:
+            await seats.arrange(self, table, seat, to)
+        await self._plan(table, broadcast=True)
+
+    async def take_back(self, table: LiveTable, seat: int) -> None:
+        """The person of `seat` is back: the bot sitting in for them leaves."""
+        async with table.lock:
+            changed = await seats.take_back(self, table, seat)
+        if changed:
+            await self._plan(table, broadcast=True)
 
     def seat_of(self, table: LiveTable, token: str | None) -> int | None:
         """The seat whose secret `token` is, or None."""
@@ -479,7 +493,8 @@ class Hub:
         if self._bot_table_spent(table):
             await self._stop_bot_table(table)
             return
-        if row.kind == "person" and window and _has_pass(state, seat):
+        person = not seats.plays_bot(row)
+        if person and window and _has_pass(state, seat):
             # A17: a person who touches nothing passes when the whole countdown has run
             # out, whether or not they hold a card that could answer: the moment of their
             # pass tells nobody what they hold. Only their own choice ("always pass", a
@@ -491,7 +506,7 @@ class Hub:
             auto = row.auto_pass or seat in table.pass_ahead
             if not auto:
                 table.timer = asyncio.create_task(self._timeout(table, seat, version))
-        elif row.kind == "person":
+        elif person:
             table.deadline = table.deadline_seat = None
             seconds = float(table.row.settings.get("turn_seconds") or 0)
             if seconds > 0:
@@ -502,7 +517,7 @@ class Hub:
             table.deadline = table.deadline_seat = None
         if broadcast:
             await self.broadcast(table)
-        if row.kind == "bot" and table.bot_version != version:
+        if not person and table.bot_version != version:
             table.bot_version = version  # one bot task per version, however often we plan
             table.bot_task = asyncio.create_task(self._bot(table, seat, version))
         elif auto:
@@ -618,6 +633,7 @@ class Hub:
                     "kind": s.kind,
                     "name": s.name,
                     "connected": s.kind == "bot" or table.connected(s.seat),
+                    "stand_in": seats.stand_in(s),  # "bot playing for Bob"
                 }
                 for s in row.seats
             ],
@@ -684,12 +700,17 @@ class Hub:
     async def attach(self, table: LiveTable, conn: Conn) -> None:
         table.conns.add(conn)
         table.idle_since = time.time()
+        if conn.seat is not None and seats.stand_in(table.seat_row(conn.seat)):
+            with contextlib.suppress(Refused):
+                await self.take_back(table, conn.seat)  # back: the bot leaves the seat
         await self.broadcast(table)
 
     async def detach(self, table: LiveTable, conn: Conn) -> None:
         table.conns.discard(conn)
         if not any(c.seat is not None for c in table.conns):
             table.idle_since = time.time()
+        if conn.seat is not None and not table.connected(conn.seat):
+            seats.watch_leaver(self, table, conn.seat)
         await self.broadcast(table)
 
     async def sweep(self) -> list[str]:

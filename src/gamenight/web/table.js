@@ -52,6 +52,20 @@ async function join(seat) {
   } catch (e) { $("#lobby-msg").textContent = e.message; }
 }
 
+// The owner arranges seats (issue 14): an open seat becomes a bot, a bot seat opens, a
+// person is removed before the start; while running a person's seat is handed to a bot.
+async function arrange(seat, to) {
+  try { await api(`/api/tables/${tableId}/seats/${seat}`, { to }); }
+  catch (e) { toast(e.message, "error"); }
+}
+
+function ownerButton(s) {
+  if (!info || !info.owner || info.you === s.seat) return "";
+  if (s.kind === "open") return el("button", { type: "button", onclick: () => arrange(s.seat, "bot"), "data-seat-bot": s.seat }, "Add a bot");
+  if (s.kind === "bot") return el("button", { type: "button", onclick: () => arrange(s.seat, "open"), "data-seat-open": s.seat }, "Open the seat");
+  return el("button", { type: "button", onclick: () => arrange(s.seat, "open"), "data-seat-remove": s.seat }, "Remove");
+}
+
 function drawLobby(table) {
   const box = $("#lobby-seats");
   box.replaceChildren();
@@ -60,7 +74,7 @@ function drawLobby(table) {
     const body = s.kind === "open"
       ? (info && info.you === null ? el("button", { type: "button", class: "primary", onclick: () => join(s.seat), "data-join": s.seat }, "Sit here") : el("span", { class: "muted" }, "open"))
       : el("span", {}, s.name, mine ? " (you)" : "");
-    box.append(el("div", { class: `seat ${mine ? "me" : ""}` }, el("div", { class: "muted" }, `Seat ${s.seat + 1}`), body));
+    box.append(el("div", { class: `seat ${mine ? "me" : ""}` }, el("div", { class: "muted" }, `Seat ${s.seat + 1}`), body, " ", ownerButton(s)));
   }
   const full = table.seats.every((s) => s.kind !== "open");
   $("#start").hidden = !(info && info.owner);
@@ -78,8 +92,25 @@ function drawPlayers(msg) {
     box.append(el("div", { class: `seat ${s.seat === msg.seat ? "me" : ""} ${s.seat === toAct ? "turn" : ""}` },
       el("span", { class: `status-dot ${s.connected ? "online" : "offline"}` }), " ",
       el("strong", {}, s.name || `seat ${s.seat + 1}`), s.seat === msg.seat ? " (you)" : "",
-      s.seat === toAct ? el("span", { class: "pill warn" }, s.seat === msg.seat ? "your move" : "to move") : ""));
+      s.seat === toAct ? el("span", { class: "pill warn" }, s.seat === msg.seat ? "your move" : "to move") : "",
+      standIn(msg, s)));
   }
+}
+
+// A bot sitting in for a person who left: said by name; the person takes the seat back,
+// the owner may hand a gone person's seat to a bot.
+function standIn(msg, s) {
+  if (s.kind !== "person" || msg.table.status !== "running") return "";
+  const name = s.name || `seat ${s.seat + 1}`;
+  if (s.stand_in) {
+    const note = el("div", { class: "pill", "data-stand-in": s.seat }, `bot playing for ${name}`);
+    if (s.seat !== msg.seat) return note;
+    return el("div", {}, note, el("button", { type: "button", id: "take-back", onclick: () => conn.send({ type: "take_back" }) }, "Take my seat back"));
+  }
+  if (info && info.owner && s.seat !== msg.seat) {
+    return el("button", { type: "button", "data-hand": s.seat, onclick: () => arrange(s.seat, "bot") }, "Let a bot play");
+  }
+  return "";
 }
 
 let timerHandle = null;
