@@ -36,7 +36,7 @@ def sit(page: Page, server: Server, tid: str, seat: int, name: str) -> None:
     page.goto(f"{server.url}/tables/{tid}")
     page.fill("#join-name", name)
     page.click(f'[data-join="{seat}"]')
-    wait_js(page, f"document.querySelector('#lobby-seats .seat.me') !== null")
+    wait_js(page, "document.querySelector('#lobby-seats .seat.me') !== null")
 
 
 def version(page: Page) -> int:
