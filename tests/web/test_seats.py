@@ -149,3 +149,20 @@ def test_before_the_start_the_owner_arranges_bots_open_seats_and_removes_a_perso
     assert not ann.errors and not bob.errors  # type: ignore[attr-defined]
     bob.context.close()
     ann.context.close()
+
+
+def test_a_bot_sitting_in_survives_a_restart_of_its_store(tmp_path: Any) -> None:
+    """The stand-in is stored with the seat (the seat's bot column), so a restarted server
+    still has the bot playing for the person."""
+    from gamenight.server.db import SeatRow, Store, TableRow, connect, migrate
+
+    engine = connect(f"sqlite:///{tmp_path / 'gn.sqlite3'}")
+    migrate(engine)
+    store = Store(engine)
+    row = TableRow("t1", "drop-or-stop", {}, 1, "running", {}, "h", 0, 0.0, 0.0)
+    row.seats = [SeatRow(0, "person", "Ann", None, "x"), SeatRow(1, "person", "Bob", None, "y")]
+    store.create_table(row)
+    store.update_seat("t1", SeatRow(1, "person", "Bob", "bot", "y"))
+    again = store.table("t1")
+    assert again is not None and again.seats[1].bot == "bot" and again.seats[1].token_hash == "y"
+    engine.dispose()
