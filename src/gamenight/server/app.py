@@ -43,7 +43,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, spec
-from gamenight.server import coach, ops, pages, review, workers
+from gamenight.server import coach, ops, pages, review, timers, workers
 from gamenight.server.accounts import Accounts, link_seat
 from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import DatabaseInUse, Store, connect, disconnect, token_hash
@@ -316,10 +316,19 @@ def create_app(
             "bot_delay": (0.0, 10.0),
             "pass_dwell": (0.0, 5.0),
             "grace_seconds": (0.0, 3600.0),  # 0: a bot sits in only when the owner says so
+            "clock_bank": (1.0, 7200.0),  # a turn clock's starting bank, instead of its own
+            "clock_add": (0.0, 600.0),  # seconds a clock adds per finished turn
         }
+        obj = dict(obj)
+        if "clock" in obj:
+            try:
+                settings["clock"] = timers.clean_mode(obj.pop("clock"))
+            except ValueError as err:
+                raise BadInput(str(err)) from err
         for key, value in obj.items():
             if key not in ranges:
-                raise BadInput(f"no table setting {key!r}; settings: {', '.join(ranges)}")
+                known = ", ".join(["clock", *ranges])
+                raise BadInput(f"no table setting {key!r}; settings: {known}")
             if isinstance(value, bool) or not isinstance(value, int | float):
                 try:
                     value = float(value)

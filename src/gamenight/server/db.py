@@ -272,7 +272,11 @@ class Store:
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == s.seat)
                 .values(
-                    kind=s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash, auto_pass=s.auto_pass
+                    kind=s.kind,
+                    name=s.name,
+                    bot=s.bot,
+                    token_hash=s.token_hash,
+                    auto_pass=s.auto_pass,
                 )
             )
             conn.execute(update(tables).where(tables.c.id == table_id).values(updated=time.time()))

@@ -28,7 +28,7 @@ from typing import Any
 from gamenight.engine.core import BadInput, Game, IllegalAction, State
 from gamenight.engine.registry import load
 from gamenight.engine.registry import spec as game_spec
-from gamenight.server import seats, workers
+from gamenight.server import seats, timers, workers
 from gamenight.server.db import SeatRow, Store, TableRow, token_hash
 from gamenight.server.workers import WorkerPool
 
@@ -494,7 +494,10 @@ class Hub:
             await self._stop_bot_table(table)
             return
         person = not seats.plays_bot(row)
-        if person and window and _has_pass(state, seat):
+        in_window = person and window and _has_pass(state, seat)
+        clocked = seat if person and not in_window else None
+        clock = await timers.on_plan(self, table, clocked, version)  # turn clocks (item 1)
+        if in_window:
             # A17: a person who touches nothing passes when the whole countdown has run
             # out, whether or not they hold a card that could answer: the moment of their
             # pass tells nobody what they hold. Only their own choice ("always pass", a
@@ -509,7 +512,11 @@ class Hub:
         elif person:
             table.deadline = table.deadline_seat = None
             seconds = float(table.row.settings.get("turn_seconds") or 0)
-            if seconds > 0:
+            if clock is not None:
+                table.deadline = clock
+                table.deadline_seat = seat
+                table.timer = asyncio.create_task(self._clock_out(table, seat, version))
+            elif seconds > 0:
                 table.deadline = time.time() + seconds
                 table.deadline_seat = seat
                 table.timer = asyncio.create_task(self._timeout(table, seat, version))
@@ -543,6 +550,26 @@ class Hub:
             return  # outside a window a person's turn is not taken away
         with contextlib.suppress(Refused):
             await self.act(table, seat, version, choice.to_json())
+
+    async def _clock_out(self, table: LiveTable, seat: int, version: int) -> None:
+        """The person's time bank ran out: the seat's bot makes this one decision."""
+        deadline = table.deadline or time.time()
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        state = table.state
+        if state is None or len(state.history) != version or state.over:
+            return
+        table.timer = None
+        row = table.seat_row(seat)
+        seed = (table.row.seed * 1_000_003 + version * 101 + seat) % 2**62
+        obj = await self._bot_move(table, state, seat, row.bot or seats.STAND_IN, seed)
+        if table.state is not state:
+            return  # the person moved while the bot thought
+        line = timers.ran_out(table, seat, row.name or f"seat {seat + 1}")
+        with contextlib.suppress(Exception):
+            await self.db(self.store.set_settings, table.row.id, dict(table.row.settings))
+        await self.notify(table, {"type": "note", "text": line})
+        with contextlib.suppress(Refused):
+            await self.act(table, seat, version, obj)
 
     async def _bot(self, table: LiveTable, seat: int, version: int) -> None:
         state = table.state

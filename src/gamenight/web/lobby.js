@@ -175,7 +175,7 @@ $("#create").addEventListener("submit", async (ev) => {
   const picks = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const sit = picks.indexOf("me");
   const body = { game: game.name, options, seats: picks.map((p) => (p === "me" ? "open" : p)),
-    settings: { bot_delay: $("#bot_delay").value, ...(game.windows ? { reaction_seconds: $("#reaction_seconds").value } : {}) } };
+    settings: { bot_delay: $("#bot_delay").value, clock: $("#clock").value, grace_seconds: $("#grace_seconds").value, ...(game.windows ? { reaction_seconds: $("#reaction_seconds").value } : {}) } };
   if (sit >= 0) {
     if (!name) { $("#name-err").textContent = "Enter your name to take a seat."; nameInput.focus(); return; }
     body.sit = sit; body.name = name;

@@ -93,7 +93,7 @@ function drawPlayers(msg) {
       el("span", { class: `status-dot ${s.connected ? "online" : "offline"}` }), " ",
       el("strong", {}, s.name || `seat ${s.seat + 1}`), s.seat === msg.seat ? " (you)" : "",
       s.seat === toAct ? el("span", { class: "pill warn" }, s.seat === msg.seat ? "your move" : "to move") : "",
-      standIn(msg, s)));
+      clockChip(msg, s), standIn(msg, s)));
   }
 }
 
@@ -111,6 +111,37 @@ function standIn(msg, s) {
     return el("button", { type: "button", "data-hand": s.seat, onclick: () => arrange(s.seat, "bot") }, "Let a bot play");
   }
   return "";
+}
+
+// A person's time bank (turn clocks, issue 14): the one whose turn it is counts down.
+function clockText(seconds) {
+  const t = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`;
+}
+function clockChip(msg, s) {
+  const banks = msg.table.settings && msg.table.settings.clock_banks;
+  if (!banks || banks[String(s.seat)] === undefined || msg.table.status !== "running") return "";
+  const turn = msg.table.settings.clock_turn;
+  const running = turn && turn[0] === s.seat;
+  const chip = el("span", { class: `pill ${running ? "warn" : ""}`, "data-clock": s.seat, title: "time bank" }, `clock ${clockText(banks[String(s.seat)])}`);
+  if (running) {
+    const skew = Date.now() / 1000 - msg.now;
+    chip.dataset.until = String(turn[1] + banks[String(s.seat)] + skew);
+  }
+  return chip;
+}
+setInterval(() => {
+  for (const chip of document.querySelectorAll("[data-clock][data-until]")) {
+    chip.textContent = `clock ${clockText(Number(chip.dataset.until) - Date.now() / 1000)}`;
+  }
+}, 250);
+
+// Server lines for the log (a clock that ran out), kept with the table's settings.
+let notesShown = 0;
+function drawNotes(msg) {
+  const notes = (msg.table.settings && msg.table.settings.notes) || [];
+  for (const text of notes.slice(notesShown)) $("#log").append(el("div", { class: "note", "data-note": "" }, text));
+  notesShown = Math.max(notesShown, notes.length);
 }
 
 let timerHandle = null;
@@ -198,6 +229,7 @@ function onMessage(msg) {
     return;
   }
   if (msg.type === "closed") { toast(msg.reason, "error"); return; }
+  if (msg.type === "note") { toast(msg.text); return; }
   if (msg.type !== "state") return;
   last = msg;
   if (info && msg.seat !== info.you) info.you = msg.seat;
@@ -210,6 +242,7 @@ function onMessage(msg) {
   drawPlayers(msg);
   drawTimer(msg);
   if (msg.view && module) module.render($("#game"), msg, ctx);
+  drawNotes(msg);  // a clock's note comes before the move the bot made
   drawLog(msg);
   drawResults(msg);
 }
