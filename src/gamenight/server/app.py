@@ -43,7 +43,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, spec
-from gamenight.server import coach, ops, pages, review, timers, workers
+from gamenight.server import coach, ops, pages, review, series, timers, workers
 from gamenight.server.accounts import Accounts, link_seat
 from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import DatabaseInUse, Store, connect, disconnect, token_hash
@@ -423,6 +423,16 @@ def create_app(
         await hub().start(table)
         return summary(table, request)
 
+    @app.post("/api/tables/{table_id}/decline")
+    async def decline(table_id: str, request: Request) -> dict[str, Any]:
+        """A player of a finished table will not play its rematch."""
+        old = await hub().get(table_id)
+        you = hub().seat_of(old, request.cookies.get(seat_cookie(table_id)))
+        if you is None:
+            raise Refused("only a player of this table can decline its rematch", 403)
+        table = await series.decline(hub(), old, you)
+        return summary(table)
+
     @app.post("/api/tables/{table_id}/seats/{seat}")
     async def arrange_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
         """The owner makes a seat open or a bot (before the start), or hands a person's
@@ -447,20 +457,15 @@ def create_app(
         owner = request.cookies.get(owner_cookie(table_id))
         if you is None and not (owner and token_hash(owner) == old.row.owner_hash):
             raise Refused("only a player of this table can ask for a rematch", 403)
-        # One rematch per table; each player asks once and is seated in it.
-        table, new_owner = await hub().rematch(old, you)
+        # One rematch per table (the series' next game); each player accepts once.
+        table, token = await hub().rematch(old, you)
         response = JSONResponse(summary(table), status_code=201)
-        if new_owner is not None:
-            response.set_cookie(
-                owner_cookie(table.row.id), new_owner, httponly=True, samesite="lax"
-            )
-        if you is not None and table.row.status == "open":
-            name = old.seat_row(you).name or f"player {you}"
-            with contextlib.suppress(Refused):  # the seat was taken meanwhile
-                token = await hub().join(table, you, name, None)
-                response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
-        if new_owner is not None:
-            await hub().notify(old, {"type": "rematch", "table": table.row.id})
+        if owner and token_hash(owner) == old.row.owner_hash:  # the same owner
+            response.set_cookie(owner_cookie(table.row.id), owner, httponly=True, samesite="lax")
+        if token is not None:
+            response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
+        who = old.seat_row(you).name if you is not None else "the owner"
+        await hub().notify(old, {"type": "rematch", "table": table.row.id, "by": who})
         response.body = response.render(summary(table))
         response.headers["content-length"] = str(len(response.body))
         return response

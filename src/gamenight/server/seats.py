@@ -76,6 +76,10 @@ async def arrange(hub: Hub, table: LiveTable, seat: int, to: str) -> None:
     await hub.db(hub.store.update_seat, table.row.id, new)
     table.row.seats[seat] = new
     table.bot_version = -1  # a bot may have to move at this very version
+    if status == "open":
+        from gamenight.server import series
+
+        await series.forget(hub, table, seat)  # a rematch seat no longer waits for its person
     if removed:  # the removed person's page is a spectator's from now on
         for conn in list(table.conns):
             if conn.seat == seat:

@@ -28,7 +28,7 @@ from typing import Any
 from gamenight.engine.core import BadInput, Game, IllegalAction, State
 from gamenight.engine.registry import load
 from gamenight.engine.registry import spec as game_spec
-from gamenight.server import seats, timers, workers
+from gamenight.server import seats, series, timers, workers
 from gamenight.server.db import SeatRow, Store, TableRow, token_hash
 from gamenight.server.workers import WorkerPool
 
@@ -221,8 +221,10 @@ class Hub:
         *,
         seed: int | None = None,
         rematch_of: str | None = None,
+        owner_hash: str | None = None,
     ) -> tuple[LiveTable, str]:
-        """A new open table; returns it and the owner's secret token."""
+        """A new open table; returns it and the owner's secret token ("" when the owner of
+        an earlier table of the series, `owner_hash`, owns it)."""
         game = load(game_name, **options)  # BadInput names a bad option
         if len(seat_specs) != game.players:
             raise BadInput(
@@ -253,7 +255,7 @@ class Hub:
             seed=seed if seed is not None else secrets.randbelow(2**53),
             status="open",
             settings=settings,
-            owner_hash=token_hash(owner),
+            owner_hash=owner_hash or token_hash(owner),
             version=0,
             created=now,
             updated=now,
@@ -263,7 +265,7 @@ class Hub:
         await self.db(self.store.create_table, row)
         table = LiveTable(row, game)
         self.live[row.id] = table
-        return table, owner
+        return table, "" if owner_hash else owner
 
     async def join(self, table: LiveTable, seat: int, name: str, token: str | None) -> str:
         """Sit a person at an open seat; returns the seat's secret token."""
@@ -294,6 +296,9 @@ class Hub:
             empty = [s.seat for s in table.row.seats if s.kind == "open"]
             if empty:
                 raise Refused(f"seat(s) {empty} are still open: fill them with people or bots")
+            waiting = series.start_refusal(table)
+            if waiting:
+                raise Refused(waiting)
             if table.all_bots:
                 running = sum(
                     1 for t in self.live.values() if t.all_bots and t.row.status == "running"
@@ -312,19 +317,9 @@ class Hub:
         await self._plan(table)
 
     async def rematch(self, old: LiveTable, asker: int | None) -> tuple[LiveTable, str | None]:
-        """The one rematch of a finished table, made on the first ask (the new table and
-        its owner token, or None when it existed). Each seat (None: the owner) asks once."""
-        async with old.lock:
-            if asker in old.rematch_asked:
-                raise Refused("you have already asked for a rematch of this table")
-            old.rematch_asked.add(asker)
-            made = await self.db(self.store.rematch_of, old.row.id)
-            if made is not None:
-                return await self.get(made), None
-            specs = [s.bot or "bot" if s.kind == "bot" else "open" for s in old.row.seats]
-            return await self.create(
-                old.row.game, old.row.options, specs, old.row.settings, rematch_of=old.row.id
-            )
+        """`asker` (a seat; None: the owner) accepts the rematch of a finished table: the next
+        table of its series (see series.py) and the asker's seat token there, if any."""
+        return await series.rematch(self, old, asker)
 
     async def set_seat(self, table: LiveTable, seat: int, to: str) -> None:
         """The owner's change of a seat (see seats.arrange), then the table plans and shows it."""

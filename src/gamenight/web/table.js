@@ -18,10 +18,7 @@ $("#invite").addEventListener("click", async () => {
 $("#join-name").value = localStorage.getItem("gamenight.name") || "";
 $("#results-close").addEventListener("click", () => { $("#results").hidden = true; });
 $("#replay-link").href = `/tables/${tableId}/replay`;
-$("#rematch").addEventListener("click", async () => {
-  try { const t = await api(`/api/tables/${tableId}/rematch`, {}); location.href = `/tables/${t.id}`; }
-  catch (e) { toast(e.message, "error"); }
-});
+$("#rematch").addEventListener("click", () => acceptRematch());
 $("#start").addEventListener("click", async () => {
   try { await api(`/api/tables/${tableId}/start`, {}); }
   catch (e) { $("#lobby-msg").textContent = e.message; }
@@ -63,7 +60,69 @@ function ownerButton(s) {
   if (!info || !info.owner || info.you === s.seat) return "";
   if (s.kind === "open") return el("button", { type: "button", onclick: () => arrange(s.seat, "bot"), "data-seat-bot": s.seat }, "Add a bot");
   if (s.kind === "bot") return el("button", { type: "button", onclick: () => arrange(s.seat, "open"), "data-seat-open": s.seat }, "Open the seat");
-  return el("button", { type: "button", onclick: () => arrange(s.seat, "open"), "data-seat-remove": s.seat }, "Remove");
+  const remove = el("button", { type: "button", onclick: () => arrange(s.seat, "open"), "data-seat-remove": s.seat }, "Remove");
+  if (!waiting(table()).includes(s.seat)) return remove;
+  // A rematch seat still waiting for its person: the owner may start without them.
+  return el("span", {}, el("button", { type: "button", onclick: () => arrange(s.seat, "bot"), "data-seat-bot": s.seat }, "A bot instead"), " ", remove);
+}
+
+// The series of rematches (issue 14): every game's scores by name and the totals.
+function table() { return (last && last.table) || info; }
+function seriesOf(t) { return (t && t.settings && t.settings.series) || null; }
+function waiting(t) { const s = seriesOf(t); return (s && s.pending) || []; }
+
+function drawSeries(t) {
+  const s = seriesOf(t);
+  let box = document.getElementById("series");
+  if (!s) { if (box) box.remove(); return; }
+  if (!box) {
+    box = el("section", { class: "panel", id: "series", "aria-label": "the series" });
+    $("#players").after(box);
+  }
+  const games = s.games || [];
+  const totals = new Map();
+  const wins = new Map();
+  for (const g of games) {
+    for (const [name, score] of Object.entries(g.scores)) totals.set(name, (totals.get(name) || 0) + score);
+    for (const name of g.winners) wins.set(name, (wins.get(name) || 0) + 1);
+  }
+  const rows = games.map((g, i) => el("tr", { "data-game": i + 1 }, el("td", {}, `Game ${i + 1}`),
+    el("td", {}, Object.entries(g.scores).map(([n, x]) => `${n} ${x}`).join(", ")),
+    el("td", {}, g.winners.join(" and "))));
+  const total = el("tr", { id: "series-totals" }, el("td", {}, "Totals"),
+    el("td", {}, [...totals].map(([n, x]) => `${n} ${x}`).join(", ")),
+    el("td", {}, [...wins].map(([n, w]) => `${n} ${w} ${w === 1 ? "win" : "wins"}`).join(", ")));
+  box.replaceChildren(el("h3", { id: "series-h" }, `Series: game ${games.length + 1}`),
+    el("table", { class: "list" }, el("tr", {}, el("th", {}, "game"), el("th", {}, "scores"), el("th", {}, "won")), rows, total));
+}
+
+function rematchOffer(msg) {
+  const old = document.getElementById("rematch-offer");
+  if (old) old.remove();
+  const go = el("a", { href: `/tables/${msg.table}`, id: "rematch-link" }, "look at the new table");
+  const bar = el("div", { class: "panel", id: "rematch-offer" }, `${msg.by} wants a rematch. `, go);
+  if (last && last.seat !== null) {
+    bar.append(" ", el("button", { type: "button", class: "primary", id: "rematch-accept", onclick: acceptRematch }, "Accept"),
+      " ", el("button", { type: "button", id: "rematch-decline", onclick: declineRematch }, "Decline"));
+  }
+  (!$("#results").hidden ? $("#results-body") : $("main")).prepend(bar);
+}
+
+async function acceptRematch() {
+  try { const t = await api(`/api/tables/${tableId}/rematch`, {}); location.href = `/tables/${t.id}`; }
+  catch (e) { toast(e.message, "error"); }
+}
+
+async function declineRematch() {
+  try { await api(`/api/tables/${tableId}/decline`, {}); toast("you declined the rematch"); document.getElementById("rematch-offer")?.remove(); }
+  catch (e) { toast(e.message, "error"); }
+}
+
+function rematchMark(t, s) {
+  const series = seriesOf(t);
+  if (!series || !(series.pending || []).includes(s.seat)) return "";
+  const no = (series.declined || []).includes(s.seat);
+  return el("span", { class: `pill ${no ? "" : "warn"}`, "data-waiting": s.seat }, no ? "declined" : "not yet accepted");
 }
 
 function drawLobby(table) {
@@ -73,7 +132,7 @@ function drawLobby(table) {
     const mine = info && info.you === s.seat;
     const body = s.kind === "open"
       ? (info && info.you === null ? el("button", { type: "button", class: "primary", onclick: () => join(s.seat), "data-join": s.seat }, "Sit here") : el("span", { class: "muted" }, "open"))
-      : el("span", {}, s.name, mine ? " (you)" : "");
+      : el("span", {}, s.name, mine ? " (you)" : "", rematchMark(table, s));
     box.append(el("div", { class: `seat ${mine ? "me" : ""}` }, el("div", { class: "muted" }, `Seat ${s.seat + 1}`), body, " ", ownerButton(s)));
   }
   const full = table.seats.every((s) => s.kind !== "open");
@@ -223,9 +282,8 @@ function onMessage(msg) {
   }
   if (msg.type === "error") { toast(msg.reason, "error"); return; }
   if (msg.type === "rematch") {
-    toast("a rematch table is ready");
-    const bar = el("div", { class: "panel" }, "A rematch was set up: ", el("a", { href: `/tables/${msg.table}`, id: "rematch-link" }, "go to the new table"));
-    $("main").prepend(bar);
+    toast(`${msg.by} wants a rematch`);
+    rematchOffer(msg);
     return;
   }
   if (msg.type === "closed") { toast(msg.reason, "error"); return; }
@@ -240,6 +298,7 @@ function onMessage(msg) {
   $("#lobby").hidden = msg.table.status !== "open";
   if (msg.table.status === "open") drawLobby(msg.table);
   drawPlayers(msg);
+  drawSeries(msg.table);
   drawTimer(msg);
   if (msg.view && module) module.render($("#game"), msg, ctx);
   drawNotes(msg);  // a clock's note comes before the move the bot made
