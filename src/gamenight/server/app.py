@@ -43,7 +43,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, spec
-from gamenight.server import coach, ops, pages, review, series, timers, workers
+from gamenight.server import coach, lobby, ops, pages, review, series, timers, workers
 from gamenight.server.accounts import Accounts, link_seat
 from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import DatabaseInUse, Store, connect, disconnect, token_hash
@@ -261,6 +261,11 @@ def create_app(
             info["version"] = table.version
         info["invite"] = f"/tables/{table.row.id}"
         return info
+
+    @app.get("/api/lobby")
+    async def lobby_view(request: Request) -> dict[str, Any]:
+        """Your tables first, then tables to join or watch, then recent games (issue 14)."""
+        return await lobby.view(hub(), request.cookies, summary)
 
     @app.get("/api/tables")
     async def list_tables(limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
