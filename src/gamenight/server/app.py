@@ -43,7 +43,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, spec
-from gamenight.server import coach, lobby, ops, pages, review, series, timers, workers
+from gamenight.server import coach, lobby, ops, pages, review, seats, series, timers, workers
 from gamenight.server.accounts import Accounts, link_seat
 from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import DatabaseInUse, Store, connect, disconnect, token_hash
@@ -645,8 +645,13 @@ def create_app(
         if kind == "sync":
             await hub().send_to(table, conn)
             return
+        if kind == "hello":  # a spectator says their name, to be listed by it
+            if conn.seat is None:
+                conn.name = seats.spectator_name(msg.get("name"))
+                await hub().broadcast(table)
+            return
         if kind not in ("act", "auto_pass", "pass_ahead", "take_back"):
-            known = "act, auto_pass, pass_ahead, take_back, sync, ping"
+            known = "act, auto_pass, pass_ahead, take_back, hello, sync, ping"
             await conn.send(refuse(f"unknown message type {kind!r}; known: {known}"))
             return
         if conn.seat is None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gamenight.server.db import SeatRow
 
@@ -129,3 +130,20 @@ async def _after_grace(hub: Hub, table: LiveTable, seat: int, grace: float) -> N
     with contextlib.suppress(Refused):
         await hub.set_seat(table, seat, "bot")
         log.info("table %s: a bot plays for seat %s (gone %.0f s)", table.row.id, seat, grace)
+
+
+MAX_SPECTATORS_LISTED = 30
+
+
+def spectator_name(value: Any) -> str | None:
+    """A spectator's name as shown (plain text, one line, at most 40 characters), or None."""
+    if not isinstance(value, str):
+        return None
+    name = " ".join(value.split())[:40]
+    return name or None
+
+
+def spectators(conns: Iterable[Any]) -> list[str]:
+    """The names of the people watching (a page without a name is "a guest")."""
+    names = sorted(c.name or "a guest" for c in conns if c.seat is None and not c.dropped)
+    return names[:MAX_SPECTATORS_LISTED]

@@ -70,6 +70,7 @@ class Conn:
     events_sent: int = 0  # events of this seat's stream sent so far
     log_pos: int = -1  # position in the state's full event log sent up to (-1: none yet)
     dropped: bool = False  # fell too far behind: no longer sent anything
+    name: str | None = None  # a spectator's name, as they gave it (issue 14: listed by name)
 
 
 @dataclass(eq=False)
@@ -649,6 +650,7 @@ class Hub:
             "settings": row.settings,
             "players": table.game.players,
             "rematch_of": row.rematch_of,
+            "spectators": seats.spectators(table.conns),
             "seats": [
                 {
                     "seat": s.seat,

@@ -7,7 +7,8 @@ let last = null;        // the last state message
 let conn = null;
 let resultsShown = false;
 let logCount = 0;
-let actedOn = null;     // the newest version we made an action on
+let actedOn = null;
+let helloSent = false;     // the newest version we made an action on
 const STATUS_WORDS = { open: "waiting for players", running: "playing", finished: "finished", abandoned: "abandoned" };
 
 $("#invite-url").textContent = `${location.origin}/tables/${tableId}`;
@@ -154,6 +155,8 @@ function drawPlayers(msg) {
       s.seat === toAct ? el("span", { class: "pill warn" }, s.seat === msg.seat ? "your move" : "to move") : "",
       clockChip(msg, s), standIn(msg, s)));
   }
+  const watching = msg.table.spectators || [];
+  if (watching.length) box.append(el("div", { class: "muted", id: "spectators" }, `Watching: ${watching.join(", ")}`));
 }
 
 // A bot sitting in for a person who left: said by name; the person takes the seat back,
@@ -268,7 +271,10 @@ function drawResults(msg) {
   $("#results").hidden = false;
 }
 
-function onStatus(s) { $("#conn").className = `status-dot ${s}`; }
+function onStatus(s) {
+  $("#conn").className = `status-dot ${s}`;
+  if (s === "offline") helloSent = false;  // a new socket says the name again
+}
 
 function onMessage(msg) {
   if (msg.type === "refused") {
@@ -290,6 +296,11 @@ function onMessage(msg) {
   if (msg.type === "note") { toast(msg.text); return; }
   if (msg.type !== "state") return;
   last = msg;
+  if (msg.seat === null && !helloSent) {  // a spectator is listed by the name they gave
+    helloSent = true;
+    const name = localStorage.getItem("gamenight.name");
+    if (name) conn.send({ type: "hello", name });
+  }
   if (info && msg.seat !== info.you) info.you = msg.seat;
   $("#status").textContent = STATUS_WORDS[msg.table.status] || msg.table.status;
   $("#status").className = `pill ${msg.table.status === "running" ? "warn" : msg.table.status === "open" ? "ok" : ""}`;
