@@ -59,7 +59,7 @@ def test_a_leaver_is_replaced_by_a_bot_and_takes_the_seat_back(
     server: Server, browser: Browser
 ) -> None:
     ann = open_page(browser)
-    tid = make_table(ann, server, 2, {"grace_seconds": 1})
+    tid = make_table(ann, server, 2, {"grace_seconds": 1, "clock": "relaxed"})
     bob = open_page(browser)
     sit(bob, server, tid, 1, "Bob")
     ann.click("#start")
