@@ -217,7 +217,8 @@ function drawTimer(msg) {
   const who = msg.deadline_seat === msg.seat ? "you" : names()[msg.deadline_seat];
   const tick = () => {
     const left = Math.max(0, msg.deadline - (Date.now() / 1000 - skew));
-    $("#timer-text").textContent = `${who}: ${left.toFixed(0)} s left to answer`;
+    const clocked = msg.table.settings && msg.table.settings.clock_turn;  // a turn clock, not a window's countdown
+    $("#timer-text").textContent = clocked ? `${who}: ${clockText(left)} left on the clock` : `${who}: ${left.toFixed(0)} s left to answer`;
     $("#timer-bar").style.width = `${(100 * left) / total}%`;
     const inBanner = document.getElementById("window-timer");
     if (inBanner) inBanner.textContent = ` ${left.toFixed(0)} s`;
