@@ -43,12 +43,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, spec
-from gamenight.server import coach, ops, pages, review, workers
+from gamenight.server import coach, lobby, ops, pages, review, seats, series, timers, workers
 from gamenight.server.accounts import Accounts, link_seat
 from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import DatabaseInUse, Store, connect, disconnect, token_hash
 from gamenight.server.guard import Guard, HostCheck
 from gamenight.server.limits import PerClient, Rates, TokenBucket
+from gamenight.server.seats import GRACE_SECONDS
 from gamenight.server.tables import REACTION_SECONDS, Conn, Hub, Limits, LiveTable, Refused
 
 MAX_MESSAGE = 4096  # bytes of one client WebSocket message
@@ -261,6 +262,11 @@ def create_app(
         info["invite"] = f"/tables/{table.row.id}"
         return info
 
+    @app.get("/api/lobby")
+    async def lobby_view(request: Request) -> dict[str, Any]:
+        """Your tables first, then tables to join or watch, then recent games (issue 14)."""
+        return await lobby.view(hub(), request.cookies, summary)
+
     @app.get("/api/tables")
     async def list_tables(limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
         if not 1 <= limit <= 200 or not 0 <= offset <= 1_000_000:
@@ -301,6 +307,7 @@ def create_app(
             "turn_seconds": 0.0,
             "bot_delay": 0.6,
             "pass_dwell": 0.3,
+            "grace_seconds": GRACE_SECONDS,
         }
         if obj is None:
             return settings
@@ -313,10 +320,20 @@ def create_app(
             "turn_seconds": (0.0, 3600.0),
             "bot_delay": (0.0, 10.0),
             "pass_dwell": (0.0, 5.0),
+            "grace_seconds": (0.0, 3600.0),  # 0: a bot sits in only when the owner says so
+            "clock_bank": (1.0, 7200.0),  # a turn clock's starting bank, instead of its own
+            "clock_add": (0.0, 600.0),  # seconds a clock adds per finished turn
         }
+        obj = dict(obj)
+        if "clock" in obj:
+            try:
+                settings["clock"] = timers.clean_mode(obj.pop("clock"))
+            except ValueError as err:
+                raise BadInput(str(err)) from err
         for key, value in obj.items():
             if key not in ranges:
-                raise BadInput(f"no table setting {key!r}; settings: {', '.join(ranges)}")
+                known = ", ".join(["clock", *ranges])
+                raise BadInput(f"no table setting {key!r}; settings: {known}")
             if isinstance(value, bool) or not isinstance(value, int | float):
                 try:
                     value = float(value)
@@ -411,6 +428,31 @@ def create_app(
         await hub().start(table)
         return summary(table, request)
 
+    @app.post("/api/tables/{table_id}/decline")
+    async def decline(table_id: str, request: Request) -> dict[str, Any]:
+        """A player of a finished table will not play its rematch."""
+        old = await hub().get(table_id)
+        you = hub().seat_of(old, request.cookies.get(seat_cookie(table_id)))
+        if you is None:
+            raise Refused("only a player of this table can decline its rematch", 403)
+        table = await series.decline(hub(), old, you)
+        return summary(table)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}")
+    async def arrange_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+        """The owner makes a seat open or a bot (before the start), or hands a person's
+        seat to a bot (while running); {"to": "open" | "bot" | "easy" | ...}."""
+        table = await hub().get(table_id)
+        owner = request.cookies.get(owner_cookie(table_id))
+        if not owner or token_hash(owner) != table.row.owner_hash:
+            raise Refused("only the creator of the table can change its seats", 403)
+        obj = await body(request)
+        to = obj.get("to")
+        if not isinstance(to, str):
+            raise BadInput("'to' must be one of open, bot, easy, medium, hard")
+        await hub().set_seat(table, seat, to)
+        return summary(table, request)
+
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, request: Request) -> JSONResponse:
         old = await hub().get(table_id)
@@ -420,20 +462,15 @@ def create_app(
         owner = request.cookies.get(owner_cookie(table_id))
         if you is None and not (owner and token_hash(owner) == old.row.owner_hash):
             raise Refused("only a player of this table can ask for a rematch", 403)
-        # One rematch per table; each player asks once and is seated in it.
-        table, new_owner = await hub().rematch(old, you)
+        # One rematch per table (the series' next game); each player accepts once.
+        table, token = await hub().rematch(old, you)
         response = JSONResponse(summary(table), status_code=201)
-        if new_owner is not None:
-            response.set_cookie(
-                owner_cookie(table.row.id), new_owner, httponly=True, samesite="lax"
-            )
-        if you is not None and table.row.status == "open":
-            name = old.seat_row(you).name or f"player {you}"
-            with contextlib.suppress(Refused):  # the seat was taken meanwhile
-                token = await hub().join(table, you, name, None)
-                response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
-        if new_owner is not None:
-            await hub().notify(old, {"type": "rematch", "table": table.row.id})
+        if owner and token_hash(owner) == old.row.owner_hash:  # the same owner
+            response.set_cookie(owner_cookie(table.row.id), owner, httponly=True, samesite="lax")
+        if token is not None:
+            response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
+        who = old.seat_row(you).name if you is not None else "the owner"
+        await hub().notify(old, {"type": "rematch", "table": table.row.id, "by": who})
         response.body = response.render(summary(table))
         response.headers["content-length"] = str(len(response.body))
         return response
@@ -608,12 +645,14 @@ def create_app(
         if kind == "sync":
             await hub().send_to(table, conn)
             return
-        if kind not in ("act", "auto_pass", "pass_ahead"):
-            await conn.send(
-                refuse(
-                    f"unknown message type {kind!r}; known: act, auto_pass, pass_ahead, sync, ping"
-                )
-            )
+        if kind == "hello":  # a spectator says their name, to be listed by it
+            if conn.seat is None:
+                conn.name = seats.spectator_name(msg.get("name"))
+                await hub().broadcast(table)
+            return
+        if kind not in ("act", "auto_pass", "pass_ahead", "take_back"):
+            known = "act, auto_pass, pass_ahead, take_back, hello, sync, ping"
+            await conn.send(refuse(f"unknown message type {kind!r}; known: {known}"))
             return
         if conn.seat is None:
             await conn.send(refuse("you hold no seat at this table (a spectator cannot act)"))
@@ -621,6 +660,8 @@ def create_app(
         try:
             if kind == "act":
                 await hub().act(table, conn.seat, msg.get("version"), msg.get("action"))
+            elif kind == "take_back":
+                await hub().take_back(table, conn.seat)
             elif kind == "auto_pass":
                 await hub().set_auto_pass(table, conn.seat, bool(msg.get("on")))
                 await hub().send_to(table, conn)

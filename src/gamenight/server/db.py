@@ -271,9 +271,20 @@ class Store:
             conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == s.seat)
-                .values(kind=s.kind, name=s.name, token_hash=s.token_hash, auto_pass=s.auto_pass)
+                .values(
+                    kind=s.kind,
+                    name=s.name,
+                    bot=s.bot,
+                    token_hash=s.token_hash,
+                    auto_pass=s.auto_pass,
+                )
             )
             conn.execute(update(tables).where(tables.c.id == table_id).values(updated=time.time()))
+
+    def set_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        """The table's settings, with the state kept in them (turn clocks' time banks)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables).where(tables.c.id == table_id).values(settings=settings))
 
     def set_status(self, table_id: str, status: str) -> None:
         with self.engine.begin() as conn:

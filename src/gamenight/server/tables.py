@@ -28,7 +28,7 @@ from typing import Any
 from gamenight.engine.core import BadInput, Game, IllegalAction, State
 from gamenight.engine.registry import load
 from gamenight.engine.registry import spec as game_spec
-from gamenight.server import workers
+from gamenight.server import seats, series, timers, workers
 from gamenight.server.db import SeatRow, Store, TableRow, token_hash
 from gamenight.server.workers import WorkerPool
 
@@ -70,6 +70,7 @@ class Conn:
     events_sent: int = 0  # events of this seat's stream sent so far
     log_pos: int = -1  # position in the state's full event log sent up to (-1: none yet)
     dropped: bool = False  # fell too far behind: no longer sent anything
+    name: str | None = None  # a spectator's name, as they gave it (issue 14: listed by name)
 
 
 @dataclass(eq=False)
@@ -208,6 +209,7 @@ class Hub:
             self.live[table_id] = table
             if row.status == "running":
                 await self._plan(table)
+                seats.watch_all(self, table)
             return table
 
     # -- the lobby ----------------------------------------------------------------------
@@ -220,8 +222,10 @@ class Hub:
         *,
         seed: int | None = None,
         rematch_of: str | None = None,
+        owner_hash: str | None = None,
     ) -> tuple[LiveTable, str]:
-        """A new open table; returns it and the owner's secret token."""
+        """A new open table; returns it and the owner's secret token ("" when the owner of
+        an earlier table of the series, `owner_hash`, owns it)."""
         game = load(game_name, **options)  # BadInput names a bad option
         if len(seat_specs) != game.players:
             raise BadInput(
@@ -252,7 +256,7 @@ class Hub:
             seed=seed if seed is not None else secrets.randbelow(2**53),
             status="open",
             settings=settings,
-            owner_hash=token_hash(owner),
+            owner_hash=owner_hash or token_hash(owner),
             version=0,
             created=now,
             updated=now,
@@ -262,7 +266,7 @@ class Hub:
         await self.db(self.store.create_table, row)
         table = LiveTable(row, game)
         self.live[row.id] = table
-        return table, owner
+        return table, "" if owner_hash else owner
 
     async def join(self, table: LiveTable, seat: int, name: str, token: str | None) -> str:
         """Sit a person at an open seat; returns the seat's secret token."""
@@ -293,6 +297,9 @@ class Hub:
             empty = [s.seat for s in table.row.seats if s.kind == "open"]
             if empty:
                 raise Refused(f"seat(s) {empty} are still open: fill them with people or bots")
+            waiting = series.start_refusal(table)
+            if waiting:
+                raise Refused(waiting)
             if table.all_bots:
                 running = sum(
                     1 for t in self.live.values() if t.all_bots and t.row.status == "running"
@@ -311,19 +318,22 @@ class Hub:
         await self._plan(table)
 
     async def rematch(self, old: LiveTable, asker: int | None) -> tuple[LiveTable, str | None]:
-        """The one rematch of a finished table, made on the first ask (the new table and
-        its owner token, or None when it existed). Each seat (None: the owner) asks once."""
-        async with old.lock:
-            if asker in old.rematch_asked:
-                raise Refused("you have already asked for a rematch of this table")
-            old.rematch_asked.add(asker)
-            made = await self.db(self.store.rematch_of, old.row.id)
-            if made is not None:
-                return await self.get(made), None
-            specs = [s.bot or "bot" if s.kind == "bot" else "open" for s in old.row.seats]
-            return await self.create(
-                old.row.game, old.row.options, specs, old.row.settings, rematch_of=old.row.id
-            )
+        """`asker` (a seat; None: the owner) accepts the rematch of a finished table: the next
+        table of its series (see series.py) and the asker's seat token there, if any."""
+        return await series.rematch(self, old, asker)
+
+    async def set_seat(self, table: LiveTable, seat: int, to: str) -> None:
+        """The owner's change of a seat (see seats.arrange), then the table plans and shows it."""
+        async with table.lock:
+            await seats.arrange(self, table, seat, to)
+        await self._plan(table, broadcast=True)
+
+    async def take_back(self, table: LiveTable, seat: int) -> None:
+        """The person of `seat` is back: the bot sitting in for them leaves."""
+        async with table.lock:
+            changed = await seats.take_back(self, table, seat)
+        if changed:
+            await self._plan(table, broadcast=True)
 
     def seat_of(self, table: LiveTable, token: str | None) -> int | None:
         """The seat whose secret `token` is, or None."""
@@ -479,7 +489,11 @@ class Hub:
         if self._bot_table_spent(table):
             await self._stop_bot_table(table)
             return
-        if row.kind == "person" and window and _has_pass(state, seat):
+        person = not seats.plays_bot(row)
+        in_window = person and window and _has_pass(state, seat)
+        clocked = seat if person and not in_window else None
+        clock = await timers.on_plan(self, table, clocked, version)  # turn clocks (item 1)
+        if in_window:
             # A17: a person who touches nothing passes when the whole countdown has run
             # out, whether or not they hold a card that could answer: the moment of their
             # pass tells nobody what they hold. Only their own choice ("always pass", a
@@ -491,10 +505,14 @@ class Hub:
             auto = row.auto_pass or seat in table.pass_ahead
             if not auto:
                 table.timer = asyncio.create_task(self._timeout(table, seat, version))
-        elif row.kind == "person":
+        elif person:
             table.deadline = table.deadline_seat = None
             seconds = float(table.row.settings.get("turn_seconds") or 0)
-            if seconds > 0:
+            if clock is not None:
+                table.deadline = clock
+                table.deadline_seat = seat
+                table.timer = asyncio.create_task(self._clock_out(table, seat, version))
+            elif seconds > 0:
                 table.deadline = time.time() + seconds
                 table.deadline_seat = seat
                 table.timer = asyncio.create_task(self._timeout(table, seat, version))
@@ -502,7 +520,7 @@ class Hub:
             table.deadline = table.deadline_seat = None
         if broadcast:
             await self.broadcast(table)
-        if row.kind == "bot" and table.bot_version != version:
+        if not person and table.bot_version != version:
             table.bot_version = version  # one bot task per version, however often we plan
             table.bot_task = asyncio.create_task(self._bot(table, seat, version))
         elif auto:
@@ -528,6 +546,26 @@ class Hub:
             return  # outside a window a person's turn is not taken away
         with contextlib.suppress(Refused):
             await self.act(table, seat, version, choice.to_json())
+
+    async def _clock_out(self, table: LiveTable, seat: int, version: int) -> None:
+        """The person's time bank ran out: the seat's bot makes this one decision."""
+        deadline = table.deadline or time.time()
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        state = table.state
+        if state is None or len(state.history) != version or state.over:
+            return
+        table.timer = None
+        row = table.seat_row(seat)
+        seed = (table.row.seed * 1_000_003 + version * 101 + seat) % 2**62
+        obj = await self._bot_move(table, state, seat, row.bot or seats.STAND_IN, seed)
+        if table.state is not state:
+            return  # the person moved while the bot thought
+        line = timers.ran_out(table, seat, row.name or f"seat {seat + 1}")
+        with contextlib.suppress(Exception):
+            await self.db(self.store.set_settings, table.row.id, dict(table.row.settings))
+        await self.notify(table, {"type": "note", "text": line})
+        with contextlib.suppress(Refused):
+            await self.act(table, seat, version, obj)
 
     async def _bot(self, table: LiveTable, seat: int, version: int) -> None:
         state = table.state
@@ -612,12 +650,14 @@ class Hub:
             "settings": row.settings,
             "players": table.game.players,
             "rematch_of": row.rematch_of,
+            "spectators": seats.spectators(table.conns),
             "seats": [
                 {
                     "seat": s.seat,
                     "kind": s.kind,
                     "name": s.name,
                     "connected": s.kind == "bot" or table.connected(s.seat),
+                    "stand_in": seats.stand_in(s),  # "bot playing for Bob"
                 }
                 for s in row.seats
             ],
@@ -684,12 +724,17 @@ class Hub:
     async def attach(self, table: LiveTable, conn: Conn) -> None:
         table.conns.add(conn)
         table.idle_since = time.time()
+        if conn.seat is not None and seats.stand_in(table.seat_row(conn.seat)):
+            with contextlib.suppress(Refused):
+                await self.take_back(table, conn.seat)  # back: the bot leaves the seat
         await self.broadcast(table)
 
     async def detach(self, table: LiveTable, conn: Conn) -> None:
         table.conns.discard(conn)
         if not any(c.seat is not None for c in table.conns):
             table.idle_since = time.time()
+        if conn.seat is not None and not table.connected(conn.seat):
+            seats.watch_leaver(self, table, conn.seat)
         await self.broadcast(table)
 
     async def sweep(self) -> list[str]:

@@ -141,17 +141,27 @@ function drawSeats() {
   }
 }
 
+// The lobby's list (issue 14): your tables first ("your turn" when you must act), then
+// tables to join or watch; finished games under "Recent games" with their replay.
 async function refresh() {
-  let tables = [];
-  try { tables = await api("/api/tables"); } catch (_) { return; }
+  let data = null;
+  try { data = await api("/api/lobby"); } catch (_) { return; }
   const body = $("#tables");
   const title = (name) => (games.find((g) => g.name === name) || { title: name }).title;
-  if (!tables.length) { body.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "No tables yet: create one above."))); return; }
-  body.replaceChildren(...tables.slice().reverse().map((t) => el("tr", {},
-    el("td", {}, title(t.game)),
+  const tables = [...data.yours, ...data.tables];
+  const words = { "your turn": "your turn", play: "play", join: "join", watch: "watch" };
+  if (!tables.length) body.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "No tables yet: create one above.")));
+  else body.replaceChildren(...tables.map((t) => el("tr", { class: t.mine ? "mine" : "", "data-table": t.id, "data-action": t.action },
+    el("td", {}, title(t.game), t.mine ? el("span", { class: "pill" }, " yours") : ""),
     el("td", {}, el("span", { class: `pill ${t.status === "open" ? "ok" : "warn"}` }, t.status === "open" ? "waiting for players" : "playing")),
     el("td", {}, t.seats.map((s) => (s.kind === "open" ? "open seat" : s.name)).join(", ")),
-    el("td", {}, el("a", { href: `/tables/${t.id}` }, t.status === "open" ? "join" : "watch")))));
+    el("td", {}, el("a", { href: `/tables/${t.id}`, class: t.your_turn ? "btn primary" : "" }, words[t.action] || "watch")))));
+  const recent = $("#recent");
+  if (!data.recent.length) { recent.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "none yet"))); return; }
+  recent.replaceChildren(...data.recent.map((r) => el("tr", { "data-recent": r.id },
+    el("td", {}, title(r.game)),
+    el("td", { class: "muted" }, new Date(r.ended * 1000).toLocaleString()),
+    el("td", {}, el("a", { href: r.replay }, "replay")))));
 }
 
 /** A server refusal in plain words beside the field it is about. */
@@ -175,7 +185,7 @@ $("#create").addEventListener("submit", async (ev) => {
   const picks = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const sit = picks.indexOf("me");
   const body = { game: game.name, options, seats: picks.map((p) => (p === "me" ? "open" : p)),
-    settings: { bot_delay: $("#bot_delay").value, ...(game.windows ? { reaction_seconds: $("#reaction_seconds").value } : {}) } };
+    settings: { bot_delay: $("#bot_delay").value, clock: $("#clock").value, grace_seconds: $("#grace_seconds").value, ...(game.windows ? { reaction_seconds: $("#reaction_seconds").value } : {}) } };
   if (sit >= 0) {
     if (!name) { $("#name-err").textContent = "Enter your name to take a seat."; nameInput.focus(); return; }
     body.sit = sit; body.name = name;

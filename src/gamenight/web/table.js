@@ -7,7 +7,8 @@ let last = null;        // the last state message
 let conn = null;
 let resultsShown = false;
 let logCount = 0;
-let actedOn = null;     // the newest version we made an action on
+let actedOn = null;
+let helloSent = false;     // the newest version we made an action on
 const STATUS_WORDS = { open: "waiting for players", running: "playing", finished: "finished", abandoned: "abandoned" };
 
 $("#invite-url").textContent = `${location.origin}/tables/${tableId}`;
@@ -18,10 +19,7 @@ $("#invite").addEventListener("click", async () => {
 $("#join-name").value = localStorage.getItem("gamenight.name") || "";
 $("#results-close").addEventListener("click", () => { $("#results").hidden = true; });
 $("#replay-link").href = `/tables/${tableId}/replay`;
-$("#rematch").addEventListener("click", async () => {
-  try { const t = await api(`/api/tables/${tableId}/rematch`, {}); location.href = `/tables/${t.id}`; }
-  catch (e) { toast(e.message, "error"); }
-});
+$("#rematch").addEventListener("click", () => acceptRematch());
 $("#start").addEventListener("click", async () => {
   try { await api(`/api/tables/${tableId}/start`, {}); }
   catch (e) { $("#lobby-msg").textContent = e.message; }
@@ -52,6 +50,82 @@ async function join(seat) {
   } catch (e) { $("#lobby-msg").textContent = e.message; }
 }
 
+// The owner arranges seats (issue 14): an open seat becomes a bot, a bot seat opens, a
+// person is removed before the start; while running a person's seat is handed to a bot.
+async function arrange(seat, to) {
+  try { await api(`/api/tables/${tableId}/seats/${seat}`, { to }); }
+  catch (e) { toast(e.message, "error"); }
+}
+
+function ownerButton(s) {
+  if (!info || !info.owner || info.you === s.seat) return "";
+  if (s.kind === "open") return el("button", { type: "button", onclick: () => arrange(s.seat, "bot"), "data-seat-bot": s.seat }, "Add a bot");
+  if (s.kind === "bot") return el("button", { type: "button", onclick: () => arrange(s.seat, "open"), "data-seat-open": s.seat }, "Open the seat");
+  const remove = el("button", { type: "button", onclick: () => arrange(s.seat, "open"), "data-seat-remove": s.seat }, "Remove");
+  if (!waiting(table()).includes(s.seat)) return remove;
+  // A rematch seat still waiting for its person: the owner may start without them.
+  return el("span", {}, el("button", { type: "button", onclick: () => arrange(s.seat, "bot"), "data-seat-bot": s.seat }, "A bot instead"), " ", remove);
+}
+
+// The series of rematches (issue 14): every game's scores by name and the totals.
+function table() { return (last && last.table) || info; }
+function seriesOf(t) { return (t && t.settings && t.settings.series) || null; }
+function waiting(t) { const s = seriesOf(t); return (s && s.pending) || []; }
+
+function drawSeries(t) {
+  const s = seriesOf(t);
+  let box = document.getElementById("series");
+  if (!s) { if (box) box.remove(); return; }
+  if (!box) {
+    box = el("section", { class: "panel", id: "series", "aria-label": "the series" });
+    $("#players").after(box);
+  }
+  const games = s.games || [];
+  const totals = new Map();
+  const wins = new Map();
+  for (const g of games) {
+    for (const [name, score] of Object.entries(g.scores)) totals.set(name, (totals.get(name) || 0) + score);
+    for (const name of g.winners) wins.set(name, (wins.get(name) || 0) + 1);
+  }
+  const rows = games.map((g, i) => el("tr", { "data-game": i + 1 }, el("td", {}, `Game ${i + 1}`),
+    el("td", {}, Object.entries(g.scores).map(([n, x]) => `${n} ${x}`).join(", ")),
+    el("td", {}, g.winners.join(" and "))));
+  const total = el("tr", { id: "series-totals" }, el("td", {}, "Totals"),
+    el("td", {}, [...totals].map(([n, x]) => `${n} ${x}`).join(", ")),
+    el("td", {}, [...wins].map(([n, w]) => `${n} ${w} ${w === 1 ? "win" : "wins"}`).join(", ")));
+  box.replaceChildren(el("h3", { id: "series-h" }, `Series: game ${games.length + 1}`),
+    el("table", { class: "list" }, el("tr", {}, el("th", {}, "game"), el("th", {}, "scores"), el("th", {}, "won")), rows, total));
+}
+
+function rematchOffer(msg) {
+  const old = document.getElementById("rematch-offer");
+  if (old) old.remove();
+  const go = el("a", { href: `/tables/${msg.table}`, id: "rematch-link" }, "look at the new table");
+  const bar = el("div", { class: "panel", id: "rematch-offer" }, `${msg.by} wants a rematch. `, go);
+  if (last && last.seat !== null) {
+    bar.append(" ", el("button", { type: "button", class: "primary", id: "rematch-accept", onclick: acceptRematch }, "Accept"),
+      " ", el("button", { type: "button", id: "rematch-decline", onclick: declineRematch }, "Decline"));
+  }
+  (!$("#results").hidden ? $("#results-body") : $("main")).prepend(bar);
+}
+
+async function acceptRematch() {
+  try { const t = await api(`/api/tables/${tableId}/rematch`, {}); location.href = `/tables/${t.id}`; }
+  catch (e) { toast(e.message, "error"); }
+}
+
+async function declineRematch() {
+  try { await api(`/api/tables/${tableId}/decline`, {}); toast("you declined the rematch"); document.getElementById("rematch-offer")?.remove(); }
+  catch (e) { toast(e.message, "error"); }
+}
+
+function rematchMark(t, s) {
+  const series = seriesOf(t);
+  if (!series || !(series.pending || []).includes(s.seat)) return "";
+  const no = (series.declined || []).includes(s.seat);
+  return el("span", { class: `pill ${no ? "" : "warn"}`, "data-waiting": s.seat }, no ? "declined" : "not yet accepted");
+}
+
 function drawLobby(table) {
   const box = $("#lobby-seats");
   box.replaceChildren();
@@ -59,8 +133,8 @@ function drawLobby(table) {
     const mine = info && info.you === s.seat;
     const body = s.kind === "open"
       ? (info && info.you === null ? el("button", { type: "button", class: "primary", onclick: () => join(s.seat), "data-join": s.seat }, "Sit here") : el("span", { class: "muted" }, "open"))
-      : el("span", {}, s.name, mine ? " (you)" : "");
-    box.append(el("div", { class: `seat ${mine ? "me" : ""}` }, el("div", { class: "muted" }, `Seat ${s.seat + 1}`), body));
+      : el("span", {}, s.name, mine ? " (you)" : "", rematchMark(table, s));
+    box.append(el("div", { class: `seat ${mine ? "me" : ""}` }, el("div", { class: "muted" }, `Seat ${s.seat + 1}`), body, " ", ownerButton(s)));
   }
   const full = table.seats.every((s) => s.kind !== "open");
   $("#start").hidden = !(info && info.owner);
@@ -78,8 +152,58 @@ function drawPlayers(msg) {
     box.append(el("div", { class: `seat ${s.seat === msg.seat ? "me" : ""} ${s.seat === toAct ? "turn" : ""}` },
       el("span", { class: `status-dot ${s.connected ? "online" : "offline"}` }), " ",
       el("strong", {}, s.name || `seat ${s.seat + 1}`), s.seat === msg.seat ? " (you)" : "",
-      s.seat === toAct ? el("span", { class: "pill warn" }, s.seat === msg.seat ? "your move" : "to move") : ""));
+      s.seat === toAct ? el("span", { class: "pill warn" }, s.seat === msg.seat ? "your move" : "to move") : "",
+      clockChip(msg, s), standIn(msg, s)));
   }
+  const watching = msg.table.spectators || [];
+  if (watching.length) box.append(el("div", { class: "muted", id: "spectators" }, `Watching: ${watching.join(", ")}`));
+}
+
+// A bot sitting in for a person who left: said by name; the person takes the seat back,
+// the owner may hand a gone person's seat to a bot.
+function standIn(msg, s) {
+  if (s.kind !== "person" || msg.table.status !== "running") return "";
+  const name = s.name || `seat ${s.seat + 1}`;
+  if (s.stand_in) {
+    const note = el("div", { class: "pill", "data-stand-in": s.seat }, `bot playing for ${name}`);
+    if (s.seat !== msg.seat) return note;
+    return el("div", {}, note, el("button", { type: "button", id: "take-back", onclick: () => conn.send({ type: "take_back" }) }, "Take my seat back"));
+  }
+  if (info && info.owner && s.seat !== msg.seat) {
+    return el("button", { type: "button", "data-hand": s.seat, onclick: () => arrange(s.seat, "bot") }, "Let a bot play");
+  }
+  return "";
+}
+
+// A person's time bank (turn clocks, issue 14): the one whose turn it is counts down.
+function clockText(seconds) {
+  const t = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`;
+}
+function clockChip(msg, s) {
+  const banks = msg.table.settings && msg.table.settings.clock_banks;
+  if (!banks || banks[String(s.seat)] === undefined || msg.table.status !== "running") return "";
+  const turn = msg.table.settings.clock_turn;
+  const running = turn && turn[0] === s.seat;
+  const chip = el("span", { class: `pill ${running ? "warn" : ""}`, "data-clock": s.seat, title: "time bank" }, `clock ${clockText(banks[String(s.seat)])}`);
+  if (running) {
+    const skew = Date.now() / 1000 - msg.now;
+    chip.dataset.until = String(turn[1] + banks[String(s.seat)] + skew);
+  }
+  return chip;
+}
+setInterval(() => {
+  for (const chip of document.querySelectorAll("[data-clock][data-until]")) {
+    chip.textContent = `clock ${clockText(Number(chip.dataset.until) - Date.now() / 1000)}`;
+  }
+}, 250);
+
+// Server lines for the log (a clock that ran out), kept with the table's settings.
+let notesShown = 0;
+function drawNotes(msg) {
+  const notes = (msg.table.settings && msg.table.settings.notes) || [];
+  for (const text of notes.slice(notesShown)) $("#log").append(el("div", { class: "note", "data-note": "" }, text));
+  notesShown = Math.max(notesShown, notes.length);
 }
 
 let timerHandle = null;
@@ -93,7 +217,8 @@ function drawTimer(msg) {
   const who = msg.deadline_seat === msg.seat ? "you" : names()[msg.deadline_seat];
   const tick = () => {
     const left = Math.max(0, msg.deadline - (Date.now() / 1000 - skew));
-    $("#timer-text").textContent = `${who}: ${left.toFixed(0)} s left to answer`;
+    const clocked = msg.table.settings && msg.table.settings.clock_turn;  // a turn clock, not a window's countdown
+    $("#timer-text").textContent = clocked ? `${who}: ${clockText(left)} left on the clock` : `${who}: ${left.toFixed(0)} s left to answer`;
     $("#timer-bar").style.width = `${(100 * left) / total}%`;
     const inBanner = document.getElementById("window-timer");
     if (inBanner) inBanner.textContent = ` ${left.toFixed(0)} s`;
@@ -147,7 +272,10 @@ function drawResults(msg) {
   $("#results").hidden = false;
 }
 
-function onStatus(s) { $("#conn").className = `status-dot ${s}`; }
+function onStatus(s) {
+  $("#conn").className = `status-dot ${s}`;
+  if (s === "offline") helloSent = false;  // a new socket says the name again
+}
 
 function onMessage(msg) {
   if (msg.type === "refused") {
@@ -161,14 +289,19 @@ function onMessage(msg) {
   }
   if (msg.type === "error") { toast(msg.reason, "error"); return; }
   if (msg.type === "rematch") {
-    toast("a rematch table is ready");
-    const bar = el("div", { class: "panel" }, "A rematch was set up: ", el("a", { href: `/tables/${msg.table}`, id: "rematch-link" }, "go to the new table"));
-    $("main").prepend(bar);
+    toast(`${msg.by} wants a rematch`);
+    rematchOffer(msg);
     return;
   }
   if (msg.type === "closed") { toast(msg.reason, "error"); return; }
+  if (msg.type === "note") { toast(msg.text); return; }
   if (msg.type !== "state") return;
   last = msg;
+  if (msg.seat === null && !helloSent) {  // a spectator is listed by the name they gave
+    helloSent = true;
+    const name = localStorage.getItem("gamenight.name");
+    if (name) conn.send({ type: "hello", name });
+  }
   if (info && msg.seat !== info.you) info.you = msg.seat;
   $("#status").textContent = STATUS_WORDS[msg.table.status] || msg.table.status;
   $("#status").className = `pill ${msg.table.status === "running" ? "warn" : msg.table.status === "open" ? "ok" : ""}`;
@@ -177,8 +310,10 @@ function onMessage(msg) {
   $("#lobby").hidden = msg.table.status !== "open";
   if (msg.table.status === "open") drawLobby(msg.table);
   drawPlayers(msg);
+  drawSeries(msg.table);
   drawTimer(msg);
   if (msg.view && module) module.render($("#game"), msg, ctx);
+  drawNotes(msg);  // a clock's note comes before the move the bot made
   drawLog(msg);
   drawResults(msg);
 }

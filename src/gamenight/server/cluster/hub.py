@@ -35,7 +35,7 @@ from gamenight.server.workers import WorkerPool
 log = logging.getLogger("gamenight.server.cluster")
 
 LEASE_SECONDS = float(os.environ.get("GAMENIGHT_LEASE_SECONDS", "5"))
-OPS = ("act", "join", "start", "auto_pass", "pass_ahead")
+OPS = ("act", "join", "start", "auto_pass", "pass_ahead", "seat", "take_back")
 
 
 def process_id() -> str:
@@ -337,6 +337,12 @@ class ClusterHub(Hub):
     async def set_pass_ahead(self, table: LiveTable, seat: int, on: bool) -> None:
         await self._route(table, "pass_ahead", [seat, on])
 
+    async def set_seat(self, table: LiveTable, seat: int, to: str) -> None:
+        await self._route(table, "seat", [seat, to])
+
+    async def take_back(self, table: LiveTable, seat: int) -> None:
+        await self._route(table, "take_back", [seat])
+
     async def _local(self, table: LiveTable, op: str, args: list[Any]) -> Any:
         """Run a request as the owner (Hub's own code)."""
         if op == "act":
@@ -357,6 +363,14 @@ class ClusterHub(Hub):
             return None
         if op == "pass_ahead":
             await Hub.set_pass_ahead(self, table, int(args[0]), bool(args[1]))
+            await self._announce(table)
+            return None
+        if op in ("seat", "take_back"):  # issue 14: seats change hands
+            self._bump_row(table)
+            if op == "seat":
+                await Hub.set_seat(self, table, int(args[0]), str(args[1]))
+            else:
+                await Hub.take_back(self, table, int(args[0]))
             await self._announce(table)
             return None
         raise Refused(f"unknown request {op!r}", 400)

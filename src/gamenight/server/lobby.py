@@ -1,0 +1,126 @@
+"""The tidy lobby (issue 14, item 6), like Board Game Arena's: your own tables first (marked
+"your turn" when you must act), then tables to join or watch (a full table says "watch"),
+while tables that never started leave the list after a while; finished games move to
+"recent games" with their replay.
+
+Which tables are yours comes from the seat and owner cookies the browser sends (one per
+table, HttpOnly): nothing else identifies a guest.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from gamenight.server.db import Store, tables, token_hash
+
+if TYPE_CHECKING:
+    from gamenight.server.tables import Hub, LiveTable
+
+SEAT_PREFIX = "gn_seat_"
+OWNER_PREFIX = "gn_owner_"
+YOURS_MAX = 20  # of your own tables shown (the newest cookies' tables)
+RECENT_MAX = 12
+
+
+def open_seconds() -> float:
+    """How long a table that never started stays in the list (GAMENIGHT_LOBBY_OPEN_SECONDS)."""
+    try:
+        return float(os.environ.get("GAMENIGHT_LOBBY_OPEN_SECONDS", "900"))
+    except ValueError:
+        return 900.0
+
+
+def recent(store: Store, limit: int = RECENT_MAX) -> list[dict[str, Any]]:
+    """The newest finished games (one query): game, when, and the replay's address."""
+    query = (
+        select(tables.c.id, tables.c.game, tables.c.updated)
+        .where(tables.c.status == "finished")
+        .order_by(tables.c.updated.desc(), tables.c.id)
+        .limit(limit)
+    )
+    with store.engine.connect() as conn:
+        return [
+            {"id": r.id, "game": r.game, "ended": r.updated, "replay": f"/tables/{r.id}/replay"}
+            for r in conn.execute(query)
+        ]
+
+
+def playing(store: Store, ids: list[str]) -> list[str]:
+    """Which of `ids` are open or running (one query)."""
+    if not ids:
+        return []
+    query = select(tables.c.id).where(
+        tables.c.id.in_(ids), tables.c.status.in_(("open", "running"))
+    )
+    with store.engine.connect() as conn:
+        return [r.id for r in conn.execute(query)]
+
+
+def your_ids(cookies: Mapping[str, str]) -> list[str]:
+    ids = []
+    for key in cookies:
+        for prefix in (SEAT_PREFIX, OWNER_PREFIX):
+            if key.startswith(prefix) and key[len(prefix) :].isalnum():
+                ids.append(key[len(prefix) :])
+    return list(dict.fromkeys(ids))[-YOURS_MAX:]
+
+
+def mark(
+    hub: Hub, table: LiveTable, cookies: Mapping[str, str], info: dict[str, Any]
+) -> dict[str, Any]:
+    """The lobby's words for one table: yours / your turn / join / watch."""
+    row = table.row
+    seat = hub.seat_of(table, cookies.get(SEAT_PREFIX + row.id))
+    owner = cookies.get(OWNER_PREFIX + row.id)
+    mine = seat is not None or (owner is not None and token_hash(owner) == row.owner_hash)
+    state = table.state
+    your_turn = (
+        seat is not None
+        and row.status == "running"
+        and state is not None
+        and not state.over
+        and seat in state.actors
+    )
+    full = all(s.kind != "open" for s in row.seats)
+    if mine:
+        action = "your turn" if your_turn else "play"
+    elif row.status == "open" and not full:
+        action = "join"
+    else:
+        action = "watch"
+    info.update({"mine": mine, "your_turn": your_turn, "action": action, "full": full})
+    return info
+
+
+async def view(
+    hub: Hub, cookies: Mapping[str, str], summary: Callable[[LiveTable], dict[str, Any]]
+) -> dict[str, Any]:
+    """{"yours": [...], "tables": [...], "recent": [...]} for the lobby page."""
+    now = time.time()
+    stale = now - open_seconds()
+    yours = []
+    for tid in await hub.db(playing, hub.store, your_ids(cookies)):
+        try:
+            table = await hub.get(tid)
+        except Exception:
+            continue  # an old cookie of a table gone or broken
+        if table.row.status in ("open", "running"):
+            yours.append(mark(hub, table, cookies, summary(table)))
+    yours = [t for t in yours if t["mine"]]
+    yours.sort(key=lambda t: (not t["your_turn"], t["status"] != "running"))
+    mine = {t["id"] for t in yours}
+    rows = await hub.db(hub.store.lobby, 50, 0)
+    others = []
+    for row in rows:
+        if row.id in mine or (row.status == "open" and row.created < stale):
+            continue  # yours are above; a table that never started leaves after a while
+        live = hub.live.get(row.id)
+        if live is None:
+            continue  # not in play on this server (left before a restart)
+        others.append(mark(hub, live, cookies, summary(live)))
+    return {"yours": yours, "tables": others, "recent": await hub.db(recent, hub.store)}

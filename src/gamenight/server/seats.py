@@ -1,0 +1,149 @@
+"""Seats that change hands (issue 14, item 2): a bot sitting in for a person who left, and
+the owner arranging seats before the start.
+
+A person's seat with a bot sitting in keeps kind "person" (and its secret token, so the
+person can come back) and stores the stand-in bot in the seat's `bot` column: the table
+survives a restart with the bot still playing, and no migration is needed. The game state
+is never touched, so the person's hand is intact when they take the seat back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from gamenight.server.db import SeatRow
+
+if TYPE_CHECKING:
+    from gamenight.server.tables import Hub, LiveTable
+
+log = logging.getLogger("gamenight.server")
+
+GRACE_SECONDS = 60.0  # disconnected this long, a bot plays for the person (table setting)
+STAND_IN = "bot"  # the bot that sits in for a person (the server's default level)
+LEVELS = ("easy", "medium", "hard")
+# What the owner may ask for a seat: a bot of a level, an open seat, or (running) a bot
+# playing for a person.
+CHOICES = ("open", "bot", *LEVELS)
+
+
+def plays_bot(s: SeatRow) -> bool:
+    """The seat's moves are made by a bot (a bot seat, or a bot sitting in for a person)."""
+    return s.kind == "bot" or (s.kind == "person" and bool(s.bot))
+
+
+def stand_in(s: SeatRow) -> bool:
+    return s.kind == "person" and bool(s.bot)
+
+
+def grace_seconds(table: LiveTable) -> float:
+    return float(table.row.settings.get("grace_seconds", GRACE_SECONDS) or 0)
+
+
+async def arrange(hub: Hub, table: LiveTable, seat: int, to: str) -> None:
+    """The owner's change of one seat (under the table's lock; raises Refused):
+    before the start an open seat becomes a bot, a bot seat or a person's seat becomes open
+    (the person is removed); while running a person's seat is handed to a bot."""
+    from gamenight.server.tables import Refused
+
+    if not 0 <= seat < len(table.row.seats):
+        raise Refused(f"seat {seat} does not exist; seats 0..{len(table.row.seats) - 1}", 400)
+    if to not in CHOICES:
+        raise Refused(f"a seat can be made one of {', '.join(CHOICES)}; not {to!r}", 400)
+    s = table.seat_row(seat)
+    status = table.row.status
+    if status == "open":
+        if to == "open":
+            new = SeatRow(seat, "open")
+        else:
+            level = "medium" if to == "bot" else to
+            new = SeatRow(seat, "bot", name=f"Bot {seat + 1} ({level})", bot=f"bot:{level}")
+        removed = s.kind == "person" and new.kind != "person"
+    elif status == "running":
+        if to == "open":
+            raise Refused("while the game runs a seat cannot be opened; hand it to a bot")
+        if s.kind != "person":
+            raise Refused(f"seat {seat} is not a person's; a bot already plays it")
+        if s.bot:
+            return
+        new = replace(s, bot=STAND_IN if to == "bot" else f"bot:{to}")
+        removed = False
+    else:
+        raise Refused(f"the table is {status}; its seats cannot change")
+    await hub.db(hub.store.update_seat, table.row.id, new)
+    table.row.seats[seat] = new
+    table.bot_version = -1  # a bot may have to move at this very version
+    if status == "open":
+        from gamenight.server import series
+
+        await series.forget(hub, table, seat)  # a rematch seat no longer waits for its person
+    if removed:  # the removed person's page is a spectator's from now on
+        for conn in list(table.conns):
+            if conn.seat == seat:
+                conn.seat = None
+                conn.log_pos = -1
+
+
+async def take_back(hub: Hub, table: LiveTable, seat: int) -> bool:
+    """The person is back: the bot sitting in leaves (under the lock). True if it did."""
+    s = table.seat_row(seat)
+    if not stand_in(s) or table.row.status not in ("running", "open"):
+        return False
+    new = replace(s, bot=None)
+    await hub.db(hub.store.update_seat, table.row.id, new)
+    table.row.seats[seat] = new
+    table.bot_version = -1
+    return True
+
+
+def watch_leaver(hub: Hub, table: LiveTable, seat: int) -> None:
+    """The seat's person has no page open: after the grace period a bot plays for them."""
+    grace = grace_seconds(table)
+    if grace <= 0 or table.row.status != "running":
+        return
+    s = table.seat_row(seat)
+    if s.kind != "person" or s.bot:
+        return
+    task = asyncio.create_task(_after_grace(hub, table, seat, grace))
+    hub._tasks.add(task)
+    task.add_done_callback(hub._tasks.discard)
+
+
+def watch_all(hub: Hub, table: LiveTable) -> None:
+    """After a restart nobody is at the table yet: start every person's grace period."""
+    for s in table.row.seats:
+        if not table.connected(s.seat):
+            watch_leaver(hub, table, s.seat)
+
+
+async def _after_grace(hub: Hub, table: LiveTable, seat: int, grace: float) -> None:
+    await asyncio.sleep(grace)
+    seen = hub.public_table(table)["seats"][seat]  # a cluster counts every process's pages
+    if table.row.status != "running" or seen["connected"]:
+        return
+    from gamenight.server.tables import Refused
+
+    with contextlib.suppress(Refused):
+        await hub.set_seat(table, seat, "bot")
+        log.info("table %s: a bot plays for seat %s (gone %.0f s)", table.row.id, seat, grace)
+
+
+MAX_SPECTATORS_LISTED = 30
+
+
+def spectator_name(value: Any) -> str | None:
+    """A spectator's name as shown (plain text, one line, at most 40 characters), or None."""
+    if not isinstance(value, str):
+        return None
+    name = " ".join(value.split())[:40]
+    return name or None
+
+
+def spectators(conns: Iterable[Any]) -> list[str]:
+    """The names of the people watching (a page without a name is "a guest")."""
+    names = sorted(c.name or "a guest" for c in conns if c.seat is None and not c.dropped)
+    return names[:MAX_SPECTATORS_LISTED]

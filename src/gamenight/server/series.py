@@ -1,0 +1,163 @@
+"""A rematch keeps the table together (issue 14, item 3), as on Board Game Arena.
+
+The first "rematch" of a finished table makes the next table of the series: the same game,
+options and settings, everyone seated again with the seats rotated by one (the second
+player of the last game starts this one). A person's seat waits for them to accept
+("pending"); each person who accepts gets the seat's secret token; when nobody is pending
+the game starts by itself. A person who declines (or never answers) keeps blocking the
+start until the owner makes their seat open or a bot (or starts with those who accepted
+by doing so). The series (every game's scores by name, and who is pending or declined)
+is kept in the new table's settings, so it survives a restart without a migration.
+"""
+
+from __future__ import annotations
+
+import secrets
+from contextlib import suppress
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from gamenight.server.db import SeatRow, token_hash
+
+if TYPE_CHECKING:
+    from gamenight.server.tables import Hub, LiveTable
+
+# Table state kept in settings that a new game of the series starts without.
+_PER_GAME = ("clock_banks", "clock_turn", "notes", "series")
+
+
+def info(table: LiveTable) -> dict[str, Any]:
+    return dict(table.row.settings.get("series") or {})
+
+
+def pending(table: LiveTable) -> list[int]:
+    return list(info(table).get("pending") or [])
+
+
+def _result(old: LiveTable) -> dict[str, Any] | None:
+    state = old.state
+    if state is None or not state.over:
+        return None
+    outcome = state.outcome()
+    names = [s.name or f"seat {s.seat + 1}" for s in old.row.seats]
+    return {
+        "id": old.row.id,
+        "scores": {names[i]: float(x) for i, x in enumerate(outcome.scores)},
+        "winners": [names[i] for i in outcome.winners],
+    }
+
+
+def new_seat(old: LiveTable, seat: int) -> int:
+    """Where the person of the last game's `seat` sits now (seats rotate by one)."""
+    return (seat - 1) % len(old.row.seats)
+
+
+async def rematch(hub: Hub, old: LiveTable, asker: int | None) -> tuple[LiveTable, str | None]:
+    """`asker` (a seat of the finished table; None: the owner who does not play) accepts
+    the rematch. Returns the next table and the asker's secret seat token (None: no seat)."""
+    from gamenight.server.tables import Refused
+
+    async with old.lock:
+        if asker in old.rematch_asked:
+            raise Refused("you have already asked for a rematch of this table")
+        made = await hub.db(hub.store.rematch_of, old.row.id)
+        if made is None:
+            table = await _make(hub, old)
+        else:
+            table = await hub.get(made)
+        old.rematch_asked.add(asker)
+    token = None
+    if asker is not None and old.seat_row(asker).kind == "person":
+        token = await _accept(hub, table, new_seat(old, asker))
+    full = all(s.kind != "open" for s in table.row.seats)
+    if not pending(table) and table.row.status == "open" and full:
+        with suppress(Refused):  # everyone accepted: the next game starts by itself
+            await hub.start(table)
+    return table, token
+
+
+async def _make(hub: Hub, old: LiveTable) -> LiveTable:
+    n = len(old.row.seats)
+    rotated = [old.row.seats[(j + 1) % n] for j in range(n)]
+    specs = [s.bot or "bot" if s.kind == "bot" else "open" for s in rotated]
+    settings = {k: v for k, v in old.row.settings.items() if k not in _PER_GAME}
+    games = list(info(old).get("games") or [])
+    result = _result(old)
+    if result is not None:
+        games.append(result)
+    waiting = [j for j, s in enumerate(rotated) if s.kind == "person"]
+    settings["series"] = {"games": games, "pending": waiting, "declined": []}
+    table, _ = await hub.create(
+        old.row.game,
+        old.row.options,
+        specs,
+        settings,
+        rematch_of=old.row.id,
+        owner_hash=old.row.owner_hash,  # the same owner: their cookie's token works here too
+    )
+    for j, s in enumerate(rotated):
+        if s.kind == "bot":
+            new = SeatRow(j, "bot", s.name, s.bot)
+        elif s.kind == "person":
+            new = SeatRow(j, "person", s.name, None, None, False)
+        else:
+            continue
+        await hub.db(hub.store.update_seat, table.row.id, new)
+        table.row.seats[j] = new
+    return table
+
+
+async def _accept(hub: Hub, table: LiveTable, seat: int) -> str | None:
+    async with table.lock:
+        s = table.seat_row(seat)
+        if table.row.status != "open" or s.kind != "person" or seat not in pending(table):
+            return None  # the owner gave the seat away meanwhile
+        token = secrets.token_urlsafe(24)
+        new = replace(s, token_hash=token_hash(token))
+        await hub.db(hub.store.update_seat, table.row.id, new)
+        table.row.seats[seat] = new
+        await _set(hub, table, pending=[x for x in pending(table) if x != seat])
+    await hub.broadcast(table)
+    return token
+
+
+async def decline(hub: Hub, old: LiveTable, asker: int) -> LiveTable:
+    """The person of `asker` will not play the next game: the owner decides their seat."""
+    from gamenight.server.tables import Refused
+
+    made = await hub.db(hub.store.rematch_of, old.row.id)
+    if made is None:
+        raise Refused("nobody has asked for a rematch of this table")
+    table = await hub.get(made)
+    seat = new_seat(old, asker)
+    async with table.lock:
+        if seat not in pending(table):
+            raise Refused("your seat in the rematch is no longer waiting for you")
+        declined = sorted({*(info(table).get("declined") or []), seat})
+        await _set(hub, table, declined=declined)
+    await hub.broadcast(table)
+    return table
+
+
+async def forget(hub: Hub, table: LiveTable, seat: int) -> None:
+    """The owner made a waiting seat open or a bot (under the lock): it waits no more."""
+    if seat in pending(table):
+        declined = [x for x in info(table).get("declined") or [] if x != seat]
+        await _set(hub, table, pending=[x for x in pending(table) if x != seat], declined=declined)
+
+
+def start_refusal(table: LiveTable) -> str | None:
+    waiting = pending(table)
+    if not waiting:
+        return None
+    names = ", ".join(table.seat_row(s).name or f"seat {s + 1}" for s in waiting)
+    return (
+        f"waiting for {names} to accept the rematch; the owner may make their seat "
+        "open or a bot to start without them"
+    )
+
+
+async def _set(hub: Hub, table: LiveTable, **changes: Any) -> None:
+    series = {**info(table), **changes}
+    table.row.settings["series"] = series
+    await hub.db(hub.store.set_settings, table.row.id, dict(table.row.settings))

@@ -1,0 +1,51 @@
+"""Turn clocks with a time bank per person (issue 14, item 1): two people in two browser
+contexts; the one who lets the clock run out has the bot make that move, said in the log."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser
+
+from tests.server.helpers import Server, wait_js
+from tests.web.conftest import open_page
+from tests.web.test_seats import SHOTS, make_table, sit
+
+
+def test_a_timeout_is_played_by_the_bot_and_the_log_says_so(
+    server: Server, browser: Browser
+) -> None:
+    ann = open_page(browser)
+    settings = {"clock": "fast", "clock_bank": 3, "clock_add": 2, "grace_seconds": 0}
+    tid = make_table(ann, server, 2, settings)
+    bob = open_page(browser)
+    sit(bob, server, tid, 1, "Bob")
+    ann.click("#start")
+    wait_js(ann, "document.body.dataset.status === 'running'")
+    # Every person's bank is on the table; the one to move counts down.
+    ann.wait_for_selector('[data-clock="0"]')
+    ann.wait_for_selector('[data-clock="1"]')
+    assert ann.locator("#timerbox").is_visible()
+    ann.screenshot(path=f"{SHOTS}/turn-clock.png")
+    # Nobody touches anything: the clock of whoever is to move runs out and the bot moves.
+    wait_js(ann, "document.querySelector('#log [data-note]') !== null", timeout=15000)
+    note = ann.locator("#log [data-note]").first.inner_text()
+    print("log:", note)
+    assert note.endswith("'s time ran out: a bot made this move for them.")
+    assert note.startswith(("Ann", "Bob"))
+    assert int(ann.evaluate("document.body.dataset.version")) >= 1
+    info = ann.request.get(f"{server.url}/api/tables/{tid}").json()
+    banks = info["settings"]["clock_banks"]
+    print("banks after the timeout:", banks)
+    assert set(banks) == {"0", "1"} and all(0 <= b <= 3 for b in banks.values())
+    ann.screenshot(path=f"{SHOTS}/turn-clock-ran-out.png")
+    assert not ann.errors and not bob.errors  # type: ignore[attr-defined]
+    bob.context.close()
+    ann.context.close()
+
+
+def test_a_bad_clock_setting_is_one_clear_line(server: Server, browser: Browser) -> None:
+    page = open_page(browser)
+    body = {"game": "drop-or-stop", "seats": ["open", "easy", "easy"], "settings": {"clock": "<b>"}}
+    r = page.request.post(f"{server.url}/api/tables", data=body)
+    assert r.status == 400
+    assert r.json()["error"] == "setting 'clock' must be one of off, relaxed, normal, fast"
+    page.context.close()

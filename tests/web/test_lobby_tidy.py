@@ -1,0 +1,110 @@
+"""A lobby that stays tidy (issue 14, item 6), seen by several people (browser contexts):
+your own tables first marked "your turn"; full tables say "watch"; tables that never
+started leave the list after a while; finished games move to "Recent games" with a replay."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.server.helpers import Server, wait_js
+from tests.web.conftest import open_page
+from tests.web.test_seats import SHOTS, make_table, sit
+
+NEVER_STARTED = 4.0  # seconds an unstarted table stays listed on this test's server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    data = tmp_path_factory.mktemp("lobby")
+    os.environ["GAMENIGHT_LOBBY_OPEN_SECONDS"] = str(NEVER_STARTED)
+    try:
+        srv = Server(f"sqlite:///{data / 'gn.sqlite3'}", data).start()
+    finally:
+        del os.environ["GAMENIGHT_LOBBY_OPEN_SECONDS"]
+    yield srv
+    srv.stop()
+
+
+def rows(page: Page, server: Server) -> list[tuple[str, str]]:
+    """(table id, what its link says) in the lobby's order."""
+    page.goto(server.url)
+    page.wait_for_selector("#tables tr")
+    wait_js(page, "!document.querySelector('#tables td.muted')?.textContent.includes('loading')")
+    out = []
+    for tr in page.locator("#tables tr[data-table]").all():
+        out.append((str(tr.get_attribute("data-table")), tr.locator("a").inner_text()))
+    return out
+
+
+def test_the_lobby_puts_yours_first_says_watch_and_drops_old_and_finished(
+    server: Server, browser: Browser
+) -> None:
+    ann, bob, cat = open_page(browser), open_page(browser), open_page(browser)
+    ours = make_table(ann, server, 2, {})
+    sit(bob, server, ours, 1, "Bob")
+    ann.click("#start")
+    wait_js(ann, "document.body.dataset.status === 'running'")
+    # Cat's tables: one with a seat to take, one full but not started (Cat and a bot).
+    r = cat.request.post(
+        f"{server.url}/api/tables",
+        data={"game": "drop-or-stop", "options": {"players": 2}, "seats": ["open", "open"]},
+    )
+    joinable = r.json()["id"]
+    r = cat.request.post(
+        f"{server.url}/api/tables",
+        data={
+            "game": "drop-or-stop",
+            "options": {"players": 2},
+            "seats": ["open", "easy"],
+            "name": "Cat",
+            "sit": 0,
+        },
+    )
+    full = r.json()["id"]
+    seen = {who: rows(p, server) for who, p in (("ann", ann), ("bob", bob))}
+    print("Ann's lobby:", seen["ann"])
+    print("Bob's lobby:", seen["bob"])
+    for who in ("ann", "bob"):
+        assert seen[who][0][0] == ours  # your own table first
+        assert dict(seen[who])[joinable] == "join" and dict(seen[who])[full] == "watch"
+    turn = {who: dict(seen[who])[ours] for who in seen}
+    assert sorted(turn.values()) == ["play", "your turn"], turn  # exactly one must act
+    assert ann.locator("#tables tr.mine").count() == 1
+    ann.screenshot(path=f"{SHOTS}/tidy-lobby.png")
+    # A game of bots runs to its end: it moves to "Recent games" with its replay.
+    r = ann.request.post(
+        f"{server.url}/api/tables",
+        data={
+            "game": "drop-or-stop",
+            "seats": ["easy", "easy"],
+            "options": {"players": 2},
+            "settings": {"bot_delay": 0},
+        },
+    )
+    done = r.json()["id"]
+    ann.request.post(f"{server.url}/api/tables/{done}/start")
+    deadline = time.time() + 30
+    while ann.request.get(f"{server.url}/api/tables/{done}").json()["status"] != "finished":
+        assert time.time() < deadline
+        time.sleep(0.1)
+    # Tables that never started leave the list after a while (4 s on this server).
+    time.sleep(NEVER_STARTED)
+    later = rows(cat, server)
+    print("Cat's lobby later:", later)
+    ids = [t for t, _ in later]
+    assert joinable in ids and full in ids  # Cat's own, kept for her
+    assert set(ids) == {joinable, full, ours}
+    left = rows(bob, server)
+    assert [t for t, _ in left] == [ours]  # Cat's unstarted tables left everyone else's list
+    assert done not in ids
+    recent = bob.locator(f'#recent tr[data-recent="{done}"] a')
+    assert recent.get_attribute("href") == f"/tables/{done}/replay"
+    bob.screenshot(path=f"{SHOTS}/tidy-lobby-recent.png", full_page=True)
+    for p in (ann, bob, cat):
+        assert not p.errors  # type: ignore[attr-defined]
+        p.context.close()

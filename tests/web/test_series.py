@@ -1,0 +1,64 @@
+"""A rematch keeps the table together (issue 14, item 3): three people in three browser
+contexts finish a game; two accept the rematch, one declines and the owner gives that seat
+to a bot; seats rotate the first player and the table shows the series."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import Browser, Page
+
+from tests.server.helpers import Server, wait_js
+from tests.web.conftest import open_page
+from tests.web.test_seats import SHOTS, make_table, play_a_move, sit
+
+
+def play_out(pages: list[Page]) -> None:
+    """Everyone stops whenever asked, until every page shows the results."""
+    deadline = time.time() + 60
+    while not all(p.locator("#results").is_visible() for p in pages):
+        assert time.time() < deadline, "the game did not finish"
+        for p in pages:
+            play_a_move(p)
+        pages[0].wait_for_timeout(50)
+
+
+def test_a_rematch_of_three_people_with_one_declining(server: Server, browser: Browser) -> None:
+    ann = open_page(browser)
+    tid = make_table(ann, server, 3, {})
+    bob, cat = open_page(browser), open_page(browser)
+    sit(bob, server, tid, 1, "Bob")
+    sit(cat, server, tid, 2, "Cat")
+    ann.click("#start")
+    play_out([ann, bob, cat])
+    # Ann asks for the rematch: she goes to the next table; Bob and Cat are asked.
+    ann.click("#rematch")
+    ann.wait_for_url(lambda url: tid not in url)
+    bob.wait_for_selector("#rematch-accept")
+    cat.wait_for_selector("#rematch-decline")
+    bob.click("#rematch-accept")
+    bob.wait_for_url(lambda url: tid not in url)
+    cat.click("#rematch-decline")
+    # Everyone stayed seated, rotated by one: Bob (seat 2 of 3 before) now starts.
+    wait_js(ann, "document.querySelector('[data-waiting=\"1\"]')?.textContent === 'declined'")
+    seats = ann.locator("#lobby-seats .seat").all_inner_texts()
+    print("seats of game 2:", [" ".join(s.split()) for s in seats])
+    assert "Bob" in seats[0] and "Cat" in seats[1] and "Ann" in seats[2]
+    # Not everyone accepted: the game waits; the owner gives Cat's seat to a bot and starts.
+    r = ann.request.post(f"{server.url}/api/tables/{ann.url.rsplit('/', 1)[1]}/start")
+    assert r.status == 409 and "waiting for Cat" in r.json()["error"]
+    ann.click('[data-seat-bot="1"]')
+    wait_js(ann, "document.querySelector('[data-waiting]') === null")
+    ann.click("#start")
+    wait_js(bob, "document.body.dataset.status === 'running'")
+    assert "Bob" in bob.locator("#players .seat.me").inner_text()
+    assert bob.locator("#series-h").inner_text() == "Series: game 2"
+    rows = bob.locator("#series tr[data-game]").all_inner_texts()
+    totals = bob.locator("#series-totals").inner_text()
+    print("series:", rows, "|", totals)
+    assert len(rows) == 1 and rows[0].startswith("Game 1")
+    assert all(name in rows[0] for name in ("Ann", "Bob", "Cat"))
+    ann.screenshot(path=f"{SHOTS}/rematch-series.png")
+    assert not ann.errors and not bob.errors and not cat.errors  # type: ignore[attr-defined]
+    for p in (ann, bob, cat):
+        p.context.close()
