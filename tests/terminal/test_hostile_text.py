@@ -25,7 +25,9 @@ LINE = st.text(
 )
 HOSTILE = st.one_of(
     LINE,
-    st.sampled_from(["[/x]", "[bold]hello", "[red]", "[/]", "[link=x]y[/link]", "\\[x]", "%s{0}"]),
+    st.sampled_from(
+        ["[/x]", "[bold]hello", "[red]", "[/]", "[link=x]y[/link]", "\\[x]", "%s{0}", "¹", "²٣"]
+    ),
 )
 SLOW = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

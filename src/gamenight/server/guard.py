@@ -86,7 +86,9 @@ class Guard:
             await self.app(scope, receive, send)
             return
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+        if length is not None and (
+            not (length.isascii() and length.isdecimal()) or int(length) > self.max_body
+        ):
             await _refuse(send, 413, f"request body too large (limit {self.max_body} bytes)")
             return
 

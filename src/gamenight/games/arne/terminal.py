@@ -211,7 +211,7 @@ def parse(text: str, state: State, seat: int) -> Action:
     word = " ".join(text.strip().lower().split())
     if not word:
         raise BadInput(f"type the number of an action (1..{len(legal)}) or its words")
-    if word.isdigit():
+    if word.isdecimal():
         i = int(word)
         if 1 <= i <= len(legal):
             return legal[i - 1]

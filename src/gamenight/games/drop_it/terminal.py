@@ -158,7 +158,7 @@ def _piece_words(words: list[str]) -> tuple[str, str, int | None]:
     colour = kind = None
     n: int | None = None
     for w in words:
-        if w.isdigit():
+        if w.isdecimal():
             n = int(w)
         elif len(w) == 2 and _word(w[0], COLOURS) and _word(w[1], KINDS):  # "rc"
             colour, kind = _word(w[0], COLOURS), _word(w[1], KINDS)
@@ -208,7 +208,7 @@ def parse(text: str, state: State, seat: int) -> Action:
     if not words and len(numbers) >= 3:  # "1 120 30": the piece of line 1
         words.append(numbers.pop(0))
     tokens = [t for w in words for t in re.split(r"[-_/]", w) if t]
-    if len(tokens) == 1 and tokens[0].isdigit():
+    if len(tokens) == 1 and tokens[0].isdecimal():
         lines = _piece_lines(state)
         if not 1 <= int(tokens[0]) <= len(lines):
             raise BadInput(f"no piece line {tokens[0]}; choose 1 to {len(lines)}")

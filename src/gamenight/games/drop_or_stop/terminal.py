@@ -74,7 +74,7 @@ def parse(text: str, state: State, seat: int) -> Action:
     """'d'/'drop', 's'/'stop' or the number of a listed action."""
     legal = state.actions(seat)
     word = text.strip().lower()
-    if word.isdigit() and 1 <= int(word) <= len(legal):
+    if word.isdecimal() and 1 <= int(word) <= len(legal):
         return legal[int(word) - 1]
     if word not in _WORDS:
         raise BadInput(f"type d (drop) or s (stop), not {text!r}")
