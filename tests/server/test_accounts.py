@@ -14,8 +14,9 @@ from sqlalchemy import create_engine, text
 
 import gamenight
 from gamenight.server.accounts import BOT_ANCHORS, SESSION_COOKIE
-from gamenight.server.db import Store, connect
+from gamenight.server.db import Store, connect, disconnect
 from tests.server.conftest import cookie, join, new_table, receive_state
+from tests.server.test_storage import pg_url  # noqa: F401 (the throwaway PostgreSQL)
 
 
 def sign_up(client: TestClient, name: str, password: str = "correct horse") -> dict[str, Any]:
@@ -136,13 +137,27 @@ def test_pages_are_served(client: TestClient) -> None:
         assert r.status_code == 200 and "profile.js" in r.text
 
 
-def test_a_database_of_the_previous_release_upgrades_and_replays(tmp_path: Path) -> None:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database with nothing in it yet, on SQLite or on the throwaway PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    server = str(request.getfixturevalue("pg_url"))
+    name = f"old_{tmp_path.name.lower().replace('-', '_')[-40:]}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return server.rsplit("/", 1)[0] + "/" + name
+
+
+def test_a_database_of_the_previous_release_upgrades_and_replays(empty_url: str) -> None:
     from alembic import command
     from alembic.config import Config
 
     import gamenight.server.db as db
 
-    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    url = empty_url
     old = create_engine(url)
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
@@ -173,6 +188,7 @@ def test_a_database_of_the_previous_release_upgrades_and_replays(tmp_path: Path)
     history = [(s, game.action_from_json(a)) for s, a in store.history("t1")]
     assert game.replay(9, history).view(None) == state.view(None)
     assert store.table("t1") is not None
+    disconnect(store.engine)
 
 
 @pytest.mark.parametrize("hostile", ["<img src=x onerror=alert(1)>", "Ann\u202e", "'; drop"])
