@@ -90,7 +90,8 @@ class PendingView(TypedDict):
 
 
 class ArneView(TypedDict, total=False):
-    """What one seat sees; every key is always there except `team_hands` (A47)."""
+    """What one seat sees; every key is always there except `team_hands` (A47) and, for
+    a spectator, `known` (A58)."""
 
     game: str
     player: int | None  # None: a spectator
