@@ -337,6 +337,12 @@ def report(
     set_: SetOpt = None,
     backend: Backend = "processes",
     address: Address = None,
+    skill_games: Annotated[
+        int,
+        typer.Option(
+            metavar="NUMBER", min=0, help="games per level for the skill curves (0: none)"
+        ),
+    ] = 0,
 ) -> None:
     """Balance report: win rates per seat and turn position, scores, lengths, ties (HTML)."""
     from gamenight.sim.report import parse_sweeps, run_report, settings
@@ -353,11 +359,12 @@ def report(
     except BadInput as error:
         raise fail(str(error)) from error
     try:
-        with _progress(game, games_ * len(columns)) as advance:
+        total = (games_ + 3 * skill_games) * len(columns)  # about: skill runs round up per seat
+        with _progress(game, total) as advance:
             index = run_report(
                 game, games_, out_, options=options, sweep=swept, bots=bot_list,
                 players=count, seed=seed, workers=workers, backend=backend,
-                address=address, on_progress=advance,
+                address=address, on_progress=advance, skill_games=skill_games,
             )  # fmt: skip
     except BadInput as error:
         raise fail(str(error)) from error

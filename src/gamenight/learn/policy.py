@@ -4,7 +4,9 @@ A game ships its policies as `learned.npz` in its package (`gamenight/games/<gam
 network per number of players, keys `p{players}/w0`, `p{players}/b0`, ... : dense layers
 with tanh between them, the last one giving a logit per action of the game's fixed action
 space. The bot encodes the seat's view (`game.encode`), masks illegal actions and plays the
-most likely legal one (or samples, with `greedy=false`).
+most likely legal one (or samples, with `greedy=false`). A network reads the first
+features of the encoding, as many as its first layer takes: a game may append features to
+its encoding (keeping the old ones first) without retraining the shipped policy.
 """
 
 from __future__ import annotations
@@ -69,6 +71,12 @@ class LearnedBot:
     def __init__(self, game: Game, seed: int = 0, greedy: bool = True) -> None:
         self.game = game
         self.net = layers(game.name, game.players)
+        self.inputs = self.net[0][0].shape[1]
+        if self.inputs > game.encoding_size:
+            raise BadInput(
+                f"the learned {game.name} policy reads {self.inputs} features; "
+                f"this game encodes {game.encoding_size}"
+            )
         self.greedy = greedy
         self.rng = random.Random(seed)
 
@@ -78,7 +86,7 @@ class LearnedBot:
             return legal[0]
         game = self.game
         x = game.encode(state.view(seat)).astype(np.float64)
-        out = logits(self.net, x)
+        out = logits(self.net, x[: self.inputs])
         index = [game.action_index(a) for a in legal]
         scores = out[index]
         if self.greedy:

@@ -12,8 +12,10 @@ lead over the others is the first-player advantage) with 95% Wilson intervals, s
 game-length distributions, how often games end in a shared win, the score spread and the
 winner's margin, and a table of figures. Every setting is compared with the first one on
 the same deals by paired tests (exact McNemar on "the first seat won", Wilcoxon signed-rank
-on the length), with p-values. Every game is also written to `games.csv` (and
-`games.parquet` where pyarrow is installed) for analysis elsewhere.
+on the length), with p-values. From the games' `stats()` (story.py): lead changes and
+comebacks, figures per round (Drop or Stop: does the round's start seat win it?), and with
+`skill_games` the skill curves (one seat at each level against easy bots). Every game is
+also written to `games.csv` and `games.parquet` for analysis elsewhere.
 """
 
 from __future__ import annotations
@@ -32,6 +34,13 @@ from gamenight.engine.core import BadInput, Game
 from gamenight.engine.options import options_to_json
 from gamenight.engine.registry import load
 from gamenight.sim.runner import GameResult, Job, Summary, run_many, wilson
+from gamenight.sim.story import (
+    lead_section,
+    per_round_section,
+    scalar_keys,
+    skill_curves,
+    skill_section,
+)
 
 
 @dataclass
@@ -133,8 +142,14 @@ def run_report(
     backend: str = "processes",
     address: str | None = None,
     on_progress: Callable[[int], None] | None = None,
+    skill_games: int = 0,
+    detail: bool = True,
 ) -> Path:
-    """Play `games` games per setting and write the report; returns the index.html path."""
+    """Play `games` games per setting and write the report; returns the index.html path.
+    `skill_games` > 0 adds the skill curves (that many games per level and setting);
+    `detail` plays every game through the engine so the games' whole `stats()` reach the
+    report (lead changes, per-round figures), else lockstep batches where a game has them
+    (the same games, faster, with only their length)."""
     if players is None and bots and len(bots) > 1:
         players = len(bots)
     columns = settings(game_name, options or {}, sweep, players)
@@ -144,15 +159,22 @@ def run_report(
         seats = tuple(_spec(names[i % len(names)]) for i in range(s.players))
         for spec in seats:
             make_seat(spec, s.game, 0)  # refuse bad bot names before playing
-        jobs.append((Job(game_name, tuple(sorted(s.options.items())), seats, seed), games))
+        batched = False if detail else None
+        jobs.append((Job(game_name, tuple(sorted(s.options.items())), seats, seed, batched), games))
     results = run_many(
         jobs, workers=workers, on_progress=on_progress, backend=backend, address=address
     )
     for s, batch in zip(columns, results, strict=True):
         s.results = batch
         s.first = [_first_seat(s.game, r.seed) for r in batch]
+    curves = []
+    if skill_games > 0:
+        curves = skill_curves(
+            game_name, columns, skill_games, seed=seed, workers=workers, backend=backend,
+            address=address, on_progress=on_progress,
+        )  # fmt: skip
     seat_names = [j.seats for j, _ in jobs]
-    return write_report(game_name, columns, seat_names, Path(out_dir), seed=seed)
+    return write_report(game_name, columns, seat_names, Path(out_dir), seed=seed, curves=curves)
 
 
 def _spec(name: str) -> str:
@@ -172,6 +194,7 @@ def write_report(
     out: Path,
     *,
     seed: int = 0,
+    curves: Sequence[dict[str, tuple[int, int]]] = (),
 ) -> Path:
     import matplotlib
 
@@ -215,6 +238,9 @@ def write_report(
     parts.append(_overview(columns))
     if len(columns) > 1:
         parts.append(_paired(columns))
+    parts.append(lead_section(columns))
+    parts.append(per_round_section(columns, out))
+    parts.append(skill_section(game_name, columns, list(curves), out))
     written = write_tables(columns, out)
     links = " and ".join(f"<a href='{f}'>{f}</a>" for f in written)
     parts.append(f"<p>Every game, one row each: {links}.</p>")
@@ -335,7 +361,8 @@ def game_rows(columns: Sequence[Setting]) -> list[dict[str, Any]]:
 
 
 def write_tables(columns: Sequence[Setting], out: Path) -> list[str]:
-    """games.csv, and games.parquet where pyarrow is installed; the names written."""
+    """games.csv and games.parquet (pyarrow, a dependency; skipped if it is missing); the
+    names written."""
     rows = game_rows(columns)
     if not rows:
         return []
@@ -355,7 +382,7 @@ def write_tables(columns: Sequence[Setting], out: Path) -> list[str]:
 def _overview(columns: Sequence[Setting]) -> str:
     """One row per setting: win rate per turn position, ties, length."""
     n = max(s.players for s in columns)
-    keys = sorted({k for s in columns for k in s.summary.stats})
+    keys = scalar_keys({k for s in columns for k in s.summary.stats})
     head = "".join(f"<th>position {p}{' (first)' if p == 0 else ''}</th>" for p in range(n))
     head += "<th>shared wins</th><th>truncated</th>"
     head += "".join(f"<th>mean {html.escape(k)}</th>" for k in keys)
@@ -406,8 +433,8 @@ def _table(s: Setting, names: Sequence[str]) -> str:
     rows.append("</table>")
     tie, tlo, thi = wilson(summary.shared, summary.games)
     extras = "".join(
-        f"<tr><td>mean {html.escape(k)} per game</td><td>{v:.2f}</td></tr>"
-        for k, v in summary.stats.items()
+        f"<tr><td>mean {html.escape(k)} per game</td><td>{summary.stats[k]:.2f}</td></tr>"
+        for k in scalar_keys(set(summary.stats))
     )
     rows.append(
         "<table>"
@@ -499,8 +526,9 @@ def _plot_scores(columns: Sequence[Setting], path: Path) -> str:
 
 def _plot_lengths(columns: Sequence[Setting], path: Path) -> str:
     import numpy as np
+    from matplotlib.ticker import MaxNLocator
 
-    keys = sorted({k for s in columns for r in s.results[:1] for k in r.stats})
+    keys = scalar_keys({k for s in columns for r in s.results[:1] for k in r.stats})
     keys = keys or ["decisions"]
     fig, axes = _grid(len(columns), rows=len(keys), height=3.0)
     for row, key in enumerate(keys):
@@ -512,6 +540,7 @@ def _plot_lengths(columns: Sequence[Setting], path: Path) -> str:
             if np.all(np.mod(data, 1) == 0):  # counts: whole-number bins, at most 40
                 width = max(1, math.ceil((hi - lo + 1) / 40))
                 bins = np.arange(lo - 0.5, hi + width + 0.5, width)
+                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             else:
                 bins = np.histogram_bin_edges(data, bins=40)
             ax.hist(
@@ -529,7 +558,10 @@ def _plot_lengths(columns: Sequence[Setting], path: Path) -> str:
             ax.grid(axis="y", alpha=0.3)
         axes[row][0].set_ylabel("share of games")
     _save(fig, path)
-    return "Decisions (and rounds, where the game counts them) per game; dashed: the mean."
+    return (
+        "Decisions per game (and rounds and lead changes, where the game counts them); "
+        "dashed: the mean."
+    )
 
 
 def _plot_ties(columns: Sequence[Setting], path: Path) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
+from gamenight.games.arne.actions import ACTION_TYPES
 from gamenight.games.arne.components import POINT_TYPES
 from gamenight.games.arne.phases import FINAL, GIVE, WHITE, WINDOW, Phase, Window
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 BASE_TYPES = (*POINT_TYPES, "MINUS200")
 PHASES = tuple(phase.name.lower() for phase in Phase)  # the view's names, in machine order
 WINDOWS = tuple(window.name.lower() for window in Window)
+ACTION_KINDS = tuple(action.kind for action in ACTION_TYPES)
 
 
 # ==========================================================================================
@@ -88,7 +90,8 @@ class PendingView(TypedDict):
 
 
 class ArneView(TypedDict, total=False):
-    """What one seat sees; every key is always there except `team_hands` (A47)."""
+    """What one seat sees; every key is always there except `team_hands` (A47) and, for
+    a spectator, `known` (A58)."""
 
     game: str
     player: int | None  # None: a spectator
@@ -117,6 +120,7 @@ class ArneView(TypedDict, total=False):
     totals: list[int]
     over: bool
     team_hands: dict[str, list[str]]
+    known: dict[str, list[str]]  # A58: cards the seat knows in other players' hands
 
 
 def seat_view(state: ArneState, seat: int | None) -> ArneView:
@@ -221,6 +225,11 @@ def seat_view(state: ArneState, seat: int | None) -> ArneView:
         "over": not actors,
     }
     if seat is not None:
+        out["known"] = {
+            str(player): [names[card_kind[c]] for c in sorted(cards)]
+            for player, cards in enumerate(state.known[seat])
+            if cards and player != seat
+        }
         mates = state.open_hands(seat)
         if mates:
             out["team_hands"] = {
@@ -232,16 +241,136 @@ def seat_view(state: ArneState, seat: int | None) -> ArneView:
 # ==========================================================================================
 # the encoding (for learning)
 # ==========================================================================================
-def encoding_size(game: Arne) -> int:
+def base_size(game: Arne) -> int:
+    """The first features, the encoding the shipped policy was trained on (kept in front so
+    that `learn/policy.py` can read the prefix it knows)."""
     kinds = len(game.kinds)
     return 3 * kinds + 1 + game.n_displays * 16 + game.n * 6 + len(PHASES) + len(WINDOWS) + 8
 
 
+def _seat_block(game: Arne) -> int:
+    # per seat: known cards by kind, colour, pending for, to act, active, in the final round
+    # still to play, series total
+    return len(game.kinds) + len(game.colours) + 5
+
+
+def _action_size(game: Arne) -> int:
+    # type, target, colour, display (-1 too), stack
+    return len(ACTION_KINDS) + game.n + len(game.colours) + game.n_displays + 1 + 1
+
+
+def _stack_size(game: Arne) -> int:
+    # base type, base colour, x3, chameleon, crush, lock (stacks in place: actions name them)
+    return len(BASE_TYPES) + len(game.colours) + 4
+
+
+def encoding_size(game: Arne) -> int:
+    kinds, colours, n, displays = len(game.kinds), len(game.colours), game.n, game.n_displays
+    seats = n * _seat_block(game)
+    per_display = displays * (colours + n + game.max_stacks * _stack_size(game))
+    in_play = 1 + kinds + _action_size(game)
+    demand = 1 + 2 * n + 1 + 1 + colours
+    return base_size(game) + seats + per_display + in_play + demand + 1
+
+
 def encode(game: Arne, view: Mapping[str, Any]) -> np.ndarray:
-    """Own hand, discard pile and its top, every display (stacks by base and attachments,
-    score), every seat (hand size, marks), and the turn state; from one seat's view."""
-    kinds = len(game.kinds)
+    """From one seat's view: first the base features (`_encode_base`), then what else the
+    seat knows: per seat the cards it knows in that hand (A58, and team-mates' open hands,
+    A47), its colour, whom a pending STOP/REVERSE is for, who acts, who is active, who is
+    still to play in the final round, series totals; per display its colour, controller and
+    each stack in place (base card, attachments);
+    the white card in play with its declared action (A57); a demand's target, demander,
+    cards left and what is asked for (A24/A25); the window's quiet count (A16)."""
     out = np.zeros(encoding_size(game), dtype=np.float32)
+    _encode_base(game, view, out)
+    kinds, colours, n = len(game.kinds), game.colours, game.n
+    kind = game.name_kind
+    base = base_size(game)
+    seat_of = view["seat_of"]
+    known: dict[int, list[str]] = {int(p): cards for p, cards in view.get("known", {}).items()}
+    for p, cards in view.get("team_hands", {}).items():
+        known[int(p)] = cards  # an open hand: every card is known
+    pending = view["pending"]
+    final = view["final_round"] or []
+    series = max(1, game.options.series_games)
+    block = _seat_block(game)
+    for seat in view["seats"]:
+        f = out[base + seat["seat"] * block : base + (seat["seat"] + 1) * block]
+        for name in known.get(seat["player"], ()):
+            f[kind[name]] += 1 / 3
+        if seat["colour"] is not None:
+            f[kinds + colours.index(seat["colour"])] = 1
+        g = kinds + len(colours)
+        f[g] = pending is not None and pending["player"] == seat["player"]
+        f[g + 1] = view["to_act"] == seat["player"]
+        f[g + 2] = view["active"] == seat["player"]
+        f[g + 3] = seat["player"] in final
+        f[g + 4] = view["totals"][seat["player"]] / (2000 * series)
+    base += n * block
+    stack_size = _stack_size(game)
+    for display in view["displays"]:
+        f = out[base : base + len(colours) + n]
+        if display["colour"] is not None:
+            f[colours.index(display["colour"])] = 1
+        if display["controller_seat"] is not None:
+            f[len(colours) + display["controller_seat"]] = 1
+        base += len(colours) + n
+        for i, stack in enumerate(display["stacks"]):
+            f = out[base + i * stack_size : base + (i + 1) * stack_size]
+            *colour, card = stack["base"].split()
+            f[BASE_TYPES.index(card)] = 1
+            if colour:
+                f[len(BASE_TYPES) + colours.index(colour[0])] = 1
+            at = len(BASE_TYPES) + len(colours)
+            f[at : at + 4] = (stack["x3"], stack["chameleon"], stack["crush"], stack["lock"])
+        base += game.max_stacks * stack_size
+    in_play = view["in_play"]
+    size = 1 + kinds + _action_size(game)
+    if in_play is not None:
+        f = out[base : base + size]
+        f[0] = 1
+        f[1 + kind[in_play["card"]]] = 1
+        _encode_action(game, in_play["action"], f[1 + kinds :])
+    base += size
+    demand = view["give"]
+    if demand is not None:
+        out[base] = 1
+        out[base + 1 + seat_of[demand["target"]]] = 1
+        out[base + 1 + n + seat_of[demand["to"]]] = 1
+        out[base + 1 + 2 * n] = demand["left"] / 2
+        if demand["cards"] == "black":
+            out[base + 2 + 2 * n] = 1
+        else:
+            out[base + 3 + 2 * n + colours.index(demand["cards"])] = 1
+    base += 3 + 2 * n + len(colours)
+    window = view["window"]
+    out[base] = window["quiet"] / n if window is not None else 0
+    return out
+
+
+def _encode_action(game: Arne, action: Mapping[str, Any], f: np.ndarray) -> None:
+    """A declared white card's action: its type and its fields (target player, named
+    colour, display with -1 the discard pile, stack)."""
+    colours, n = game.colours, game.n
+    f[ACTION_KINDS.index(action["type"])] = 1
+    at = len(ACTION_KINDS)
+    if "target" in action:
+        f[at + action["target"]] = 1
+    at += n
+    if action.get("colour"):
+        f[at + colours.index(action["colour"])] = 1
+    at += len(colours)
+    if "display" in action:
+        f[at + action["display"] + 1] = 1
+    at += game.n_displays + 1
+    if "stack" in action:
+        f[at] = (action["stack"] + 1) / max(1, game.max_stacks)
+
+
+def _encode_base(game: Arne, view: Mapping[str, Any], out: np.ndarray) -> None:
+    """Own hand, discard pile and its top, every display (stacks by base and attachments,
+    score), every seat (hand size, marks), and the turn state."""
+    kinds = len(game.kinds)
     kind = game.name_kind
     me = view.get("player")
     for name in view.get("hand") or ():
@@ -297,7 +426,6 @@ def encode(game: Arne, view: Mapping[str, Any]) -> np.ndarray:
     out[base + 5] = view["to_act"] == me
     out[base + 6] = view["in_play"] is not None
     out[base + 7] = view["game_no"] / game.options.series_games
-    return out
 
 
 # ==========================================================================================

@@ -262,7 +262,23 @@ class DropOrStopState(State):
         return observation.view(self, seat)  # type: ignore[return-value]
 
     def stats(self) -> dict[str, float]:
-        return {"decisions": len(self.history), "rounds": self.round}
+        """Length, the lead's story (round wins after each round: lead changes, and whether
+        a winner trailed at some point) and, per round r, whether the seat that started it
+        won it (`start_won.r<r>`; R23 moves the start seat each round)."""
+        out: dict[str, float] = {"decisions": len(self.history), "rounds": self.round}
+        best = max(self.wins)
+        winners = (
+            ()
+            if self._actors or self.truncated
+            else tuple(seat for seat, wins in enumerate(self.wins) if wins == best)
+        )
+        out.update(lead_story([result["wins"] for result in self.results], winners))
+        n = len(self.wins)
+        for result in self.results:
+            r = result["round"]
+            start = (self.start_seat - (self.round - r)) % n  # R23: one seat on per round
+            out[f"start_won.r{r}"] = float(start in result["winners"])
+        return out
 
     def estimate(self) -> tuple[float, ...]:
         """Rank by round wins so far (R21: wins decide the game)."""
@@ -323,6 +339,22 @@ class DropOrStopState(State):
 
 
 _DECK = range(DECK_SIZE)
+
+
+def lead_story(standings: list[list[int]], winners: tuple[int, ...]) -> dict[str, float]:
+    """From the standings after each step: `lead_changes`, how often a sole leader took
+    over from another; `comeback`, 1 when a winner was behind someone at some step."""
+    changes, leader = 0, None
+    comeback = False
+    for step in standings:
+        best = max(step)
+        leaders = [seat for seat, value in enumerate(step) if value == best]
+        if len(leaders) == 1:
+            if leader is not None and leaders[0] != leader:
+                changes += 1
+            leader = leaders[0]
+        comeback = comeback or any(step[w] < best for w in winners)
+    return {"lead_changes": float(changes), "comeback": float(comeback)}
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:
