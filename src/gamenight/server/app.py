@@ -43,7 +43,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, spec
-from gamenight.server import coach, ops, pages, review, workers
+from gamenight.server import chat, coach, ops, pages, review, workers
 from gamenight.server.accounts import Accounts, link_seat
 from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import DatabaseInUse, Store, connect, disconnect, token_hash
@@ -440,6 +440,8 @@ def create_app(
 
     replay_cache: dict[tuple[str, int | None], dict[str, Any]] = {}
     app.include_router(review.router(hub))  # /api/tables/{id}/replay/events
+    table_chat = chat.Chat(hub)
+    app.include_router(chat.router(hub, table_chat, owner_cookie))  # chat mute, replay chat
 
     async def coached(table_id: str) -> None:
         await asyncio.to_thread(people().exclude, table_id)
@@ -608,12 +610,15 @@ def create_app(
         if kind == "sync":
             await hub().send_to(table, conn)
             return
+        if kind in chat.MESSAGES:
+            try:
+                await table_chat.handle(table, conn, msg)
+            except Refused as err:
+                await conn.send({"type": "chat_refused", "reason": err.reason})
+            return
         if kind not in ("act", "auto_pass", "pass_ahead"):
-            await conn.send(
-                refuse(
-                    f"unknown message type {kind!r}; known: act, auto_pass, pass_ahead, sync, ping"
-                )
-            )
+            known = "act, auto_pass, pass_ahead, chat, chat_share, chat_sync, sync, ping"
+            await conn.send(refuse(f"unknown message type {kind!r}; known: {known}"))
             return
         if conn.seat is None:
             await conn.send(refuse("you hold no seat at this table (a spectator cannot act)"))

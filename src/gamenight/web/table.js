@@ -1,4 +1,5 @@
 import { api, connect, el, rich, $, toast } from "/static/common.js";
+import { chatMessage, chatOffline, chatState, initChat } from "/static/chat.js";
 
 const tableId = location.pathname.split("/")[2];
 let info = null;        // the table from /api/tables/ID (you, owner)
@@ -147,7 +148,10 @@ function drawResults(msg) {
   $("#results").hidden = false;
 }
 
-function onStatus(s) { $("#conn").className = `status-dot ${s}`; }
+function onStatus(s) {
+  $("#conn").className = `status-dot ${s}`;
+  if (s === "offline") chatOffline();
+}
 
 function onMessage(msg) {
   if (msg.type === "refused") {
@@ -167,8 +171,10 @@ function onMessage(msg) {
     return;
   }
   if (msg.type === "closed") { toast(msg.reason, "error"); return; }
+  if (chatMessage(msg)) return;
   if (msg.type !== "state") return;
   last = msg;
+  chatState(msg);
   if (info && msg.seat !== info.you) info.you = msg.seat;
   $("#status").textContent = STATUS_WORDS[msg.table.status] || msg.table.status;
   $("#status").className = `pill ${msg.table.status === "running" ? "warn" : msg.table.status === "open" ? "ok" : ""}`;
@@ -192,6 +198,7 @@ async function main() {
   $("#howto-body").replaceChildren(...(module.howto || []).map((t) => rich(t)));
   if (window.matchMedia("(max-width: 820px)").matches) $("#howto").open = false;
   if (module.init) await module.init($("#game"), info, ctx);
+  initChat({ tableId, owner: info.owner, send: (m) => conn.send(m) });
   conn = connect(tableId, onMessage, onStatus);
 }
 
