@@ -1,5 +1,6 @@
 import { api, connect, el, rich, $, toast } from "/static/common.js";
 import { chatMessage, chatOffline, chatState, initChat } from "/static/chat.js";
+import { initTurnSignal, turnSignal } from "/static/turn-signal.js";
 
 const tableId = location.pathname.split("/")[2];
 let info = null;        // the table from /api/tables/ID (you, owner)
@@ -175,6 +176,7 @@ function onMessage(msg) {
   if (msg.type !== "state") return;
   last = msg;
   chatState(msg);
+  turnSignal(msg, `${info?.title || "gamenight"}: your decision`);
   if (info && msg.seat !== info.you) info.you = msg.seat;
   $("#status").textContent = STATUS_WORDS[msg.table.status] || msg.table.status;
   $("#status").className = `pill ${msg.table.status === "running" ? "warn" : msg.table.status === "open" ? "ok" : ""}`;
@@ -198,6 +200,7 @@ async function main() {
   $("#howto-body").replaceChildren(...(module.howto || []).map((t) => rich(t)));
   if (window.matchMedia("(max-width: 820px)").matches) $("#howto").open = false;
   if (module.init) await module.init($("#game"), info, ctx);
+  initTurnSignal(document.title);
   initChat({ tableId, owner: info.owner, send: (m) => conn.send(m) });
   conn = connect(tableId, onMessage, onStatus);
 }
