@@ -1,6 +1,7 @@
 import { api, connect, el, rich, $, toast } from "/static/common.js";
 import { chatMessage, chatOffline, chatState, initChat } from "/static/chat.js";
 import { initTurnSignal, turnSignal } from "/static/turn-signal.js";
+import { initShared, sharedState } from "/static/shared-screen.js";
 
 const tableId = location.pathname.split("/")[2];
 let info = null;        // the table from /api/tables/ID (you, owner)
@@ -176,6 +177,7 @@ function onMessage(msg) {
   if (msg.type !== "state") return;
   last = msg;
   chatState(msg);
+  sharedState(msg);
   turnSignal(msg, `${info?.title || "gamenight"}: your decision`);
   if (info && msg.seat !== info.you) info.you = msg.seat;
   $("#status").textContent = STATUS_WORDS[msg.table.status] || msg.table.status;
@@ -201,6 +203,11 @@ async function main() {
   if (window.matchMedia("(max-width: 820px)").matches) $("#howto").open = false;
   if (module.init) await module.init($("#game"), info, ctx);
   initTurnSignal(document.title);
+  await initShared({
+    tableId,
+    send: (m) => conn.send(m),
+    reconnect: () => { conn.close(); conn = connect(tableId, onMessage, onStatus); },  // new seat cookie
+  });
   initChat({ tableId, owner: info.owner, send: (m) => conn.send(m) });
   conn = connect(tableId, onMessage, onStatus);
 }
