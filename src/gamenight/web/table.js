@@ -175,6 +175,7 @@ function onMessage(msg) {
   if (msg.type === "closed") { toast(msg.reason, "error"); return; }
   if (chatMessage(msg)) return;
   if (msg.type !== "state") return;
+  if (last && msg.seat !== last.seat) { $("#log").replaceChildren(); logCount = msg.events_from; }  // another seat's log (one shared screen)
   last = msg;
   chatState(msg);
   sharedState(msg);
