@@ -11,6 +11,7 @@ unmute, a share vote), so a room is rebuilt by reading its rows in order.
 
 from __future__ import annotations
 
+import logging
 import time
 import unicodedata
 from collections import OrderedDict
@@ -25,6 +26,8 @@ from gamenight.engine.core import BadInput
 from gamenight.server.db import Store, metadata, token_hash
 from gamenight.server.limits import TokenBucket
 from gamenight.server.tables import Conn, Hub, LiveTable, Refused
+
+log = logging.getLogger("gamenight.server")
 
 MAX_CHARS = 300
 RATE = 0.5  # chat lines per second of one seat...
@@ -155,7 +158,14 @@ class Chat:
         full = {"table_id": table.row.id, "n": room.rows, "at": time.time(), **row}
         room.rows += 1  # taken before the write: two lines never get one number
         hub = self.hub()
-        await hub.db(ChatStore(hub.store).add, full)
+        try:
+            await hub.db(ChatStore(hub.store).add, full)
+        except Exception as err:  # e.g. another process wrote this number: read the room again
+            log.warning("storing chat of table %s failed: %s", table.row.id, err)
+            self.rooms.pop(table.row.id, None)
+            raise Refused(
+                "the chat could not be stored just now; nothing changed, try again"
+            ) from err
         return full
 
     @staticmethod
