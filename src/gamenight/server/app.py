@@ -43,7 +43,19 @@ from sqlalchemy.exc import SQLAlchemyError
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, spec
-from gamenight.server import coach, lobby, ops, pages, review, seats, series, timers, workers
+from gamenight.server import (
+    chat,
+    coach,
+    lobby,
+    ops,
+    pages,
+    review,
+    seats,
+    series,
+    shared,
+    timers,
+    workers,
+)
 from gamenight.server.accounts import Accounts, link_seat
 from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import DatabaseInUse, Store, connect, disconnect, token_hash
@@ -331,8 +343,13 @@ def create_app(
             except ValueError as err:
                 raise BadInput(str(err)) from err
         for key, value in obj.items():
+            if key == "shared_screen":  # one device, several seats (shared.py)
+                if not isinstance(value, bool):
+                    raise BadInput("setting 'shared_screen' must be true or false")
+                settings[key] = value
+                continue
             if key not in ranges:
-                known = ", ".join(["clock", *ranges])
+                known = ", ".join(["clock", *ranges, "shared_screen"])
                 raise BadInput(f"no table setting {key!r}; settings: {known}")
             if isinstance(value, bool) or not isinstance(value, int | float):
                 try:
@@ -477,6 +494,10 @@ def create_app(
 
     replay_cache: dict[tuple[str, int | None], dict[str, Any]] = {}
     app.include_router(review.router(hub))  # /api/tables/{id}/replay/events
+    table_chat = chat.Chat(hub)
+    pass_play = shared.SharedScreen(hub)
+    app.include_router(shared.router(hub, pass_play))  # one browser, several seats
+    app.include_router(chat.router(hub, table_chat, owner_cookie))  # chat mute, replay chat
 
     async def coached(table_id: str) -> None:
         await asyncio.to_thread(people().exclude, table_id)
@@ -598,6 +619,7 @@ def create_app(
         background: set[asyncio.Task[None]] = set()
         writing = asyncio.create_task(writer())
         conn = Conn(seat, send)
+        pass_play.register(table, conn, websocket.cookies)
         bucket = TokenBucket(rates.messages_per_second, rates.message_burst)
         await hub().attach(table, conn)
         try:
@@ -650,8 +672,23 @@ def create_app(
                 conn.name = seats.spectator_name(msg.get("name"))
                 await hub().broadcast(table)
             return
+        if kind in chat.MESSAGES:
+            try:
+                await table_chat.handle(table, conn, msg)
+            except Refused as err:
+                await conn.send({"type": "chat_refused", "reason": err.reason})
+            return
+        if kind in shared.MESSAGES:
+            try:
+                await pass_play.handle(table, conn, msg)
+            except Refused as err:
+                await conn.send(refuse(err.reason))
+            return
         if kind not in ("act", "auto_pass", "pass_ahead", "take_back"):
-            known = "act, auto_pass, pass_ahead, take_back, hello, sync, ping"
+            known = (
+                "act, auto_pass, pass_ahead, take_back, hello, chat, chat_share, chat_sync,"
+                " look, sync, ping"
+            )
             await conn.send(refuse(f"unknown message type {kind!r}; known: {known}"))
             return
         if conn.seat is None:

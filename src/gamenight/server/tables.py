@@ -503,7 +503,10 @@ class Hub:
                 table.deadline = time.time() + seconds
                 table.deadline_seat = seat
             auto = row.auto_pass or seat in table.pass_ahead
-            if not auto:
+            if not auto and table.row.settings.get("shared_screen") and not table.connected(seat):
+                # one shared screen: the countdown waits while the device changes hands
+                table.deadline = table.deadline_seat = None
+            elif not auto:
                 table.timer = asyncio.create_task(self._timeout(table, seat, version))
         elif person:
             table.deadline = table.deadline_seat = None

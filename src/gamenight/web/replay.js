@@ -1,11 +1,13 @@
 // The replay: a finished game step by step, told in the table log's sentences, with a move
 // list, passes skipped on request, and every hand revealed (a finished game hides nothing).
 import { api, el, $, toast, plural } from "/static/common.js";
+import { showReplayChat } from "/static/replay-chat.js";
 
 const tableId = location.pathname.split("/")[2];
 let data = null, events = null, module = null, step = 0, timer = null, info = null;
 let everyone = null;  // every seat's replay, for "reveal all hands"
 $("#back").href = `/tables/${tableId}`;
+showReplayChat(tableId);
 
 const ctx = {
   tableId,

@@ -1,4 +1,7 @@
 import { api, connect, el, rich, $, toast } from "/static/common.js";
+import { chatMessage, chatOffline, chatState, initChat } from "/static/chat.js";
+import { initTurnSignal, turnSignal } from "/static/turn-signal.js";
+import { initShared, sharedState } from "/static/shared-screen.js";
 
 const tableId = location.pathname.split("/")[2];
 let info = null;        // the table from /api/tables/ID (you, owner)
@@ -275,6 +278,7 @@ function drawResults(msg) {
 function onStatus(s) {
   $("#conn").className = `status-dot ${s}`;
   if (s === "offline") helloSent = false;  // a new socket says the name again
+  if (s === "offline") chatOffline();
 }
 
 function onMessage(msg) {
@@ -295,13 +299,18 @@ function onMessage(msg) {
   }
   if (msg.type === "closed") { toast(msg.reason, "error"); return; }
   if (msg.type === "note") { toast(msg.text); return; }
+  if (chatMessage(msg)) return;
   if (msg.type !== "state") return;
+  if (last && msg.seat !== last.seat) { $("#log").replaceChildren(); logCount = msg.events_from; }  // another seat's log (one shared screen)
   last = msg;
   if (msg.seat === null && !helloSent) {  // a spectator is listed by the name they gave
     helloSent = true;
     const name = localStorage.getItem("gamenight.name");
     if (name) conn.send({ type: "hello", name });
   }
+  chatState(msg);
+  sharedState(msg);
+  turnSignal(msg, `${info?.title || "gamenight"}: your decision`);
   if (info && msg.seat !== info.you) info.you = msg.seat;
   $("#status").textContent = STATUS_WORDS[msg.table.status] || msg.table.status;
   $("#status").className = `pill ${msg.table.status === "running" ? "warn" : msg.table.status === "open" ? "ok" : ""}`;
@@ -327,6 +336,13 @@ async function main() {
   $("#howto-body").replaceChildren(...(module.howto || []).map((t) => rich(t)));
   if (window.matchMedia("(max-width: 820px)").matches) $("#howto").open = false;
   if (module.init) await module.init($("#game"), info, ctx);
+  initTurnSignal(document.title);
+  await initShared({
+    tableId,
+    send: (m) => conn.send(m),
+    reconnect: () => { conn.close(); conn = connect(tableId, onMessage, onStatus); },  // new seat cookie
+  });
+  initChat({ tableId, owner: info.owner, send: (m) => conn.send(m) });
   conn = connect(tableId, onMessage, onStatus);
 }
 
