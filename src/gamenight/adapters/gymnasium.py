@@ -154,8 +154,8 @@ class GamenightEnv(gym.Env[Any, Any]):
     def _play_others(self) -> None:
         state = self.game_state
         assert state is not None
-        while state._actors and state._actors[0] != self.seat:
-            seat = state._actors[0]
+        while state.actors and state.actors[0] != self.seat:
+            seat = state.actors[0]
             state.act(seat, self.bots[seat].choose(state, seat))
 
     def action_masks(self) -> np.ndarray:

@@ -212,7 +212,7 @@ class _Box:
         chance = self.game.chance
         if chance is not None and self.state is not None:
             self.pending += chance.new_slots(self.state, self.scanned)
-            self.scanned = len(self.state._log)
+            self.scanned = len(self.state.log)
 
     def apply(self, action: int) -> None:
         state = self.started()
@@ -224,7 +224,7 @@ class _Box:
             self.game.chance.fix(state, self.pending, action)
             self.pending.pop(0)
         else:
-            state.act(state._actors[0], self.game.inner.action_at(action))
+            state.act(state.actors[0], self.game.inner.action_at(action))
             self._scan()
         self.actions.append(action)
 
@@ -257,7 +257,7 @@ class GamenightSpielState(pyspiel.State):
 
     # -- pyspiel.State -----------------------------------------------------------------------
     def current_player(self) -> int:
-        actors = self.inner._actors
+        actors = self.inner.actors
         if not actors:
             return pyspiel.PlayerId.TERMINAL
         return pyspiel.PlayerId.CHANCE if self._box.pending else actors[0]
@@ -289,11 +289,11 @@ class GamenightSpielState(pyspiel.State):
         return str(game.inner.action_at(action))
 
     def is_terminal(self) -> bool:
-        return not self.inner._actors
+        return not self.inner.actors
 
     def returns(self) -> list[float]:
         state = self.inner
-        if state._actors:
+        if state.actors:
             return [0.0] * state.game.players
         reward = self._box.game.reward
         return [scale_payoff(p, reward) for p in state.outcome().payoff]
@@ -349,14 +349,14 @@ def canonical_information(state: State, seat: int) -> str:
     """What `seat` has seen, in a form equal for equal knowledge: its event stream, with the
     lists in private events (cards dealt to it) sorted, since their order tells nothing."""
     parts = []
-    for event in state._log:
+    for event in state.log:
         if not event.visible_to(seat):
             continue
         data = dict(event.data)
         if event.to is not None:
             data = {k: sorted(v) if _sortable(v) else v for k, v in data.items()}
         parts.append(f"{event.kind} {json.dumps(data, sort_keys=True, default=str)}")
-    parts.append(f"to act: {seat in state._actors}")
+    parts.append(f"to act: {seat in state.actors}")
     return "\n".join(parts)
 
 

@@ -115,8 +115,8 @@ class ISMCTSBot:
         path = []
         c = self.c
         # Selection and expansion.
-        while d._actors:
-            mover = d._actors[0]
+        while d.actors:
+            mover = d.actors[0]
             legal = d.actions(mover)
             children = node.children
             untried = []
@@ -149,15 +149,15 @@ class ISMCTSBot:
             node = best
         # Rollout.
         steps = 0
-        while d._actors and steps < self.max_rollout:
-            mover = d._actors[0]
+        while d.actors and steps < self.max_rollout:
+            mover = d.actors[0]
             if policy is None:
                 options = d.actions(mover)
                 d.act_legal(mover, options[rng.randrange(len(options))])
             else:
                 d.act_legal(mover, policy.choose(d, mover))
             steps += 1
-        payoff = d.outcome().payoff if not d._actors else d.estimate()
+        payoff = d.outcome().payoff if not d.actors else d.estimate()
         for child in path:
             child.visits += 1
             child.reward += payoff[child.mover] if payoff is not None else 0.5

@@ -370,7 +370,7 @@ def replay(
                 f"{file}: move {number} (player {who}) is illegal: {error}", BAD_INPUT
             ) from error
         say(f"{number:4d}. player {who}: {_describe(ui, action)}", "dim")
-        events = state._log if reveal else state.events(seat)
+        events = state.log if reveal else state.events(seat)
         for event in events[shown:]:
             line = ui.describe_event(event)
             if line:

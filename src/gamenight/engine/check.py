@@ -35,7 +35,7 @@ def snapshot(state: State) -> tuple[Any, ...]:
         state.actors,
         len(state.history),
         tuple(json.dumps(state.view(s), sort_keys=True) for s in _seats(game)),
-        tuple(tuple(e.to_json().items()).__repr__() for e in state._log),
+        tuple(tuple(e.to_json().items()).__repr__() for e in state.log),
     )
 
 

@@ -43,8 +43,8 @@ def play(
         raise ValueError(f"{game.name} has {game.players} seats but {len(bots)} bots were given")
     state = game.start(seed)
     limit = limit if limit is not None else game.max_decisions
-    while state._actors:
-        seat = state._actors[0]
+    while state.actors:
+        seat = state.actors[0]
         events = state.act(seat, bots[seat].choose(state, seat))
         if on_events is not None:
             on_events(state, events)

@@ -683,7 +683,7 @@ class Hub:
         if seat not in views:
             views[seat] = state.view(seat)
         msg["view"] = views[seat]
-        log = state._log  # the events since the last message, without re-filtering all
+        log = state.log  # the events since the last message, without re-filtering all
         if conn.log_pos < 0 or conn.log_pos > len(log):
             events = state.events(seat)
             start = max(0, len(events) - EVENTS_ON_CONNECT)

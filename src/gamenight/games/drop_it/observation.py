@@ -81,7 +81,7 @@ def view(state: DropItState, seat: int | None) -> View:
         "turns": game.total_pieces,
         "phase": PHASE_WORDS[state.phase],
         "active_side": None if over else state.active_side,
-        "actors": list(state._actors),
+        "actors": list(state.actors),
         "sides": [
             {
                 "side": s,

@@ -70,7 +70,7 @@ def view(state: DropOrStopState, seat: int | None) -> View:
     game = state.game
     ids = game.card_id
     lowest_hand = game.smallest_hand
-    over = not state._actors
+    over = not state.actors
     seats: list[SeatView] = []
     for s in range(game.players):
         tableau = state.tableaux[s]
@@ -103,7 +103,7 @@ def view(state: DropOrStopState, seat: int | None) -> View:
         "players": game.players,
         "round": state.round,
         "start_seat": state.start_seat,
-        "to_act": None if over else state._actors[0],
+        "to_act": None if over else state.actors[0],
         "target": game.options.target,
         "flex_values": list(game.flex_values),
         "cards": game.card_table,
