@@ -107,18 +107,12 @@ class LiveTable:
         return any(c.seat == seat for c in self.conns)
 
 
-_HAS_WINDOWS: dict[str, bool] = {}
 
 
 def _window_open(state: State, seat: int) -> bool:
-    """A reaction window the seat is asked in (games with a `window` in their view)."""
-    name = state.game.name
-    if name not in _HAS_WINDOWS:
-        _HAS_WINDOWS[name] = "window" in state.view(None)
-    if not _HAS_WINDOWS[name]:
-        return False
-    view = state.view(seat)
-    return bool(view.get("window"))
+    """A timed reaction window is open (the engine hook `window_seats`; every seat sees the
+    same window, so this does not depend on `seat`'s hand)."""
+    return bool(state.window_seats())
 
 
 def _window_id(state: State) -> Any:
