@@ -107,8 +107,6 @@ class LiveTable:
         return any(c.seat == seat for c in self.conns)
 
 
-
-
 def _window_open(state: State, seat: int) -> bool:
     """A timed reaction window is open (the engine hook `window_seats`; every seat sees the
     same window, so this does not depend on `seat`'s hand)."""
