@@ -310,8 +310,10 @@ class Store:
                 {"id": table_id, "n": n, "seat": seat, "action": json.dumps(action), "at": now},
             )
 
-    def _table(self, conn: Connection, r: Any) -> TableRow:
-        row = TableRow(
+    @staticmethod
+    def _row(r: Any) -> TableRow:
+        """A `tables` row as a TableRow, without its seats."""
+        return TableRow(
             id=r.id,
             game=r.game,
             options=dict(r.options),
@@ -324,6 +326,9 @@ class Store:
             updated=r.updated,
             rematch_of=r.rematch_of,
         )
+
+    def _table(self, conn: Connection, r: Any) -> TableRow:
+        row = self._row(r)
         for s in conn.execute(select(seats).where(seats.c.table_id == r.id).order_by(seats.c.seat)):
             row.seats.append(SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash, s.auto_pass))
         return row
@@ -362,19 +367,7 @@ class Store:
             for r in conn.execute(query):
                 row = out.get(r.id)
                 if row is None:
-                    row = out[r.id] = TableRow(
-                        id=r.id,
-                        game=r.game,
-                        options=dict(r.options),
-                        seed=int(r.seed),
-                        status=r.status,
-                        settings=dict(r.settings),
-                        owner_hash=r.owner_hash,
-                        version=r.version,
-                        created=r.created,
-                        updated=r.updated,
-                        rematch_of=r.rematch_of,
-                    )
+                    row = out[r.id] = self._row(r)
                 row.seats.append(SeatRow(r.seat, r.kind, r.name))
         return list(out.values())
 
