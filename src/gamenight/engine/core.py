@@ -222,6 +222,16 @@ class State(ABC):
     def copy(self) -> Self:
         """An independent copy that keeps the true hidden cards and the RNG (not for search)."""
 
+    def _copy_shell(self) -> Self:
+        """The start of every `copy()`: a new state sharing this one's attributes, with its
+        own history and event log. A game's `copy()` then copies its mutable tables (and
+        its RNG, where it has one)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new._log = list(self._log)
+        return new
+
     @abstractmethod
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A copy in which all that `seat` cannot know is resampled from `rng`."""

@@ -582,12 +582,9 @@ class ArneState(State):
     # copies and determinization (A58)
     # ======================================================================================
     def copy(self) -> Self:
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        new = self._copy_shell()
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
-        new.history = list(self.history)
-        new._log = list(self._log)
         new._private = list(self._private)
         new.totals = list(self.totals)
         new.results = list(self.results)

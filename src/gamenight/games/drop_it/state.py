@@ -319,10 +319,7 @@ class DropItState(State):
         ).payoff
 
     def copy(self) -> Self:
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new._log = list(self._log)
+        new = self._copy_shell()
         new.scores = list(self.scores)
         new.jokers = list(self.jokers)
         new.side_drops = list(self.side_drops)

@@ -291,12 +291,9 @@ class DropOrStopState(State):
         return Outcome.from_scores(self.wins, truncated=self.truncated)
 
     def copy(self) -> Self:
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        new = self._copy_shell()
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
-        new.history = list(self.history)
-        new._log = list(self._log)
         new.draw = list(self.draw)
         new.discard = list(self.discard)
         new.hands = [list(h) for h in self.hands]
