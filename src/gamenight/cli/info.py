@@ -180,7 +180,12 @@ def serve(
     _check_port(host, port)
     _check_database(db)
     _workers_ignore_ctrl_c()
+    from gamenight.cli import gc_tuning
     from gamenight.server.app import serve as run_server
+
+    for name in games():
+        game_class(name)  # imported now, to be frozen with the rest of the code
+    gc_tuning.tune(["uvicorn", "gamenight.bots", "gamenight.server.workers"])
 
     try:
         run_server(host=host, port=port, db=db, redis=redis)

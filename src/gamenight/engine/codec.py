@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
@@ -51,30 +52,64 @@ def _coerce(name: str, value: Any, hint: Any) -> Any:
     return float(typing.cast(float, value)) if hint is float else value
 
 
+@dataclasses.dataclass(frozen=True)
+class _Shape:
+    """What decoding needs of one action class, worked out once: resolving its type hints
+    (`typing.get_type_hints`) on every action was 7% of the server's time under load."""
+
+    names: tuple[str, ...]
+    allowed: frozenset[str]  # the names and "type"
+    required: tuple[str, ...]
+    hints: dict[str, Any]
+
+
+_SHAPES: dict[type, _Shape] = {}
+
+
+def _shape(cls: type[Action]) -> _Shape:
+    found = _SHAPES.get(cls)
+    if found is None:
+        found = _SHAPES[cls] = _new_shape(cls)
+    return found
+
+
+def _new_shape(cls: type[Action]) -> _Shape:
+    fields = dataclasses.fields(cls)
+    return _Shape(
+        names=tuple(f.name for f in fields),
+        allowed=frozenset(["type", *(f.name for f in fields)]),
+        required=tuple(
+            f.name
+            for f in fields
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        ),
+        hints=typing.get_type_hints(cls),
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _kinds(types: tuple[type[Action], ...]) -> dict[str, type[Action]]:
+    return {t.kind: t for t in types}
+
+
 def action_from_json(obj: Any, types: Sequence[type[Action]]) -> Action:
     """Build an action from its JSON form, or raise BadInput saying what is wrong."""
-    by_kind = {t.kind: t for t in types}
+    by_kind = _kinds(tuple(types))
     if not isinstance(obj, dict):
         raise BadInput(f"an action is a JSON object with a 'type', got {obj!r}")
     kind = obj.get("type")
-    if kind not in by_kind:
+    if not isinstance(kind, str) or kind not in by_kind:
         raise BadInput(f"unknown action type {kind!r}; known: {', '.join(sorted(by_kind))}")
     cls = by_kind[kind]
-    hints = typing.get_type_hints(cls)
-    names = [f.name for f in dataclasses.fields(cls)]
-    extra = set(obj) - {"type", *names}
+    shape = _shape(cls)
+    names = shape.names
+    extra = obj.keys() - shape.allowed
     if extra:
-        raise BadInput(f"action {kind!r} has no field(s) {sorted(extra)}; fields: {names}")
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    missing = [
-        n
-        for n in names
-        if n not in obj
-        and fields[n].default is dataclasses.MISSING
-        and fields[n].default_factory is dataclasses.MISSING
-    ]
+        raise BadInput(f"action {kind!r} has no field(s) {sorted(extra)}; fields: {list(names)}")
+    missing = [n for n in shape.required if n not in obj]
     if missing:
         raise BadInput(f"action {kind!r} needs field(s) {missing}")
+    hints = shape.hints
     return cls(**{n: _coerce(n, obj[n], hints[n]) for n in names if n in obj})
 
 

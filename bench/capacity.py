@@ -1,0 +1,576 @@
+"""Server capacity (issue 17, items 4 and 9): live tables at human pacing, 10 to 1,000.
+
+For each level N the bench starts the server the way a user would (`gamenight serve` on a
+fresh SQLite file, in its own process) and a load generator in another process. The load
+generator keeps N Drop or Stop tables live (2 seats, 10 round wins so a game outlasts the
+run; half the tables are two people, half a person and an `easy` bot at the table's own
+pause, bot_delay 0.6 s). A person waits 1-5 s (uniform) after being asked, then acts; a
+table whose game ends is replaced by a new one, as players would start another game.
+After every table is up and WARMUP seconds have passed, it measures for SECONDS seconds:
+
+- action to broadcast: from sending an action to receiving the state with the next
+  version on the same socket (p50, p99, max), for actions sent inside the window;
+- the fair echo anchor: afterwards, with the game sockets closed, one bare WebSocket echo
+  client per table (/ws/echo) is connected, and only when ALL are connected do they start
+  round trips of a state-sized message at the same pacing; the connect burst is not timed;
+- lost actions: every action whose broadcast came back is looked up in the stored log after
+  the server stopped (same seat, same action, same position); sent actions never answered
+  are counted too;
+- memory: the peak RSS summed over the server's process tree (server, forkserver, bot
+  workers), sampled every 50 ms, also per live table, and the growth over the idle server;
+- the load generator's own event-loop lag (p99), so a slow client is not blamed on the
+  server.
+
+Goals: p99 < 50 ms at every level; at 100 tables p99 <= 3x that level's echo p99; no lost
+or unanswered actions; peak tree RSS at 1,000 tables < 100 KB per live table. Each level's
+load average is printed beside it. Run it niced: `nice -n 10 python bench/capacity.py`.
+
+Usage: python bench/capacity.py [LEVEL ...] [--seconds S] [--profile DIR]
+(default levels 10 100 300 1000; --profile records the server with py-spy during the
+window of every level, into DIR/profile-N.txt as collapsed stacks.)
+Internal: python bench/capacity.py --load N PORT SECONDS WARMUP OUT (the load generator).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from goals import PeakRSS, figure, load_average, tree_rss_kb
+
+THINK = (1.0, 5.0)  # seconds a person waits after being asked
+OPTIONS = {"players": 2, "wins_to_win": 10}
+ECHO_SECONDS = 20.0
+SETUP_AT_ONCE = 16  # tables being set up at the same time
+BIN = Path(sys.executable).parent
+# collapsed stacks; without pausing the server; only samples holding the GIL (CPU, not the
+# event loop waiting for the database thread to give the GIL back)
+PY_SPY = ["--format", "raw", "--nonblocking", "--gil", "-o"]
+
+
+def quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# -- the load generator (its own process) --------------------------------------------------
+
+
+@dataclass
+class Record:
+    window: tuple[float, float] = (0.0, 0.0)
+    latencies: list[float] = field(default_factory=list)
+    acked: list[tuple[str, int, int, Any]] = field(default_factory=list)  # tid, n, seat, action
+    unanswered: int = 0
+    refused: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    lag: list[float] = field(default_factory=list)
+    games_started: int = 0
+    games_finished: int = 0
+    live: int = 0
+    live_min: int = 1 << 30
+    echo: list[float] = field(default_factory=list)
+    setup_seconds: float = 0.0
+
+
+class Load:
+    def __init__(self, n: int, port: int, seconds: float, warmup: float) -> None:
+        import httpx
+
+        self.n = n
+        self.port = port
+        self.seconds = seconds
+        self.warmup = warmup
+        self.rec = Record()
+        self.stopping = asyncio.Event()
+        self.all_up = asyncio.Event()
+        self.setup_gate = asyncio.Semaphore(SETUP_AT_ONCE)
+        self.http = httpx.AsyncClient(
+            base_url=f"http://127.0.0.1:{port}",
+            timeout=120,
+            limits=httpx.Limits(max_connections=SETUP_AT_ONCE * 2),
+        )
+        self.rng = random.Random(2026)
+        self.up = 0  # tables whose first game was set up (or failed to be)
+
+    def timing(self) -> bool:
+        t0, t1 = self.rec.window
+        return t0 > 0 and t0 <= time.perf_counter() < t1
+
+    async def post(self, path: str, body: Any, cookie: str = "") -> Any:
+        import httpx
+
+        headers = {"Cookie": cookie} if cookie else {}
+        for attempt in range(6):
+            try:
+                r = await self.http.post(path, json=body, headers=headers)
+                self.http.cookies.clear()  # cookies are passed per request, not kept
+                return r
+            except httpx.TransportError:
+                await asyncio.sleep(0.2 * (attempt + 1))
+        raise RuntimeError(f"POST {path} failed six times")
+
+    async def new_table(self, index: int) -> tuple[str, list[str], str]:
+        """Create a table with its creator sitting at seat 0; a second person joins seat 1
+        or a bot sits there. Returns (id, seat tokens, owner cookie)."""
+        bot = index % 2 == 1
+        r = await self.post(
+            "/api/tables",
+            {
+                "game": "drop-or-stop",
+                "options": OPTIONS,
+                "seats": ["open", "easy" if bot else "open"],
+                "seed": self.rng.randrange(2**40),
+                "practice": True,
+                "name": "p0",
+                "sit": 0,
+            },
+        )
+        if r.status_code != 201:
+            raise RuntimeError(f"create: {r.status_code} {r.text}")
+        tid = r.json()["id"]
+        owner = f"gn_owner_{tid}={r.cookies[f'gn_owner_{tid}']}"
+        tokens = [r.cookies[f"gn_seat_{tid}"]]
+        if not bot:
+            r = await self.post(f"/api/tables/{tid}/join", {"seat": 1, "name": "p1"})
+            if r.status_code != 200:
+                raise RuntimeError(f"join: {r.status_code} {r.text}")
+            tokens.append(r.cookies[f"gn_seat_{tid}"])
+        return tid, tokens, owner
+
+    async def table(self, index: int) -> None:
+        """One live table for the whole run: a new game whenever one ends."""
+        first = True
+        while not self.stopping.is_set():
+            try:
+                await self.game(index, first)
+            except Exception as err:  # counted and shown; the run goes on
+                self.rec.errors.append(f"{type(err).__name__}: {err}")
+                await asyncio.sleep(1.0)
+            first = False
+
+    async def game(self, index: int, first: bool) -> None:
+        import websockets
+
+        try:
+            async with self.setup_gate:
+                tid, tokens, owner = await self.new_table(index)
+                url = f"ws://127.0.0.1:{self.port}/ws/tables/{tid}"
+                sockets = [
+                    await websockets.connect(
+                        url,
+                        additional_headers={"Cookie": f"gn_seat_{tid}={token}"},
+                        max_size=2**22,
+                        compression=None,
+                        open_timeout=60,
+                    )
+                    for token in tokens
+                ]
+                for ws in sockets:  # attached (its first state) before the start
+                    await ws.recv()
+                r = await self.post(f"/api/tables/{tid}/start", None, owner)
+                if r.status_code != 200:
+                    raise RuntimeError(f"start: {r.status_code} {r.text}")
+        finally:
+            if first:
+                self.up += 1
+                if self.up == self.n:
+                    self.all_up.set()
+        self.rec.games_started += 1
+        self.rec.live += 1
+        try:
+            await asyncio.gather(*(self.seat(tid, s, ws) for s, ws in enumerate(sockets)))
+        finally:
+            self.rec.live -= 1
+            if self.timing():
+                self.rec.live_min = min(self.rec.live_min, self.rec.live)
+            for ws in sockets:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+
+    async def seat(self, tid: str, seat: int, ws: Any) -> None:
+        rng = random.Random(f"{tid}/{seat}")
+        sent: dict[int, tuple[float, bool, Any]] = {}  # version -> (at, timed, action)
+        acted: set[int] = set()
+        stop = asyncio.ensure_future(self.stopping.wait())
+        try:
+            while True:
+                recv = asyncio.ensure_future(ws.recv())
+                done, _ = await asyncio.wait({recv, stop}, return_when=asyncio.FIRST_COMPLETED)
+                if recv not in done:
+                    recv.cancel()
+                    # stopping: wait a little for the answers still owed, then leave
+                    with contextlib.suppress(TimeoutError, Exception):
+                        while sent:
+                            raw = await asyncio.wait_for(ws.recv(), 5.0)
+                            self.answer(tid, seat, json.loads(raw), sent)
+                    self.rec.unanswered += len(sent)
+                    return
+                raw = recv.result()
+                msg = json.loads(raw)
+                if msg.get("type") == "refused":
+                    self.rec.refused.append(msg.get("reason", ""))
+                    continue
+                if msg.get("type") != "state" or "view" not in msg:
+                    continue
+                self.rec.sizes.append(len(raw))
+                self.answer(tid, seat, msg, sent)
+                version = msg["version"]
+                if msg["view"]["over"]:
+                    if seat == 0:
+                        self.rec.games_finished += 1
+                    return
+                if msg.get("asked") and version not in acted:
+                    acted.add(version)
+                    action = rng.choice(msg["actions"])
+                    await asyncio.sleep(rng.uniform(*THINK))
+                    if self.stopping.is_set():
+                        continue
+                    sent[version] = (time.perf_counter(), self.timing(), action)
+                    await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
+        finally:
+            stop.cancel()
+
+    def answer(
+        self, tid: str, seat: int, msg: dict[str, Any], sent: dict[int, tuple[float, bool, Any]]
+    ) -> None:
+        if msg.get("type") != "state":
+            return
+        mine = sent.pop(msg["version"] - 1, None)
+        if mine is None:
+            return
+        at, timed, action = mine
+        if timed:
+            self.rec.latencies.append(time.perf_counter() - at)
+        self.rec.acked.append((tid, msg["version"] - 1, seat, action))
+
+    async def lag_monitor(self) -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            if self.timing():
+                self.rec.lag.append(time.perf_counter() - before - 0.01)
+
+    async def echo(self) -> None:
+        """One echo client per table, all connected before any round trip is timed."""
+        import websockets
+
+        size = round(statistics.mean(self.rec.sizes)) if self.rec.sizes else 2500
+        payload = json.dumps({"type": "act", "version": 1, "pad": "x" * size})
+        connected = 0
+        go = asyncio.Event()
+        end = [0.0]
+
+        async def client(i: int) -> None:
+            nonlocal connected
+            rng = random.Random(i)
+            url = f"ws://127.0.0.1:{self.port}/ws/echo"
+            async with self.setup_gate:
+                ws = await websockets.connect(url, compression=None, open_timeout=60)
+            async with ws:
+                connected += 1
+                if connected == self.n:
+                    end[0] = time.perf_counter() + ECHO_SECONDS
+                    go.set()
+                await go.wait()
+                await asyncio.sleep(rng.uniform(*THINK))
+                while time.perf_counter() < end[0]:
+                    start = time.perf_counter()
+                    await ws.send(payload)
+                    await ws.recv()
+                    self.rec.echo.append(time.perf_counter() - start)
+                    await asyncio.sleep(rng.uniform(*THINK))
+
+        await asyncio.gather(*(client(i) for i in range(self.n)))
+
+    async def run(self) -> Record:
+        monitor = asyncio.create_task(self.lag_monitor())
+        started = time.perf_counter()
+        tables = [asyncio.create_task(self.table(i)) for i in range(self.n)]
+        waiting = asyncio.create_task(self.all_up.wait())
+        await asyncio.wait([waiting, *tables], return_when=asyncio.FIRST_COMPLETED)
+        self.rec.setup_seconds = round(time.perf_counter() - started, 1)
+        print(f"  {self.n} tables up in {self.rec.setup_seconds} s", file=sys.stderr, flush=True)
+        await asyncio.sleep(self.warmup)
+        t0 = time.perf_counter()
+        self.rec.window = (t0, t0 + self.seconds)
+        self.rec.live_min = self.rec.live
+        print(f"window {self.seconds} s", file=sys.stderr, flush=True)  # the profiler's cue
+        await asyncio.sleep(self.seconds)
+        self.stopping.set()
+        await asyncio.gather(*tables)
+        monitor.cancel()
+        await self.echo()
+        await self.http.aclose()
+        return self.rec
+
+
+def load_main(n: int, port: int, seconds: float, warmup: float, out: str) -> None:
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+    rec = asyncio.run(Load(n, port, seconds, warmup).run())
+    data = rec.__dict__
+    Path(out).write_text(json.dumps(data))
+
+
+# -- the orchestrator ---------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def pss_kb(pid: int) -> int:
+    """Proportional set size of a process tree (shared pages split between sharers)."""
+    from goals import _children
+
+    total, stack = 0, [pid]
+    while stack:
+        p = stack.pop()
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        stack += _children(p)
+    return total
+
+
+def wait_healthy(base: str, server: subprocess.Popen[bytes]) -> None:
+    import httpx
+
+    for _ in range(600):
+        if server.poll() is not None:
+            raise RuntimeError(f"the server exited ({server.returncode})")
+        try:
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError("the server did not come up")
+
+
+def check_stored(db: str, acked: list[list[Any]]) -> tuple[int, int]:
+    """(lost, checked): acknowledged actions missing from (or different in) the stored log."""
+    sys.path.insert(0, str(Path(__file__).parent.parent / "src"))
+    from gamenight.server.db import Store, connect, disconnect
+
+    engine = connect(db, lock=False)
+    store = Store(engine)
+    by_table: dict[str, list[tuple[int, int, Any]]] = {}
+    for tid, n, seat, action in acked:
+        by_table.setdefault(tid, []).append((n, seat, action))
+    lost = 0
+    for tid, items in by_table.items():
+        history = store.history(tid)
+        for n, seat, action in items:
+            if n >= len(history) or history[n] != (seat, action):
+                lost += 1
+    disconnect(engine)
+    return lost, len(acked)
+
+
+def profile_window(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes]:
+    spy = shutil.which("py-spy", path=str(BIN)) or "py-spy"
+    return subprocess.Popen(
+        [spy, "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200", *PY_SPY, str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def level(n: int, seconds: float, warmup: float, profile: Path | None) -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="gamenight-capacity-"))
+    db = f"sqlite:///{tmp / 'bench.sqlite3'}"
+    port = free_port()
+    env = {**os.environ, "GAMENIGHT_DATA": str(tmp), "GAMENIGHT_TABLES_PER_MINUTE": "1000000"}
+    env["GAMENIGHT_GC_LOG"] = str(tmp / "gc.jsonl")  # collections and their pauses, at exit
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(__file__).parent.parent / "src"), env.get("PYTHONPATH", "")]
+    )
+    log = open(tmp / "server.log", "wb")  # noqa: SIM115 - open for the server's lifetime
+    server = subprocess.Popen(
+        [str(BIN / "gamenight"), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db],
+        env=env,
+        stdout=log,
+        stderr=log,
+    )
+    base = f"http://127.0.0.1:{port}"
+    out = tmp / "load.json"
+    load_before = load_average()
+    try:
+        wait_healthy(base, server)
+        time.sleep(1.0)
+        idle_kb = tree_rss_kb(server.pid)
+        with PeakRSS(server.pid, interval=0.05) as peak:
+            gen = subprocess.Popen(
+                [sys.executable, __file__, "--load", *map(str, (n, port, seconds, warmup, out))],
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            spy = None
+            pss_peak = 0
+            assert gen.stderr is not None
+            for line in gen.stderr:
+                sys.stderr.write(line)
+                if line.startswith("window"):
+                    window_load = load_average()
+                    if profile is not None:
+                        spy = profile_window(server.pid, seconds, profile / f"profile-{n}.txt")
+                    time.sleep(seconds / 2)
+                    pss_peak = pss_kb(server.pid)
+            gen.wait()
+            if spy is not None:
+                spy.wait(60)
+        if gen.returncode != 0:
+            raise RuntimeError(f"the load generator failed ({gen.returncode})")
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    rec = json.loads(out.read_text())
+    gc_log = tmp / "gc.jsonl"
+    gc_stats = json.loads(gc_log.read_text().splitlines()[-1]) if gc_log.exists() else None
+    lost, checked = check_stored(db, rec["acked"])
+    ms = [x * 1000 for x in rec["latencies"]]
+    echo = [x * 1000 for x in rec["echo"]]
+    result = {
+        "tables": n,
+        "live_min": rec["live_min"],
+        "actions_timed": len(ms),
+        "actions_per_s": round(len(ms) / seconds, 1),
+        "p50_ms": round(quantile(ms, 0.5), 2),
+        "p99_ms": round(quantile(ms, 0.99), 2),
+        "max_ms": round(max(ms), 2) if ms else None,
+        "echo_p50_ms": round(quantile(echo, 0.5), 2),
+        "echo_p99_ms": round(quantile(echo, 0.99), 2),
+        "echo_round_trips": len(echo),
+        "client_lag_p99_ms": round(1000 * quantile(rec["lag"], 0.99), 2),
+        "acked_checked": checked,
+        "lost": lost,
+        "unanswered": rec["unanswered"],
+        "refused": len(rec["refused"]),
+        "errors": len(rec["errors"]),
+        "first_error": rec["errors"][0] if rec["errors"] else None,
+        "setup_s": rec["setup_seconds"],
+        "state_message_bytes": round(statistics.mean(rec["sizes"])) if rec["sizes"] else None,
+        "idle_tree_rss_kb": idle_kb,
+        "peak_tree_rss_kb": peak.peak_kb,
+        "peak_server_rss_kb": peak.root_peak_kb,
+        "tree_pss_kb_mid_window": pss_peak,
+        "gc": gc_stats,
+        "load_before": load_before,
+        "load_in_window": window_load,
+    }
+    shutil.rmtree(tmp, ignore_errors=True)
+    return result
+
+
+def report(results: list[dict[str, Any]]) -> None:
+    print("\ntables  live  actions/s   p50    p99    max  echo p99  lag p99  lost  RSS/table")
+    for r in results:
+        per = r["peak_tree_rss_kb"] / r["tables"]
+        print(
+            f"{r['tables']:>6} {r['live_min']:>5} {r['actions_per_s']:>9} {r['p50_ms']:>6}"
+            f" {r['p99_ms']:>6} {r['max_ms']:>6} {r['echo_p99_ms']:>9} {r['client_lag_p99_ms']:>8}"
+            f" {r['lost']:>5} {per:>8.0f} KB   load {r['load_in_window']}"
+        )
+    print()
+    by_n = {r["tables"]: r for r in results}
+    for r in results:
+        n = r["tables"]
+        figure(
+            "capacity_action_to_broadcast_p99_ms",
+            "p99 < 50 ms",
+            r["p99_ms"] < 50,
+            tables=n,
+            value=r["p99_ms"],
+            **{k: v for k, v in r.items() if k not in ("tables", "p99_ms")},
+        )
+        figure(
+            "capacity_lost_actions",
+            "0 lost and 0 unanswered actions, no errors",
+            r["lost"] == 0 and r["unanswered"] == 0 and r["errors"] == 0,
+            tables=n,
+            value=r["lost"],
+            unanswered=r["unanswered"],
+            errors=r["errors"],
+        )
+    if 100 in by_n:
+        r = by_n[100]
+        ratio = r["p99_ms"] / r["echo_p99_ms"]
+        figure(
+            "capacity_p99_ratio_to_echo",
+            "p99 <= 3x the fair echo p99 at 100 tables",
+            ratio <= 3,
+            tables=100,
+            value=round(ratio, 2),
+            p99_ms=r["p99_ms"],
+            echo_p99_ms=r["echo_p99_ms"],
+            load=r["load_in_window"],
+        )
+    if 1000 in by_n:
+        r = by_n[1000]
+        per_table = r["peak_tree_rss_kb"] / 1000
+        figure(
+            "capacity_peak_rss_per_table_kb",
+            "peak RSS of the server's process tree at 1,000 tables < 100 KB per live table",
+            per_table < 100,
+            tables=1000,
+            value=round(per_table, 1),
+            peak_tree_rss_kb=r["peak_tree_rss_kb"],
+            idle_tree_rss_kb=r["idle_tree_rss_kb"],
+            growth_per_table_kb=round((r["peak_tree_rss_kb"] - r["idle_tree_rss_kb"]) / 1000, 1),
+            tree_pss_kb_mid_window=r["tree_pss_kb_mid_window"],
+        )
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--load":
+        n, port, seconds, warmup, out = sys.argv[2:7]
+        load_main(int(n), int(port), float(seconds), float(warmup), out)
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("levels", nargs="*", type=int, default=[10, 100, 300, 1000])
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--warmup", type=float, default=10.0)
+    parser.add_argument("--profile", type=Path, default=None)
+    args = parser.parse_args()
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
+    results = []
+    for n in args.levels:
+        print(f"level {n} tables, load {load_average()}", file=sys.stderr, flush=True)
+        results.append(level(n, args.seconds, args.warmup, args.profile))
+    report(results)
+
+
+if __name__ == "__main__":
+    main()
