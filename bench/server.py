@@ -5,7 +5,9 @@ Stop tables with two people each, and drives every seat with a scripted client t
 random legal move whenever it is asked. Figure: the time from sending an action to receiving
 its broadcast (the state with the next version) on the same socket. Anchor, in the same run
 on the same server: a bare WebSocket echo (/ws/echo) under the same concurrency (one client
-per table doing round trips of a message of the same size). Afterwards every table's stored
+per table doing round trips of a message of the same size, timed only once every echo
+client is connected, so the anchor is a round trip on an established socket, as an action
+is). Afterwards every table's stored
 log is replayed and compared with the final state its players saw (no lost actions).
 
 Scripted players pause before each move (uniform, mean THINK seconds; 0 makes every client
@@ -40,6 +42,7 @@ import websockets
 
 import gamenight
 from gamenight.server.db import Store, connect
+from goals import figure, load_average
 
 TABLES = int(sys.argv[1]) if len(sys.argv) > 1 else 100
 GAMES = int(sys.argv[2]) if len(sys.argv) > 2 else 2
@@ -148,9 +151,26 @@ async def one_table(base: str, port: int, rng: random.Random, stats: Stats) -> N
         await asyncio.gather(*clients)
 
 
-async def echo_client(port: int, size: int, out: list[float]) -> None:
+class Barrier:
+    """Every echo client waits here until all are connected: the connect burst of 100
+    sockets at once is not part of the echo's round trips (it made the anchor flatter us)."""
+
+    def __init__(self, parties: int) -> None:
+        self.parties = parties
+        self.arrived = 0
+        self.all_in = asyncio.Event()
+
+    async def wait(self) -> None:
+        self.arrived += 1
+        if self.arrived >= self.parties:
+            self.all_in.set()
+        await self.all_in.wait()
+
+
+async def echo_client(port: int, size: int, out: list[float], barrier: Barrier) -> None:
     payload = json.dumps({"type": "act", "version": 1, "pad": "x" * size})
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws/echo", compression=None) as ws:
+        await barrier.wait()
         for _ in range(ECHO_ROUNDS):
             start = time.perf_counter()
             await ws.send(payload)
@@ -199,7 +219,8 @@ async def main(base: str, port: int, flood: bool) -> tuple[Stats, list[float], f
     async with httpx.AsyncClient(base_url=base) as http:
         stats.server_side.update((await http.get("/api/metrics")).json())
     echo: list[float] = []
-    await asyncio.gather(*(echo_client(port, 2500, echo) for _ in range(TABLES)))
+    barrier = Barrier(TABLES)
+    await asyncio.gather(*(echo_client(port, 2500, echo, barrier) for _ in range(TABLES)))
     return stats, echo, elapsed
 
 
@@ -260,22 +281,21 @@ def run(flood: bool = False) -> dict[str, Any]:
     if flood:
         figures["server_flood_client"] = stats.server_side.get("flood")
     for name, value in figures.items():
-        print(json.dumps({"figure": name.replace("server", prefix, 1), "value": value}))
-    print(
-        json.dumps(
-            {
-                "figure": f"{prefix}_goal_met",
-                "value": p99 < 50
-                and p99 < 3 * echo_p99
-                and not stats.errors
-                and not lost
-                and len(stats.finals) == TABLES * GAMES,
-                "goal": "p99 < 50 ms and < 3x echo p99; no errors; no lost actions",
-            }
-        )
+        figure(name.replace("server", prefix, 1), value=value)
+    figure(
+        f"{prefix}_goal_met",
+        "p99 < 50 ms and <= 3x the echo p99 (timed after connecting); no errors; no lost actions",
+        p99 < 50
+        and p99 <= 3 * echo_p99
+        and not stats.errors
+        and not lost
+        and len(stats.finals) == TABLES * GAMES,
+        value=round(p99, 2),
+        echo_p99_ms=round(echo_p99, 2),
+        load=load_average(),
     )
     if stats.errors:
-        print(json.dumps({"figure": f"{prefix}_first_error", "value": stats.errors[0]}))
+        figure(f"{prefix}_first_error", value=stats.errors[0])
     return figures
 
 
@@ -283,13 +303,9 @@ if __name__ == "__main__":
     calm = run()
     flooded = run(flood=True)
     ratio = flooded["server_action_to_broadcast_p99_ms"] / calm["server_action_to_broadcast_p99_ms"]
-    print(json.dumps({"figure": "server_flooded_p99_ratio_to_calm", "value": round(ratio, 2)}))
-    print(
-        json.dumps(
-            {
-                "figure": "server_flood_goal_met",
-                "value": ratio <= 2 and not flooded["server_lost_actions_tables"],
-                "goal": "other tables' p99 within 2x of the run without the flooding client",
-            }
-        )
+    figure(
+        "server_flood_goal_met",
+        "other tables' p99 within 2x of the run without the flooding client",
+        ratio <= 2 and not flooded["server_lost_actions_tables"],
+        value=round(ratio, 2),
     )

@@ -66,6 +66,25 @@ def a_table(table_id: str) -> TableRow:
     )
 
 
+def test_a_broken_sqlite_action_connection_is_replaced(tmp_path: Path) -> None:
+    """SQLite stores actions on a driver connection the store keeps (issue 17): when it
+    breaks, that one store fails (the table refuses the action) and the next one works."""
+    import gamenight.server.db as db
+
+    engine = connect(f"sqlite:///{tmp_path / 'hot.sqlite3'}")
+    store = Store(engine)
+    store.create_table(a_table("hot"))
+    store.set_status("hot", "running")
+    store.append_action("hot", 0, 0, {"type": "drop"}, "running")
+    db._HOT[engine].dbapi_connection.close()  # the kept connection breaks
+    with pytest.raises(Exception, match="closed"):
+        store.append_action("hot", 1, 1, {"type": "stop"}, "running")
+    store.append_action("hot", 1, 1, {"type": "stop"}, "running")
+    assert store.history("hot") == [(0, {"type": "drop"}), (1, {"type": "stop"})]
+    disconnect(engine)
+    assert engine not in db._HOT  # closed with the engine
+
+
 def test_migrations_create_the_schema_once(db_url: str) -> None:
     disconnect(connect(db_url))
     engine = connect(db_url)  # a second start migrates nothing
