@@ -364,6 +364,28 @@ def pss_kb(pid: int) -> int:
     return total
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process tree so far (Linux /proc)."""
+    from goals import _children
+
+    total, stack = 0.0, [pid]
+    tick = os.sysconf("SC_CLK_TCK")
+    while stack:
+        p = stack.pop()
+        with contextlib.suppress(OSError, IndexError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        stack += _children(p)
+    return total
+
+
+def actions(base: str) -> int:
+    """Actions the server has accepted so far (its /api/metrics, bots' moves included)."""
+    import httpx
+
+    return int(httpx.get(f"{base}/api/metrics", timeout=30).json().get("actions", 0))
+
+
 def wait_healthy(base: str, server: subprocess.Popen[bytes]) -> None:
     import httpx
 
@@ -446,8 +468,11 @@ def level(n: int, seconds: float, warmup: float, profile: Path | None) -> dict[s
                     window_load = load_average()
                     if profile is not None:
                         spy = profile_window(server.pid, seconds, profile / f"profile-{n}.txt")
+                    before = (cpu_seconds(server.pid), cpu_seconds(gen.pid), actions(base))
                     time.sleep(seconds / 2)
                     pss_peak = pss_kb(server.pid)
+                    time.sleep(seconds / 2)
+                    after = (cpu_seconds(server.pid), cpu_seconds(gen.pid), actions(base))
             gen.wait()
             if spy is not None:
                 spy.wait(60)
@@ -461,6 +486,8 @@ def level(n: int, seconds: float, warmup: float, profile: Path | None) -> dict[s
             server.kill()
             server.wait()
     rec = json.loads(out.read_text())
+    server_cpu, gen_cpu = after[0] - before[0], after[1] - before[1]
+    accepted = after[2] - before[2]
     gc_log = tmp / "gc.jsonl"
     gc_stats = json.loads(gc_log.read_text().splitlines()[-1]) if gc_log.exists() else None
     lost, checked = check_stored(db, rec["acked"])
@@ -490,6 +517,11 @@ def level(n: int, seconds: float, warmup: float, profile: Path | None) -> dict[s
         "peak_tree_rss_kb": peak.peak_kb,
         "peak_server_rss_kb": peak.root_peak_kb,
         "tree_pss_kb_mid_window": pss_peak,
+        "server_actions_per_s": round(accepted / seconds, 1),
+        # CPU, not wall time: what the server needs whatever else runs on the machine
+        "server_cpu_cores": round(server_cpu / seconds, 2),
+        "server_cpu_ms_per_action": round(1000 * server_cpu / max(1, accepted), 2),
+        "load_generator_cpu_cores": round(gen_cpu / seconds, 2),
         "gc": gc_stats,
         "load_before": load_before,
         "load_in_window": window_load,
@@ -499,13 +531,17 @@ def level(n: int, seconds: float, warmup: float, profile: Path | None) -> dict[s
 
 
 def report(results: list[dict[str, Any]]) -> None:
-    print("\ntables  live  actions/s   p50    p99    max  echo p99  lag p99  lost  RSS/table")
+    print(
+        "\ntables  live  acts/s   p50 ms   p99 ms   max ms  echo p99  lag p99  lost"
+        "  cpu ms/act  cores  RSS KB/table  load (1, 5, 15 min)"
+    )
     for r in results:
         per = r["peak_tree_rss_kb"] / r["tables"]
         print(
-            f"{r['tables']:>6} {r['live_min']:>5} {r['actions_per_s']:>9} {r['p50_ms']:>6}"
-            f" {r['p99_ms']:>6} {r['max_ms']:>6} {r['echo_p99_ms']:>9} {r['client_lag_p99_ms']:>8}"
-            f" {r['lost']:>5} {per:>8.0f} KB   load {r['load_in_window']}"
+            f"{r['tables']:>6} {r['live_min']:>5} {r['server_actions_per_s']:>7}"
+            f" {r['p50_ms']:>8} {r['p99_ms']:>8} {r['max_ms']:>8} {r['echo_p99_ms']:>9}"
+            f" {r['client_lag_p99_ms']:>8} {r['lost']:>5} {r['server_cpu_ms_per_action']:>11}"
+            f" {r['server_cpu_cores']:>6} {per:>13.0f}  {r['load_in_window']}"
         )
     print()
     by_n = {r["tables"]: r for r in results}
@@ -554,6 +590,17 @@ def report(results: list[dict[str, Any]]) -> None:
             idle_tree_rss_kb=r["idle_tree_rss_kb"],
             growth_per_table_kb=round((r["peak_tree_rss_kb"] - r["idle_tree_rss_kb"]) / 1000, 1),
             tree_pss_kb_mid_window=r["tree_pss_kb_mid_window"],
+            load=r["load_in_window"],
+        )
+    levels = sorted(by_n)
+    if len(levels) >= 2:  # what one more live table costs, without the fixed start-up cost
+        a, b = by_n[levels[-2]], by_n[levels[-1]]
+        figure(
+            "capacity_rss_per_added_table_kb",
+            value=round(
+                (b["peak_tree_rss_kb"] - a["peak_tree_rss_kb"]) / (b["tables"] - a["tables"]), 1
+            ),
+            between=[a["tables"], b["tables"]],
         )
 
 
