@@ -32,7 +32,7 @@ pytest: $(STAMP)
 test: lint typecheck pytest
 
 # Every figure prints with its goal and met / not met; the closing summary lists them
-# (bench/goals.py; server.py prints its own lines, above the summary).
+# (bench/goals.py; server.py and capacity.py go through it too).
 BENCH_LOG ?= /tmp/gamenight-bench.jsonl
 bench: $(STAMP)
 	rm -f $(BENCH_LOG)
@@ -41,6 +41,7 @@ bench: $(STAMP)
 	BENCH_LOG=$(BENCH_LOG) $(BIN)/python bench/ismcts.py
 	BENCH_LOG=$(BENCH_LOG) $(BIN)/python bench/scale.py
 	BENCH_LOG=$(BENCH_LOG) $(BIN)/python bench/server.py
+	BENCH_LOG=$(BENCH_LOG) $(BIN)/python bench/capacity.py
 	BENCH_LOG=$(BENCH_LOG) $(BIN)/python bench/drop_it.py
 	$(BIN)/python bench/goals.py $(BENCH_LOG)
 

@@ -19,7 +19,11 @@ After every table is up and WARMUP seconds have passed, it measures for SECONDS 
 - memory: the peak RSS summed over the server's process tree (server, forkserver, bot
   workers), sampled every 50 ms, also per live table, and the growth over the idle server;
 - the load generator's own event-loop lag (p99), so a slow client is not blamed on the
-  server.
+  server;
+- CPU, which the machine's other load does not move much: the server tree's CPU seconds
+  per accepted action (bots' moves included) and the cores it used in the window, and
+  the load generator's cores. Latency on a shared, niced machine mostly measures the
+  scheduler; CPU per action says what 1,000 tables need.
 
 Goals: p99 < 50 ms at every level; at 100 tables p99 <= 3x that level's echo p99; no lost
 or unanswered actions; peak tree RSS at 1,000 tables < 100 KB per live table. Each level's
