@@ -15,7 +15,8 @@ taking 8.6 s over 18,161 with these (0.47 ms per action).
 GAMENIGHT_GC_THRESHOLDS="700,10,10" sets other thresholds and GAMENIGHT_GC_FREEZE=0 leaves
 everything in the collections (to compare). With GAMENIGHT_GC_LOG=path the server appends,
 at exit, one JSON line with the count and pause times of collections per generation (the
-capacity bench reads it).
+capacity bench reads it). With GAMENIGHT_TRACEMALLOC=path it traces allocations (slower)
+and appends the 40 biggest allocation sites to that file on every SIGUSR1.
 """
 
 from __future__ import annotations
@@ -45,6 +46,27 @@ def tune(preload: list[str]) -> None:
     path = os.environ.get("GAMENIGHT_GC_LOG")
     if path:
         _record_pauses(path)
+    traced = os.environ.get("GAMENIGHT_TRACEMALLOC")
+    if traced:
+        _trace_memory(traced)
+
+
+def _trace_memory(path: str) -> None:
+    import signal
+    import tracemalloc
+
+    tracemalloc.start()
+
+    def dump(_signum: int, _frame: Any) -> None:
+        snapshot = tracemalloc.take_snapshot()
+        stats = snapshot.statistics("lineno")
+        with open(path, "a") as out:
+            total = sum(s.size for s in stats)
+            out.write(f"traced {total / 1024:.0f} KB in {len(stats)} sites\n")
+            for stat in stats[:40]:
+                out.write(f"{stat}\n")
+
+    signal.signal(signal.SIGUSR1, dump)
 
 
 def _record_pauses(path: str) -> None:
