@@ -2,6 +2,7 @@
 // your hand in a bar that stays on screen, targets that light up once a card is picked.
 import { el, plural, toast } from "/static/common.js";
 import { coachPanel, percent } from "/static/games/coach.js";
+import { animateMoves, announceFinal, playScoring } from "/static/games/arne-moment.js";
 import { BLACK, COLOURS, cardFace, cardRule, cardWords, colourWord, legend, parse } from "/static/games/arne-cards.js";
 
 export const howto = [
@@ -305,10 +306,21 @@ function autoSend() {
 
 export function render(rootEl, msg, ctx) {
   root = rootEl; lastCtx = ctx;
+  const prev = lastMsg && lastMsg.seat === msg.seat ? lastMsg.view : null;  // null: nothing seen live yet
   if (lastMsg && msg.version !== lastMsg.version) { selected = null; filters = {}; }
   lastMsg = msg;
   if (selected && !legal(msg).some((a) => cardOf(a) === selected)) { selected = null; filters = {}; }
   draw();
+  if (prev && prev !== msg.view) moments(prev, msg, ctx);
+}
+
+/** The moments of an update seen live: cards flying in, the final round, the count. */
+function moments(prev, msg, ctx) {
+  const names = (p) => nameOf(ctx, p);
+  animateMoves(root, prev, msg);
+  announceFinal(prev, msg.view, names);
+  const scored = (msg.events || []).find((e) => e.kind === "scored");
+  if (scored) playScoring(msg.view.game_no === prev.game_no ? msg.view : prev, names, msg.seat, scored.scores);
 }
 
 document.addEventListener("keydown", (ev) => {
