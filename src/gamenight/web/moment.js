@@ -27,7 +27,7 @@ export function skipAll() { for (const skip of [...skippers]) skip(); }
 
 /** A short announcement on top of the page, where the eye is whatever was scrolled. */
 export function announce(text, ms = 3000) {
-  document.getElementById("announce")?.remove();
+  document.getElementById("announce")?.click();  // ends the one before (and its wait)
   const box = el("div", { id: "announce", class: "announce", role: "status" }, text);
   document.body.append(box);
   if (!reducedMotion()) box.animate([{ transform: "translate(-50%, -1rem)", opacity: 0 }, { transform: "translate(-50%, 0)", opacity: 1 }], { duration: 300, easing: "ease-out" });

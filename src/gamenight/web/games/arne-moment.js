@@ -4,7 +4,7 @@
 // API); with prefers-reduced-motion nothing moves, things only appear.
 import { el } from "/static/common.js";
 import { announce, playingUntil, reducedMotion } from "/static/moment.js";
-import { cardFace, cardWords } from "/static/games/arne-cards.js";
+import { cardFace, cardWords, parse } from "/static/games/arne-cards.js";
 
 const FACE = { P50: 50, P100: 100, P200: 200, P500: 500, P1000: 1000 };
 
@@ -73,10 +73,11 @@ export function announceFinal(prev, view, names) {
 /** What a stack adds to its display, in the words of the count ("+500", "×2", "crushed"). */
 function stackPart(st) {
   const times = st.x3 ? 3 : 1;
-  if (st.base === "MINUS200") return st.lock ? { text: "−200 locked: 0" } : { minus: 200 * times, text: `−${200 * times}` };
+  const type = parse(st.base).type;  // "red P500" -> P500
+  if (type === "MINUS200") return st.lock ? { text: "−200 locked: 0" } : { minus: 200 * times, text: `−${200 * times}` };
   if (st.crush && !st.lock) return { text: "crushed: 0" };
-  if (st.base === "X2") return { factor: 2 * times, text: `×${2 * times}` };
-  const face = FACE[st.base] || 0;
+  if (type === "X2") return { factor: 2 * times, text: `×${2 * times}` };
+  const face = FACE[type] || 0;
   return { points: face * times, text: st.x3 ? `+${face}×3` : `+${face}` };
 }
 
@@ -98,6 +99,7 @@ function displayRows(view, names, me) {
 /** The scoring at the end of a game, counted step by step over the final displays.
  * Returns a promise that ends when the count is done (or skipped). */
 export function playScoring(view, names, me, scores) {
+  document.getElementById("announce")?.click();  // the count takes the stage (a click ends it)
   const rows = displayRows(view, names, me);
   const result = el("p", { class: "score-result" }, `Scores: ${scores.map((s, p) => `${p === me ? "you" : names(p)} ${s}`).join(", ")}.`);
   const skipBtn = el("button", { type: "button", id: "scoring-skip" }, "Show all");

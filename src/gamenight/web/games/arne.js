@@ -204,8 +204,8 @@ function drawDisplays(view, names, msg) {
   const discardTarget = targetable("display", -1);
   const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
   grid.append(el("div", { class: `display discard ${discardTarget ? "target" : ""}`, "data-display": "-1", ...targetAttrs(discardTarget, () => pick("display", -1)) },
-    el("strong", {}, "Discard pile"), el("div", { class: "cards" }, top ? cardFace(top, { width: 40 }) : el("span", { class: "muted empty" }, "empty"),
-      el("span", { class: "muted" }, plural(view.discard.length, "card")))));
+    el("strong", {}, "Discard pile"), el("div", { class: "cards" }, top ? [cardFace(top, { width: 40 }), el("span", { class: "muted" }, plural(view.discard.length, "card"))]
+      : el("span", { class: "muted empty" }, "empty"))));
   displays.append(grid, legend());
   return displays;
 }

@@ -57,7 +57,8 @@ function scoring(wins, need) {
   return box;
 }
 
-function totalWords(t) { return t === null || t === undefined ? "over the target" : String(t); }
+/** A total over the target: the view says "OVERFLOW" (R17), older logs null. */
+function over(t) { return typeof t !== "number"; }
 
 /** One player's line of the reveal: hidden + face-up cards, the total, how FLEX counted. */
 function revealRow(view, ctx, me, r, s) {
@@ -72,7 +73,7 @@ function revealRow(view, ctx, me, r, s) {
   const won = r.winners.includes(s);
   return el("div", { class: `reveal-row${won ? " winner" : ""}`, "data-reveal-seat": s },
     el("strong", { class: "who" }, s === me ? "You" : seatName(ctx, s)), cards,
-    el("span", { class: "total" }, el("strong", {}, t === null ? "over" : `= ${t}`),
+    el("span", { class: "total" }, el("strong", {}, over(t) ? `OVERFLOW (over ${view.target})` : `= ${t}`),
       flexText ? el("span", { class: "muted" }, ` (${flexText})`) : "",
       won ? el("span", { class: "pill ok" }, "wins the round") : ""));
 }
@@ -84,12 +85,12 @@ function moment(view, ctx, me) {
   const n = (s) => (s === me ? "You" : seatName(ctx, s));
   const best = r.winners.length ? r.totals[r.winners[0]] : null;
   const who = r.winners.length ? `${r.winners.map(n).join(" and ")} ${r.winners.length > 1 || r.winners[0] === me ? "win" : "wins"} round ${r.round} with ${best}` : `Nobody wins round ${r.round}: everyone went over ${view.target}`;
-  const others = r.totals.map((t, s) => (r.winners.includes(s) ? null : `${s === me ? "You" : seatName(ctx, s)} ${t === null ? `went over ${view.target}` : `had ${t}`}`)).filter(Boolean);
+  const others = r.totals.map((t, s) => (r.winners.includes(s) ? null : `${s === me ? "You" : seatName(ctx, s)} ${over(t) ? `went over ${view.target}` : `had ${t}`}`)).filter(Boolean);
   const flex = r.flex.map((f, s) => (f.length ? `${s === me ? "Your" : `${seatName(ctx, s)}'s`} FLEX counted as ${f.join(" and ")}` : null)).filter(Boolean);
   return el("div", { class: "moment", id: "moment", role: "status", "data-round": r.round },
     el("strong", {}, `${who}.`), others.length ? ` ${others.join(", ")}.` : "", flex.length ? ` ${flex.join("; ")}.` : "",
-    el("div", { class: "reveal", id: "reveal", "aria-label": `round ${r.round}: all hands shown` }, r.totals.map((_, s) => revealRow(view, ctx, me, r, s))),
-    el("div", { "data-moment-slot": "" }));
+    el("div", { "data-moment-slot": "" }),  // Continue, next to the words (a phone's hand bar covers the end)
+    el("div", { class: "reveal", id: "reveal", "aria-label": `round ${r.round}: all hands shown` }, r.totals.map((_, s) => revealRow(view, ctx, me, r, s))));
 }
 
 /** The reveal played step by step: each player's hidden cards turn over, then their total. */
@@ -120,7 +121,7 @@ export function render(root, msg, ctx) {
   const legal = msg.actions ? msg.actions.map((a) => a.type) : [];
   const parts = [];
   const turnText = view.over ? "game over" : view.to_act === me ? "Your turn: drop or stop?" : `${seatName(ctx, view.to_act)} is deciding…`;
-  parts.push(el("div", { class: "panel" },
+  parts.push(el("div", { class: "panel dos-head" },
     el("div", { class: "row" }, el("strong", {}, `Round ${view.round}`),
       el("span", {}, `best total up to ${view.target} wins the round`),
       el("span", {}, `${plural(view.wins_to_win, "round win")} to win the game`),
@@ -188,7 +189,7 @@ export function describeEvent(e, names, view) {
     case "hand": return null;
     case "dropped": return `${n(e.seat)} drops ${card(e.card)}.`;
     case "stopped": return `${n(e.seat)} stops.`;
-    case "revealed": return `Round ${e.round}: ${e.winners.map(n).join(" and ") || "nobody"} ${e.winners.length === 1 ? "wins" : "win"} (totals ${e.totals.map((t) => (t === null ? "over" : t)).join(" / ")}).`;
+    case "revealed": return `Round ${e.round}: ${e.winners.map(n).join(" and ") || "nobody"} ${e.winners.length === 1 ? "wins" : "win"} (totals ${e.totals.map((t) => (over(t) ? "over" : t)).join(" / ")}).`;
     case "reshuffled": return "The discard pile is shuffled into a new draw pile.";
     case "game_over": return `Game over: ${e.winners.map(n).join(" and ")} ${e.winners.length === 1 ? "wins" : "win"}.`;
     default: return null;
