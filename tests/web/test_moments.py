@@ -175,3 +175,24 @@ def test_arne_cards_fly_the_final_round_is_said_and_the_count_goes_step_by_step(
     page.wait_for_selector("#results:not([hidden])", timeout=10000)
     assert page.locator("#scoring").count() == 0
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_with_reduced_motion_the_reveal_appears_without_moving(
+    server: Server, browser: Browser
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    dos_table(page, server, seed=13)
+    page.wait_for_selector("#drop")
+    page.evaluate(
+        "() => { window.__steps = 0; window.__moved = 0; const real = Element.prototype.animate;"
+        " Element.prototype.animate = function (k, o) { window.__steps++;"
+        " if (JSON.stringify(k).includes('transform')) window.__moved++;"
+        " return real.call(this, k, o); }; }"
+    )
+    stop_until_reveal(page, 1)
+    assert page.locator("#moment .reveal-row").count() == 3
+    assert page.evaluate("window.__steps") > 3  # still shown one after the other
+    assert page.evaluate("window.__moved") == 0
+    context.close()

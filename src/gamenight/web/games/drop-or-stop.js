@@ -96,7 +96,7 @@ function moment(view, ctx, me) {
 /** The reveal played step by step: each player's hidden cards turn over, then their total. */
 function playReveal(box) {
   const still = reducedMotion();
-  box.animate([{ transform: still ? "none" : "scale(.96)", opacity: 0.6 }, { transform: "none", opacity: 1 }], { duration: still ? 1 : 300, easing: "ease-out" });
+  if (!still) box.animate([{ transform: "scale(.96)", opacity: 0.6 }, { transform: "none", opacity: 1 }], { duration: 300, easing: "ease-out" });
   const steps = [];
   [...box.querySelectorAll(".reveal-row")].forEach((row, i) => {
     const at = 250 + i * (still ? 350 : 550);
