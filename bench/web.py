@@ -87,6 +87,16 @@ def server() -> Any:
             proc.wait(10)
 
 
+def wait_js(page: Page, expression: str, timeout_ms: float = 30000) -> None:
+    """Poll `expression` until true. (Playwright's wait_for_function evaluates a string,
+    which the pages' CSP, script-src 'self' without 'unsafe-eval', refuses.)"""
+    deadline = time.time() + timeout_ms / 1000
+    while not page.evaluate(expression):
+        if time.time() > deadline:
+            raise TimeoutError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(5)
+
+
 def person(browser: Browser, width: int = 1280, height: int = 900) -> Page:
     return browser.new_context(viewport={"width": width, "height": height}).new_page()
 
@@ -164,8 +174,8 @@ def measure_clicks(ann: Page, bob: Page, clicks: int) -> tuple[list[float], list
             me.locator(sel).first.click()
             want = str(version + 1)
             try:
-                me.wait_for_function(f"window.__drawn['{want}'] !== undefined", timeout=5000)
-                them.wait_for_function(f"window.__drawn['{want}'] !== undefined", timeout=5000)
+                wait_js(me, f"window.__drawn['{want}'] !== undefined", 5000)
+                wait_js(them, f"window.__drawn['{want}'] !== undefined", 5000)
             except Exception as err:  # a refused or raced click: not a figure
                 if os.environ.get("BENCH_DEBUG"):
                     print("skipped a click:", sel, str(err)[:200], file=sys.stderr)
@@ -251,7 +261,7 @@ def main() -> None:
                 url,
                 {"game": game, "options": options, "seats": ["open", "open"], "settings": settings},
             )
-            ann.wait_for_function("document.body.dataset.status === 'running'")
+            wait_js(ann, "document.body.dataset.status === 'running'")
             own, other = measure_clicks(ann, bob, CLICKS)
             if own:
                 emit(
