@@ -196,3 +196,76 @@ def test_with_reduced_motion_the_reveal_appears_without_moving(
     assert page.evaluate("window.__steps") > 3  # still shown one after the other
     assert page.evaluate("window.__moved") == 0
     context.close()
+
+
+def play_arne_turn(page: Page) -> None:
+    """One step of a person who plays the first card they may, on the first target."""
+    if page.locator("button.colour-choice").count():
+        page.locator("button.colour-choice").first.click()
+    elif page.locator("#handbar.answer #pass").count():
+        page.keyboard.press("p")
+    elif page.locator("#handbar.asked .handcard.playable [role=button]").count():
+        page.locator("#handbar.asked .handcard.playable [role=button]").first.click()
+        if page.locator("#choices button.choice").count():
+            page.locator("#choices button.choice").first.click()
+        elif page.locator("#game .target").count():
+            page.locator("#game .target").first.click()
+    elif page.locator("#choices button[data-action]").count():
+        page.locator("#choices button[data-action]").first.click()
+    elif page.locator("#pass").count():
+        page.keyboard.press("p")
+
+
+def test_arne_says_seen_once_the_count_has_been_shown(server: Server, browser: Browser) -> None:
+    page = open_page(browser)
+    seen: list[float] = []
+    over_at: list[float] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        server_ws = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            msg = json.loads(message)
+            if msg.get("type") == "seen":
+                seen.append(time.time())
+                return
+            server_ws.send(message)
+
+        def to_page(message: str | bytes) -> None:
+            msg = json.loads(message)
+            if msg.get("type") == "state" and (msg.get("view") or {}).get("over") and not seen:
+                msg["moment"] = {"version": 1, "seconds": 10}
+                over_at.append(time.time())
+            ws.send(json.dumps(msg))
+
+        ws.on_message(to_server)
+        server_ws.on_message(to_page)
+
+    page.route_web_socket("**/ws/tables/*", route)
+    create_table(
+        page,
+        server,
+        {
+            "game": "arne",
+            "options": {"players": 2},
+            "seats": ["open", "easy"],
+            "settings": {"bot_delay": 0, "reaction_seconds": 60, "pass_dwell": 0},
+            "sit": 0,
+            "name": "Ann",
+            "seed": 3,
+        },
+    )
+    page.wait_for_selector("button.colour-choice")
+    page.locator("button.colour-choice").first.click()
+    page.check("#auto-pass")
+    deadline = time.time() + 240
+    while not page.locator("#scoring").count():
+        assert time.time() < deadline, "the game did not reach its count"
+        play_arne_turn(page)
+        page.wait_for_timeout(30)
+    assert page.locator("#scoring #continue").is_visible()  # the hold, where the count is
+    assert not seen
+    page.wait_for_selector("#results:not([hidden])", timeout=20000)
+    assert len(seen) == 1 and seen[0] - over_at[0] > 1.0  # after the count, not at once
+    assert page.locator(".toast.error").count() == 0
+    assert not page.errors  # type: ignore[attr-defined]
