@@ -66,6 +66,14 @@ def serious_violations(page: Page) -> list[str]:
     """axe-core's serious and critical findings on the page as it is now."""
     from axe_playwright_python.sync_playwright import Axe
 
+    # Contrast is judged on the page at rest: a card fading in (the round's moment) is
+    # measured at its final colours, not halfway (waits at most 5 s for animations to end).
+    for _ in range(100):
+        if not page.evaluate(
+            "document.getAnimations().filter((a) => a.playState === 'running').length"
+        ):
+            break
+        page.wait_for_timeout(50)
     results = Axe().run(page)
     return [
         f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes'][:3]]}"

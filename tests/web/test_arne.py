@@ -125,3 +125,67 @@ def test_a_person_answers_a_reaction_window_with_one_key(server: Server, browser
     # Nothing sticks out sideways on a phone.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def bar_share(page: Page) -> float:
+    box = page.locator("#handbar").bounding_box()
+    assert box is not None
+    return box["height"] / PHONE["height"]
+
+
+def black_cards_reachable(page: Page) -> None:
+    """Every black card in the hand can be brought into view and, if it glows, clicked."""
+    cards = page.locator("#hand .handcard.black")
+    for i in range(cards.count()):
+        card = cards.nth(i)
+        card.scroll_into_view_if_needed()
+        box = card.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 1, box
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] + 1, box
+        if "playable" in (card.get_attribute("class") or ""):
+            card.locator("[role=button]").click(trial=True)  # not covered by anything
+
+
+def test_on_a_phone_the_hand_bar_is_compact_and_every_black_card_reachable(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, PHONE, touch=True)
+    arne_table(page, server, seed=7)
+    until_white_turn(page)
+    assert bar_share(page) <= 0.35
+    black_cards_reachable(page)
+    # A picked card lists its ways to play in one sideways row: the bar stays small.
+    page.locator("#hand .handcard.playable [role=button]").first.click()
+    assert page.locator("#hand .handcard.sel").count() == 1
+    assert bar_share(page) <= 0.35
+    assert page.locator("#cancel").is_visible()
+    page.locator("#cancel").click()
+    # The bar folds to its first line and opens again.
+    page.locator("#hand-fold").click()
+    assert not page.locator("#hand").is_visible()
+    page.locator("#hand-fold").click()
+    assert page.locator("#hand").is_visible()
+    # A white card played; at the next window where a black card glows, it is in view.
+    deadline = time.time() + 90
+    while not (
+        page.locator("#handbar.answer").count()
+        and page.locator("#hand .handcard.playable.black").count()
+    ):
+        assert time.time() < deadline, "never asked with a black card to play"
+        if page.locator("#handbar.answer").count():
+            page.keyboard.press("p")
+        elif page.locator("#handbar.asked .handcard.playable [role=button]").count():
+            page.locator("#handbar.asked .handcard.playable [role=button]").first.click()
+            if page.locator("#choices button.choice").count():
+                page.locator("#choices button.choice").first.click()
+            elif page.locator(".target").count():
+                page.locator(".target").first.click()
+        page.wait_for_timeout(100)
+    assert bar_share(page) <= 0.35
+    glowing = page.locator("#hand .handcard.playable.black").first.bounding_box()
+    assert glowing is not None and glowing["x"] + glowing["width"] <= PHONE["width"]
+    black_cards_reachable(page)
+    assert serious_violations(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not page.errors  # type: ignore[attr-defined]

@@ -52,3 +52,14 @@ def test_a_table_page_weighs_under_150_kb(module: str) -> None:
     files = page_files(module)
     total = sum(p.stat().st_size for p in files)
     assert total < 150 * 1024, f"{module}: {total} bytes in {sorted(p.name for p in files)}"
+
+
+def test_the_lobby_asks_for_everything_its_first_paint_needs_at_once() -> None:
+    """Lobby first paint (issue 13): the catalogue needs lobby.js, common.js and /api/games;
+    fetched one after the other they were four round trips deep, now the page asks for all."""
+    html = (WEB / "index.html").read_text()
+    preloaded = set(re.findall(r'<link rel="(?:modulepreload|preload)" href="([^"]+)"', html))
+    needed = {"/static/lobby.js", "/api/games"}
+    needed |= {ref for ref in IMPORT.findall((WEB / "lobby.js").read_text()) if "${" not in ref}
+    assert needed <= preloaded, needed - preloaded
+    assert re.search(r'href="/api/games" as="fetch" crossorigin="anonymous"', html)

@@ -2,6 +2,7 @@ import { api, connect, el, rich, $, toast } from "/static/common.js";
 import { chatMessage, chatOffline, chatState, initChat } from "/static/chat.js";
 import { initTurnSignal, turnSignal } from "/static/turn-signal.js";
 import { initShared, sharedState } from "/static/shared-screen.js";
+import { initMoment, isSeenRefusal, momentState, settled } from "/static/moment.js";
 
 const tableId = location.pathname.split("/")[2];
 let info = null;        // the table from /api/tables/ID (you, owner)
@@ -257,9 +258,11 @@ function drawLog(msg) {
   if (atEnd) box.scrollTop = box.scrollHeight;
 }
 
-function drawResults(msg) {
+// The results wait until the game's last moment (Arne's scoring step by step) has played.
+async function drawResults(msg) {
   if (!msg.outcome || resultsShown) return;
   resultsShown = true;
+  await settled();
   const o = msg.outcome;
   const nm = names();
   const order = nm.map((n, i) => i).sort((a, b) => o.ranks[a] - o.ranks[b]);
@@ -282,6 +285,7 @@ function onStatus(s) {
 }
 
 function onMessage(msg) {
+  if (msg.type === "refused" && isSeenRefusal(msg)) return;  // a server without moments
   if (msg.type === "refused") {
     // A benign race: the decision moved on before our action arrived (another seat passed
     // first). Nothing was applied; the new state is on its way, so say nothing.
@@ -322,6 +326,7 @@ function onMessage(msg) {
   drawSeries(msg.table);
   drawTimer(msg);
   if (msg.view && module) module.render($("#game"), msg, ctx);
+  momentState(msg);
   drawNotes(msg);  // a clock's note comes before the move the bot made
   drawLog(msg);
   drawResults(msg);
@@ -343,6 +348,7 @@ async function main() {
     reconnect: () => { conn.close(); conn = connect(tableId, onMessage, onStatus); },  // new seat cookie
   });
   initChat({ tableId, owner: info.owner, send: (m) => conn.send(m) });
+  initMoment((m) => conn.send(m));
   conn = connect(tableId, onMessage, onStatus);
 }
 

@@ -2,6 +2,7 @@
 // your hand in a bar that stays on screen, targets that light up once a card is picked.
 import { el, plural, toast } from "/static/common.js";
 import { coachPanel, percent } from "/static/games/coach.js";
+import { animateMoves, announceFinal, playScoring } from "/static/games/arne-moment.js";
 import { BLACK, COLOURS, cardFace, cardRule, cardWords, colourWord, legend, parse } from "/static/games/arne-cards.js";
 
 export const howto = [
@@ -22,6 +23,7 @@ const STAGES = { colour: "choosing colours", window: "answering", white: "playin
 let selected = null;     // a hand card name
 let filters = {};        // picked target fields
 let lastMsg = null, lastCtx = null, root = null;
+let folded = false;      // the hand bar folded to its first line (a phone's screen is short)
 
 function cardOf(a) {
   if (a.type === "play_point") return `${a.colour} ${a.card}`;
@@ -202,8 +204,8 @@ function drawDisplays(view, names, msg) {
   const discardTarget = targetable("display", -1);
   const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
   grid.append(el("div", { class: `display discard ${discardTarget ? "target" : ""}`, "data-display": "-1", ...targetAttrs(discardTarget, () => pick("display", -1)) },
-    el("strong", {}, "Discard pile"), el("div", { class: "cards" }, top ? cardFace(top, { width: 40 }) : el("span", { class: "muted empty" }, "empty"),
-      el("span", { class: "muted" }, plural(view.discard.length, "card")))));
+    el("strong", {}, "Discard pile"), el("div", { class: "cards" }, top ? [cardFace(top, { width: 40 }), el("span", { class: "muted" }, plural(view.discard.length, "card"))]
+      : el("span", { class: "muted empty" }, "empty"))));
   displays.append(grid, legend());
   return displays;
 }
@@ -259,14 +261,18 @@ function drawHandBar(view, names, msg, ctx) {
       for (const c of colours) choices.append(el("button", { type: "button", style: `border-color:${COLOURS[c]?.fill};border-width:3px`, onclick: () => pick("colour", c) }, `${COLOURS[c]?.symbol || ""} ${colourWord(c)}`));
     }
     choices.append(el("span", { class: "hint" }, `${cardWords(selected)}: ${cands.length > 1 ? "pick a lit target or a button" : "confirm"}`));
+    // Cancel before the ways to play: on a phone this row scrolls sideways and Cancel stays in view.
+    choices.append(el("button", { type: "button", id: "cancel", onclick: () => { selected = null; filters = {}; draw(); } }, "Cancel (Esc)"));
     for (const a of cands.slice(0, 12)) choices.append(el("button", { type: "button", class: "choice", onclick: () => send(a) }, label(a, names, view)));
     if (cands.length > 12) choices.append(el("span", { class: "muted" }, `and ${cands.length - 12} more: pick a lit target`));
-    choices.append(el("button", { type: "button", id: "cancel", onclick: () => { selected = null; filters = {}; draw(); } }, "Cancel (Esc)"));
   } else if (!view.window && msg.asked && acts.some((a) => a.type === "pass")) {
     choices.append(el("button", { type: "button", id: "pass", onclick: () => send({ type: "pass" }) }, "Pass"));
   }
   const head = msg.asked ? el("strong", {}, view.give ? "Choose a card to hand over" : mayAnswer ? "" : "Your move") : el("span", { class: "muted" }, "Your hand");
-  bar.append(el("div", { class: "row" }, head,
+  const fold = el("button", { type: "button", id: "hand-fold", class: "fold", "aria-expanded": String(!folded),
+    onclick: () => { folded = !folded; draw(); } }, folded ? "Show hand ▴" : "Hide hand ▾");
+  if (folded) bar.classList.add("folded");
+  bar.append(el("div", { class: "row bar-head" }, head, fold,
     el("label", { class: "muted autopass" }, el("input", { type: "checkbox", id: "auto-pass", checked: !!(msg.you && msg.you.auto_pass),
       onchange: (ev) => ctx.send({ type: "auto_pass", on: ev.target.checked }) }), " always pass when I may answer")), hand, choices,
     coachPanel(msg, ctx, draw, (advice) => coachList(advice, names, view)));
@@ -290,11 +296,22 @@ function draw() {
   const focusKey = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-card],[data-stack],[data-player],[data-display]");
   const focusSel = focusKey ? ["card", "stack", "player", "display"].map((k) => focusKey.dataset[k] !== undefined ? `[data-${k}="${focusKey.dataset[k]}"]` : null).find(Boolean) : null;
   root.replaceChildren(...parts);
+  showPlayable(root.querySelector("#hand"));
   if (focusSel) {
     const again = root.querySelector(focusSel);
     const target = again && (again.matches("[tabindex]") ? again : again.querySelector("[tabindex]"));
     if (target) target.focus();
   }
+}
+
+/** On a narrow screen the hand scrolls sideways: bring the first card you may play (the
+ * selected one first) into view, so a glowing black card is never hidden off the edge. */
+function showPlayable(hand) {
+  if (!hand || hand.scrollWidth <= hand.clientWidth) return;
+  const card = hand.querySelector(".handcard.sel") || hand.querySelector(".handcard.playable.black") || hand.querySelector(".handcard.playable");
+  if (!card) return;
+  const left = card.offsetLeft - hand.offsetLeft;
+  if (left < hand.scrollLeft || left + card.offsetWidth > hand.scrollLeft + hand.clientWidth) hand.scrollLeft = Math.max(0, left - 8);
 }
 
 function autoSend() {
@@ -305,10 +322,21 @@ function autoSend() {
 
 export function render(rootEl, msg, ctx) {
   root = rootEl; lastCtx = ctx;
+  const prev = lastMsg && lastMsg.seat === msg.seat ? lastMsg.view : null;  // null: nothing seen live yet
   if (lastMsg && msg.version !== lastMsg.version) { selected = null; filters = {}; }
   lastMsg = msg;
   if (selected && !legal(msg).some((a) => cardOf(a) === selected)) { selected = null; filters = {}; }
   draw();
+  if (prev && prev !== msg.view) moments(prev, msg, ctx);
+}
+
+/** The moments of an update seen live: cards flying in, the final round, the count. */
+function moments(prev, msg, ctx) {
+  const names = (p) => nameOf(ctx, p);
+  animateMoves(root, prev, msg);
+  announceFinal(prev, msg.view, names);
+  const scored = (msg.events || []).find((e) => e.kind === "scored");
+  if (scored) playScoring(msg.view.game_no === prev.game_no ? msg.view : prev, names, msg.seat, scored.scores);
 }
 
 document.addEventListener("keydown", (ev) => {

@@ -2,6 +2,7 @@
 // animated from the server's trajectory frames and the result is explained.
 import { api, el, svg, plural } from "/static/common.js";
 import { coachAdvice, coachPanel } from "/static/games/coach.js";
+import { playingUntil } from "/static/moment.js";
 
 export const howto = [
   "Take turns dropping one of your pieces into the upright board. Move it along the top and turn it, then let go: it falls and settles by real physics.",
@@ -291,9 +292,13 @@ function animTime(anim) { return ((performance.now() - anim.start) / 1000) * ani
 /** Seconds of simulated time a drop's trajectory frames cover (0 without frames). */
 function trajectorySeconds(f) { return f && f.steps.length ? f.steps[f.steps.length - 1] * B.dt : 0; }
 
+let landed = null;  // resolves the wait of the page (results, "seen") when the fall ends
+
+function land() { animating = null; draw(); if (landed) { landed(); landed = null; } }
+
 function animate() {
   if (!animating) return;
-  if (animTime(animating) > trajectorySeconds(lastMsg.view.frames)) { animating = null; draw(); return; }
+  if (animTime(animating) > trajectorySeconds(lastMsg.view.frames)) { land(); return; }
   draw();
   requestAnimationFrame(animate);
 }
@@ -311,6 +316,8 @@ export function render(rootEl, msg, ctx) {
       const speed = Math.max(1, trajectorySeconds(msg.view.frames) / MAX_ANIMATION_S);
       animating = { turn: last.turn, start: performance.now(), speed };
       document.body.dataset.animated = String(Number(document.body.dataset.animated || 0) + 1);
+      if (landed) landed();
+      playingUntil(new Promise((ok) => { landed = ok; }), () => { if (animating) land(); });
       requestAnimationFrame(animate);
       return;
     }

@@ -1,6 +1,7 @@
 // Drop or Stop: your hidden hand (peek), everyone's face-up drops, DROP / STOP, the reveal.
 import { el, svg, plural } from "/static/common.js";
 import { coachPanel } from "/static/games/coach.js";
+import { playingUntil, reducedMotion } from "/static/moment.js";
 
 export const howto = [
   "Every round each player has two *hidden* cards. On your turn either *DROP* (draw a card face up in front of you) or *STOP* (you are out of this round, your cards stay). Play goes round until everyone has stopped.",
@@ -9,7 +10,8 @@ export const howto = [
 ];
 
 let peeking = false;
-let seenRounds = -1;
+let seenRounds = null;  // the last round drawn (null before the first message)
+let momentBox = null;
 let tableauSizes = [];
 let lastCtx = null;
 let lastMsg = null;
@@ -55,38 +57,61 @@ function scoring(wins, need) {
   return box;
 }
 
-function totalWords(t) { return t === null || t === undefined ? "over the target" : String(t); }
+/** A total over the target: the view says "OVERFLOW" (R17), older logs null. */
+function over(t) { return typeof t !== "number"; }
 
-/** The round's moment, said where the eye is: who won and why, and how FLEX counted. */
-function moment(view, ctx, me, fresh) {
+/** One player's line of the reveal: hidden + face-up cards, the total, how FLEX counted. */
+function revealRow(view, ctx, me, r, s) {
+  const cards = el("span", { class: "cards" });
+  let f = 0;
+  const face = (c) => cardSvg(c, view.cards, { small: true, note: view.cards[c]?.flex ? `=${r.flex[s][f++] ?? "?"}` : "" });
+  for (const c of r.hands[s]) cards.append(face(c));
+  cards.append(el("span", { class: "muted" }, " + "));
+  for (const c of r.tableaux[s]) cards.append(face(c));
+  const t = r.totals[s];
+  const flexText = r.flex[s].length ? `FLEX counted as ${r.flex[s].join(" and ")}` : "";
+  const won = r.winners.includes(s);
+  return el("div", { class: `reveal-row${won ? " winner" : ""}`, "data-reveal-seat": s },
+    el("strong", { class: "who" }, s === me ? "You" : seatName(ctx, s)), cards,
+    el("span", { class: "total" }, el("strong", {}, over(t) ? `OVERFLOW (over ${view.target})` : `= ${t}`),
+      flexText ? el("span", { class: "muted" }, ` (${flexText})`) : "",
+      won ? el("span", { class: "pill ok" }, "wins the round") : ""));
+}
+
+/** The round's moment, said where the eye is (above your buttons): who won and why, how FLEX
+ * counted, then every player's cards turned over one after the other. */
+function moment(view, ctx, me) {
   const r = view.rounds[view.rounds.length - 1];
   const n = (s) => (s === me ? "You" : seatName(ctx, s));
   const best = r.winners.length ? r.totals[r.winners[0]] : null;
   const who = r.winners.length ? `${r.winners.map(n).join(" and ")} ${r.winners.length > 1 || r.winners[0] === me ? "win" : "wins"} round ${r.round} with ${best}` : `Nobody wins round ${r.round}: everyone went over ${view.target}`;
-  const others = r.totals.map((t, s) => (r.winners.includes(s) ? null : `${s === me ? "You" : seatName(ctx, s)} ${t === null ? `went over ${view.target}` : `had ${t}`}`)).filter(Boolean);
+  const others = r.totals.map((t, s) => (r.winners.includes(s) ? null : `${s === me ? "You" : seatName(ctx, s)} ${over(t) ? `went over ${view.target}` : `had ${t}`}`)).filter(Boolean);
   const flex = r.flex.map((f, s) => (f.length ? `${s === me ? "Your" : `${seatName(ctx, s)}'s`} FLEX counted as ${f.join(" and ")}` : null)).filter(Boolean);
-  return el("div", { class: `moment${fresh ? " fresh" : ""}`, id: "moment", role: "status" },
-    el("strong", {}, `${who}.`), others.length ? ` ${others.join(", ")}.` : "", flex.length ? ` ${flex.join("; ")}.` : "");
+  return el("div", { class: "moment", id: "moment", role: "status", "data-round": r.round },
+    el("strong", {}, `${who}.`), others.length ? ` ${others.join(", ")}.` : "", flex.length ? ` ${flex.join("; ")}.` : "",
+    el("div", { "data-moment-slot": "" }),  // Continue, next to the words (a phone's hand bar covers the end)
+    el("div", { class: "reveal", id: "reveal", "aria-label": `round ${r.round}: all hands shown` }, r.totals.map((_, s) => revealRow(view, ctx, me, r, s))));
 }
 
-function reveal(view, ctx, round) {
-  const r = view.rounds[round];
-  const rows = r.totals.map((t, s) => {
-    const cards = el("span", { class: "cards" });
-    let f = 0;
-    for (const c of r.hands[s]) cards.append(cardSvg(c, view.cards, { small: true, note: view.cards[c]?.flex ? `=${r.flex[s][f++] ?? "?"}` : "" }));
-    cards.append(el("span", { class: "muted" }, " + "));
-    for (const c of r.tableaux[s]) cards.append(cardSvg(c, view.cards, { small: true, note: view.cards[c]?.flex ? `=${r.flex[s][f++] ?? "?"}` : "" }));
-    const flexText = r.flex[s].length ? `FLEX counted as ${r.flex[s].join(", ")}` : t === null ? `over ${view.target}` : "";
-    return el("tr", { class: r.winners.includes(s) ? "winner" : "" },
-      el("td", {}, seatName(ctx, s)), el("td", {}, cards),
-      el("td", {}, el("strong", {}, t === null ? "over" : String(t)), el("div", { class: "muted" }, flexText)),
-      el("td", {}, r.winners.includes(s) ? el("span", { class: "pill ok" }, "wins the round") : ""));
+/** The reveal played step by step: each player's hidden cards turn over, then their total. */
+function playReveal(box) {
+  const still = reducedMotion();
+  if (!still) box.animate([{ transform: "scale(.96)", opacity: 0.6 }, { transform: "none", opacity: 1 }], { duration: 300, easing: "ease-out" });
+  const steps = [];
+  [...box.querySelectorAll(".reveal-row")].forEach((row, i) => {
+    const at = 250 + i * (still ? 350 : 550);
+    [...row.querySelectorAll("svg")].forEach((card, k) => {
+      const frames = still ? [{ opacity: 0 }, { opacity: 1 }] : [{ transform: "rotateY(90deg)", opacity: 0.3 }, { transform: "none", opacity: 1 }];
+      steps.push(card.animate(frames, { duration: still ? 120 : 320, delay: at + k * 70, fill: "backwards", easing: "ease-out" }).finished);
+    });
+    const total = row.querySelector(".total");
+    steps.push(total.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 200, delay: at + 300, fill: "backwards" }).finished);
+    if (row.classList.contains("winner")) {
+      const end = 250 + box.querySelectorAll(".reveal-row").length * (still ? 350 : 550);
+      steps.push(row.animate([{ backgroundColor: "#fff" }, { backgroundColor: "#c9f0d6" }, { backgroundColor: "#eefaf2" }], { duration: 600, delay: end, fill: "backwards" }).finished);
+    }
   });
-  return el("div", { class: "panel", id: "reveal" },
-    el("h3", {}, `Round ${r.round}: all hands shown`),
-    el("p", { class: "muted" }, `Highest total up to ${view.target} wins; FLEX counts 1 or 5, whichever is better.`),
-    el("table", { class: "list" }, rows));
+  return Promise.all(steps.map((p) => p.catch(() => undefined)));
 }
 
 export function render(root, msg, ctx) {
@@ -96,14 +121,22 @@ export function render(root, msg, ctx) {
   const legal = msg.actions ? msg.actions.map((a) => a.type) : [];
   const parts = [];
   const turnText = view.over ? "game over" : view.to_act === me ? "Your turn: drop or stop?" : `${seatName(ctx, view.to_act)} is deciding…`;
-  parts.push(el("div", { class: "panel" },
+  parts.push(el("div", { class: "panel dos-head" },
     el("div", { class: "row" }, el("strong", {}, `Round ${view.round}`),
       el("span", {}, `best total up to ${view.target} wins the round`),
       el("span", {}, `${plural(view.wins_to_win, "round win")} to win the game`),
       el("span", { class: "muted" }, `${plural(view.draw_pile_size, "card")} to draw`)),
     el("div", { class: "now", id: "who-acts" }, turnText)));
-  const fresh = view.rounds.length - 1 !== seenRounds;
-  if (view.rounds.length) parts.push(moment(view, ctx, me, fresh && seenRounds !== -1 || fresh && msg.version > 0));
+  // The reveal is drawn once per round and kept across redraws, so its animation plays once;
+  // it plays when the round ends before your eyes (or the server holds the table for it).
+  const round = view.rounds.length - 1;
+  if (round >= 0) {
+    if (!momentBox || momentBox.dataset.round !== String(view.rounds[round].round) || round !== seenRounds) {
+      momentBox = moment(view, ctx, me);
+      if (seenRounds !== null || msg.moment) playingUntil(playReveal(momentBox));
+    }
+    parts.push(momentBox);
+  }
   if (me !== null && me !== undefined) {
     const hand = el("div", { class: "cards", id: "hand" });
     for (const c of view.hand || []) hand.append(cardSvg(c, view.cards, { back: !peeking }));
@@ -134,8 +167,7 @@ export function render(root, msg, ctx) {
     seats.append(row);
   });
   parts.push(seats);
-  if (view.rounds.length) parts.push(reveal(view, ctx, view.rounds.length - 1));
-  seenRounds = view.rounds.length - 1;
+  seenRounds = round;
   // Your hand goes right under the header on a phone: the buttons stay in reach.
   root.replaceChildren(...parts);
 }
@@ -157,7 +189,7 @@ export function describeEvent(e, names, view) {
     case "hand": return null;
     case "dropped": return `${n(e.seat)} drops ${card(e.card)}.`;
     case "stopped": return `${n(e.seat)} stops.`;
-    case "revealed": return `Round ${e.round}: ${e.winners.map(n).join(" and ") || "nobody"} ${e.winners.length === 1 ? "wins" : "win"} (totals ${e.totals.map((t) => (t === null ? "over" : t)).join(" / ")}).`;
+    case "revealed": return `Round ${e.round}: ${e.winners.map(n).join(" and ") || "nobody"} ${e.winners.length === 1 ? "wins" : "win"} (totals ${e.totals.map((t) => (over(t) ? "over" : t)).join(" / ")}).`;
     case "reshuffled": return "The discard pile is shuffled into a new draw pile.";
     case "game_over": return `Game over: ${e.winners.map(n).join(" and ")} ${e.winners.length === 1 ? "wins" : "win"}.`;
     default: return null;
