@@ -18,37 +18,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
 from collections.abc import AsyncIterator, Iterable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
 from sqlalchemy import Engine
-from sqlalchemy.exc import SQLAlchemyError
 
-from gamenight.engine.core import BadInput
 from gamenight.server import chat, coach, ops, pages, shared, workers
 from gamenight.server.accounts import Accounts
 from gamenight.server.accounts import router as accounts_router
-from gamenight.server.db import DatabaseInUse, Store, connect, disconnect
+from gamenight.server.db import Store, connect, disconnect
 from gamenight.server.guard import Guard, HostCheck
 from gamenight.server.limits import Rates
 from gamenight.server.routes import live, lobby, replay, tables
-from gamenight.server.routes.common import MAX_BODY, Server, error, owner_cookie, seat_cookie
-from gamenight.server.tables import Hub, Limits, Refused
+from gamenight.server.routes.common import (
+    MAX_BODY,
+    Server,
+    owner_cookie,
+    refuse_cleanly,
+    seat_cookie,
+)
+from gamenight.server.run import serve
+from gamenight.server.tables import Hub, Limits
 
 __all__ = ["create_app", "owner_cookie", "seat_cookie", "serve"]
 log = logging.getLogger("gamenight.server")
-
-
-def _make_pool(kind: str, workers_n: int) -> Executor:
-    if kind == "thread":
-        return ThreadPoolExecutor(max_workers=workers_n, thread_name_prefix="gamenight-work")
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["gamenight.server.workers"])
-    return ProcessPoolExecutor(max_workers=workers_n, mp_context=ctx)
 
 
 def create_app(
@@ -77,12 +72,14 @@ def create_app(
         docs = os.environ.get("GAMENIGHT_DOCS") == "1"
     if hosts is None:
         hosts = os.environ.get("GAMENIGHT_HOSTS", "").split(",")
+    table_chat = chat.Chat(server.hub)
+    pass_play = shared.SharedScreen(server.hub)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         engine = db_url if isinstance(db_url, Engine) else connect(db_url)
         n = workers_n or max(1, min(4, os.cpu_count() or 1))
-        work = workers.WorkerPool(lambda: _make_pool(pool, n))
+        work = workers.WorkerPool(lambda: workers.make_pool(pool, n))
         db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamenight-db")
         if redis_url:  # several processes (gamenight.server.cluster)
             from gamenight.server.cluster import make_hub
@@ -91,10 +88,17 @@ def create_app(
         else:
             hub = Hub(Store(engine), work, db_pool, idle_timeout=idle_timeout, limits=limits)
         server.holder["hub"] = hub
-        server.holder["accounts"] = Accounts(engine)
+        server.holder["accounts"] = accounts = Accounts(engine)
+
+        async def rate(_table: object = None) -> None:  # every finished game, once
+            await asyncio.to_thread(accounts.rate_finished, hub.store)
+
+        hub.on_finished = rate
+        hub.relays["chat"] = table_chat.heard  # a line written on another process
         try:
             if pool == "process":
                 await work.run(workers.warm)
+            await rate()  # games that finished before a restart
             restored = await hub.restore()
             if restored:
                 log.warning("restored %d running table(s) from the database", restored)
@@ -115,15 +119,13 @@ def create_app(
     )
     app.add_middleware(Guard, hosts=HostCheck(hosts), max_body=MAX_BODY)
     app.state.holder = server.holder
-    _refuse_cleanly(app)
+    refuse_cleanly(app)
     pages.install(app)
     app.include_router(ops.router)
-    app.include_router(accounts_router(server.people, lambda: server.hub().store, pages.WEB))
+    app.include_router(accounts_router(server.people, pages.WEB))
     app.include_router(lobby.router(server))
     app.include_router(tables.router(server))
     app.include_router(replay.router(server))
-    table_chat = chat.Chat(server.hub)
-    pass_play = shared.SharedScreen(server.hub)
     app.include_router(shared.router(server.hub, pass_play))  # one browser, several seats
     app.include_router(chat.router(server.hub, table_chat, owner_cookie))  # mute, replay chat
 
@@ -133,58 +135,3 @@ def create_app(
     app.include_router(coach.router(server.hub, seat_cookie, coached))  # .../coach
     app.include_router(live.router(server, table_chat, pass_play))
     return app
-
-
-def _refuse_cleanly(app: FastAPI) -> None:
-    """Refusals and storage failures become {"error": reason} with their status."""
-
-    @app.exception_handler(Refused)
-    async def _refused(request: Request, err: Refused) -> JSONResponse:
-        log.info("refused %s %s: %s", request.method, request.url.path, err.reason)
-        return error(err.reason, err.status)
-
-    @app.exception_handler(BadInput)
-    async def _bad(request: Request, err: BadInput) -> JSONResponse:
-        log.info("refused %s %s: %s", request.method, request.url.path, err)
-        return error(str(err), 400)
-
-    @app.exception_handler(SQLAlchemyError)
-    @app.exception_handler(OSError)
-    async def _storage(request: Request, err: Exception) -> JSONResponse:
-        # A full or read-only disk, a lost database: one line in the log, a reason back.
-        log.warning("storage failed on %s %s: %s", request.method, request.url.path, err)
-        return error("the server could not store this (its disk or database failed)", 503)
-
-
-def serve(host: str, port: int, db: str | None, redis: str | None = None) -> None:
-    """Run the app with uvicorn until interrupted; prints the address to open."""
-    import uvicorn
-
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
-    import sys
-
-    # Threads (the database thread) get the GIL back from the event loop within 1 ms.
-    sys.setswitchinterval(float(os.environ.get("GAMENIGHT_SWITCH_INTERVAL", "0.001")))
-    try:
-        engine = connect(db)  # one server per SQLite file: refuse before serving
-    except DatabaseInUse as err:
-        print(f"gamenight: {err}", file=sys.stderr, flush=True)
-        raise SystemExit(2) from None
-    names = [n for n in os.environ.get("GAMENIGHT_HOSTS", "").split(",") if n]
-    if host not in ("0.0.0.0", "::", ""):
-        names.append(host)
-    rates = Rates()
-    per_minute = os.environ.get("GAMENIGHT_TABLES_PER_MINUTE")
-    if per_minute:  # tables one address may create per minute (and at once)
-        rates = Rates(tables_per_minute=float(per_minute), table_burst=int(float(per_minute)))
-    app = create_app(engine, hosts=names, rates=rates, redis_url=redis)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    print(f"gamenight is serving at http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_max_size=1 << 16,
-        ws_per_message_deflate=False,  # views are small; compression costs more than it saves
-    )

@@ -37,10 +37,20 @@ async def act(hub: Hub, table: LiveTable, seat: int, version: Any, obj: Any) -> 
         new = await _apply(hub, table, state, seat, action)
         await _persist(hub, table, len(state.history), seat, action, new)
         _swap(table, state, new, action)
+    if new.over:
+        await _finished(hub, table)
     await hub._plan(table, broadcast=True)
     hub.timings.append(time.perf_counter() - start)
-    if new.over and hub.on_finished is not None:
-        hub.on_finished(table)
+
+
+async def _finished(hub: Hub, table: LiveTable) -> None:
+    """The game has just ended (and is stored): rate it, once (accounts)."""
+    if hub.on_finished is None:
+        return
+    try:
+        await hub.on_finished(table)
+    except Exception:  # a rating must never undo or hide the game's end
+        log.exception("rating table %s failed", table.row.id)
 
 
 async def _dwell(table: LiveTable) -> None:

@@ -16,11 +16,11 @@ from __future__ import annotations
 import asyncio
 import collections
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from typing import Any
 
-from gamenight.server import messages, pipeline, scheduler, table_store
+from gamenight.server import messages, pipeline, scheduler, series, table_store
 from gamenight.server.db import Store
 from gamenight.server.live_table import (
     CHECKPOINT_EVERY,
@@ -78,8 +78,11 @@ class Hub:
         self._tasks: set[asyncio.Task[None]] = set()
         # Seconds from taking an accepted action to having queued its broadcast (metrics).
         self.timings: collections.deque[float] = collections.deque(maxlen=100_000)
-        # Called with a table whose game just finished (accounts rate it), in the background.
-        self.on_finished: Callable[[LiveTable], Any] | None = None
+        # Awaited with a table whose game has just finished, before its last broadcast
+        # (the accounts rate it: a profile read right after the game shows the rating).
+        self.on_finished: Callable[[LiveTable], Awaitable[None]] | None = None
+        # What to do when another process says a table's chat (or the like) changed.
+        self.relays: dict[str, Callable[[LiveTable], Awaitable[None]]] = {}
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a store call in the database thread (inline only when asked for)."""
@@ -131,6 +134,12 @@ class Hub:
 
     async def rematch(self, old: LiveTable, asker: int | None) -> tuple[LiveTable, str | None]:
         return await table_store.rematch(self, old, asker)
+
+    async def accept_rematch(self, table: LiveTable, seat: int) -> str | None:
+        return await series.accept(self, table, seat)
+
+    async def decline_rematch(self, table: LiveTable, seat: int) -> None:
+        await series.decline_seat(self, table, seat)
 
     async def set_seat(self, table: LiveTable, seat: int, to: str) -> None:
         await table_store.set_seat(self, table, seat, to)
@@ -194,3 +203,11 @@ class Hub:
 
     async def detach(self, table: LiveTable, conn: Conn) -> None:
         await messages.detach(self, table, conn)
+
+    async def renamed(self, table: LiveTable) -> None:
+        """A spectator gave their name: everyone's list of spectators changes."""
+        await self.broadcast(table)
+
+    async def relay(self, table: LiveTable, kind: str) -> None:
+        """Tell the other processes that share tables that `kind` (a key of their
+        `relays`) changed at `table`; one process has nobody to tell."""

@@ -4,19 +4,23 @@ HTTP, cookies, and reading a JSON body or message into a one-line refusal when i
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import Request, WebSocket
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import SQLAlchemyError
 
+from gamenight.engine.core import BadInput
 from gamenight.engine.registry import spec
 from gamenight.server.accounts import Accounts
 from gamenight.server.db import token_hash
 from gamenight.server.limits import Rates
 from gamenight.server.tables import Hub, LiveTable, Refused
 
+log = logging.getLogger("gamenight.server")
 MAX_MESSAGE = 4096  # bytes of one client WebSocket message
 MAX_BODY = 16384
 
@@ -124,3 +128,24 @@ class Server:
             info["version"] = table.version
         info["invite"] = f"/tables/{table.row.id}"
         return info
+
+
+def refuse_cleanly(app: FastAPI) -> None:
+    """Refusals and storage failures become {"error": reason} with their status."""
+
+    @app.exception_handler(Refused)
+    async def _refused(request: Request, err: Refused) -> JSONResponse:
+        log.info("refused %s %s: %s", request.method, request.url.path, err.reason)
+        return error(err.reason, err.status)
+
+    @app.exception_handler(BadInput)
+    async def _bad(request: Request, err: BadInput) -> JSONResponse:
+        log.info("refused %s %s: %s", request.method, request.url.path, err)
+        return error(str(err), 400)
+
+    @app.exception_handler(SQLAlchemyError)
+    @app.exception_handler(OSError)
+    async def _storage(request: Request, err: Exception) -> JSONResponse:
+        # A full or read-only disk, a lost database: one line in the log, a reason back.
+        log.warning("storage failed on %s %s: %s", request.method, request.url.path, err)
+        return error("the server could not store this (its disk or database failed)", 503)

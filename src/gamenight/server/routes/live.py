@@ -18,8 +18,10 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from gamenight.engine.core import BadInput
 from gamenight.server import chat, seats, shared
 from gamenight.server.limits import TokenBucket
+from gamenight.server.routes import models
 from gamenight.server.routes.common import (
     MAX_MESSAGE,
     Server,
@@ -30,7 +32,6 @@ from gamenight.server.routes.common import (
 from gamenight.server.tables import Conn, LiveTable, Refused
 
 log = logging.getLogger("gamenight.server")
-SEAT_MESSAGES = ("act", "auto_pass", "pass_ahead", "take_back")
 KNOWN = (
     "act, auto_pass, pass_ahead, take_back, seen, hello, chat, chat_share, chat_sync, look,"
     " sync, ping"
@@ -121,27 +122,8 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             await conn.send(refuse("a message is a JSON object with a 'type'"))
             return
-        hub = server.hub()
         kind = msg["type"]
-        if kind == "ping":
-            await conn.send({"type": "pong", "t": msg.get("t")})
-            return
-        if kind == "sync":
-            await hub.send_to(table, conn)
-            return
-        if kind == "seen":  # the page has shown this version (a round's moment: moments.py)
-            version = msg.get("version")
-            if not isinstance(version, int) or isinstance(version, bool):
-                await conn.send(refuse("'seen' needs the integer 'version' the page shows"))
-                return
-            await hub.seen(table, conn, version)
-            return
-        if kind == "hello":  # a spectator says their name, to be listed by it
-            if conn.seat is None:
-                conn.name = seats.spectator_name(msg.get("name"))
-                await hub.broadcast(table)
-            return
-        if kind in chat.MESSAGES:
+        if kind in chat.MESSAGES:  # chat and shared-screen messages check their own fields
             try:
                 await table_chat.handle(table, conn, msg)
             except Refused as err:
@@ -153,34 +135,50 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
             except Refused as err:
                 await conn.send(refuse(err.reason))
             return
-        if kind not in SEAT_MESSAGES:
+        if kind not in models.KINDS:
             await conn.send(refuse(f"unknown message type {kind!r}; known: {KNOWN}"))
             return
-        if conn.seat is None:
+        if kind in models.SEAT_KINDS and conn.seat is None:
             await conn.send(refuse("you hold no seat at this table (a spectator cannot act)"))
             return
         try:
-            await seat_message(table, conn, conn.seat, kind, msg)
+            parsed = models.message(kind, msg)
+        except BadInput as err:
+            await conn.send(refuse(str(err)))
+            return
+        try:
+            await answer(table, conn, parsed)
         except Refused as err:
             await conn.send(refuse(err.reason))
         except Exception:
             log.exception("message %r at table %s failed", kind, table.row.id)
             await conn.send(refuse("the server failed on this message; nothing changed"))
 
-    async def seat_message(
-        table: LiveTable, conn: Conn, seat: int, kind: str, msg: dict[str, Any]
-    ) -> None:
-        """A message that acts for the connection's seat."""
+    async def answer(table: LiveTable, conn: Conn, msg: models.Message) -> None:
+        """Do what a (valid) table message asks."""
         hub = server.hub()
-        if kind == "act":
-            await hub.act(table, seat, msg.get("version"), msg.get("action"))
-        elif kind == "take_back":
+        seat = conn.seat
+        if isinstance(msg, models.Ping):
+            await conn.send({"type": "pong", "t": msg.t})
+        elif isinstance(msg, models.Sync):
+            await hub.send_to(table, conn)
+        elif isinstance(msg, models.Seen):  # the page shows this version: moments.py
+            await hub.seen(table, conn, msg.version)
+        elif isinstance(msg, models.Hello):  # a spectator says their name, to be listed
+            if seat is None:
+                conn.name = seats.spectator_name(msg.name)
+                await hub.renamed(table)
+        elif seat is None:
+            return
+        elif isinstance(msg, models.Act):
+            await hub.act(table, seat, msg.version, msg.action)
+        elif isinstance(msg, models.TakeBack):
             await hub.take_back(table, seat)
-        elif kind == "auto_pass":
-            await hub.set_auto_pass(table, seat, bool(msg.get("on")))
+        elif msg.type == "auto_pass":
+            await hub.set_auto_pass(table, seat, msg.on)
             await hub.send_to(table, conn)
         else:
-            await hub.set_pass_ahead(table, seat, bool(msg.get("on")))
+            await hub.set_pass_ahead(table, seat, msg.on)
             await hub.send_to(table, conn)
 
     return api

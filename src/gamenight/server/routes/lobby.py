@@ -16,11 +16,11 @@ from gamenight.engine.registry import game_class, games, spec
 from gamenight.server import lobby, timers
 from gamenight.server.accounts import link_seat
 from gamenight.server.limits import PerClient
-from gamenight.server.routes.common import Server, body, owner_cookie, seat_cookie
+from gamenight.server.routes.common import Server, owner_cookie, seat_cookie
+from gamenight.server.routes.models import NewTable, posted
 from gamenight.server.seats import GRACE_SECONDS
 from gamenight.server.tables import REACTION_SECONDS, Refused
 
-MAX_SEED = 2**63  # seeds are stored as signed 64-bit integers
 # (low, high) seconds of each numeric table setting: the reaction countdown is never off
 # (A17: a person who does nothing passes when it runs out, whatever they hold).
 SETTING_RANGES = {
@@ -35,11 +35,9 @@ SETTING_RANGES = {
 }
 
 
-def clean_options(game: str, obj: Any) -> dict[str, Any]:
+def clean_options(game: str, obj: dict[str, Any] | None) -> dict[str, Any]:
     if obj is None:
         return {}
-    if not isinstance(obj, dict):
-        raise BadInput("'options' must be an object of option name to value")
     check_untrusted(game_class(game).Options, obj, game)  # ceilings, served values
     return obj
 
@@ -54,13 +52,11 @@ def default_settings() -> dict[str, Any]:
     }
 
 
-def clean_settings(obj: Any) -> dict[str, Any]:
+def clean_settings(given: dict[str, Any] | None) -> dict[str, Any]:
     settings = default_settings()
-    if obj is None:
+    if given is None:
         return settings
-    if not isinstance(obj, dict):
-        raise BadInput("'settings' must be an object")
-    obj = dict(obj)
+    obj = dict(given)
     if "clock" in obj:
         try:
             settings["clock"] = timers.clean_mode(obj.pop("clock"))
@@ -91,14 +87,11 @@ def clean_seconds(key: str, value: Any) -> float:
     return float(value)
 
 
-def clean_seed(obj: dict[str, Any], seats: list[str], practice: bool) -> int | None:
+def clean_seed(seed: int | None, seats: list[str], practice: bool) -> int | None:
     """A chosen seed gives every hand and the draw order: only for a table of one
     person, or a practice table (shown to everyone who joins)."""
-    seed = obj.get("seed")
     if seed is None:
         return None
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
-        raise BadInput("'seed' must be a whole number from 0 to 2^63 - 1")
     people = sum(1 for s in seats if s.strip() in ("open", "", "person"))
     if people > 1 and not practice:
         raise BadInput(
@@ -165,35 +158,25 @@ def router(server: Server) -> APIRouter:
 
     @api.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
-        obj = await body(request)
-        game = obj.get("game")
-        if not isinstance(game, str):
-            raise BadInput(f"'game' must be one of {', '.join(games())}")
-        game_class(game)  # BadInput: no such game
-        seats = obj.get("seats")
-        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-            raise BadInput("'seats' must be a list with 'open' or a bot level per seat")
-        practice = obj.get("practice", False)
-        if not isinstance(practice, bool):
-            raise BadInput("'practice' must be true or false")
-        seed = clean_seed(obj, seats, practice)
-        options = clean_options(game, obj.get("options"))
-        settings = clean_settings(obj.get("settings"))
-        settings["practice"] = practice
-        settings["seed_chosen"] = obj.get("seed") is not None  # never rated
+        new = await posted(request, NewTable)
+        game_class(new.game)  # BadInput: no such game
+        seed = clean_seed(new.seed, new.seats, new.practice)
+        options = clean_options(new.game, new.options)
+        settings = clean_settings(new.settings)
+        settings["practice"] = new.practice
+        settings["seed_chosen"] = new.seed is not None  # never rated
         client = request.client.host if request.client else "?"
         if not creations.take(client):
             raise Refused("too many new tables from your address; wait a minute", 429)
         hub = server.hub()
-        table, owner = await hub.create(game, options, seats, settings, seed=seed)
+        table, owner = await hub.create(new.game, options, list(new.seats), settings, seed=seed)
         data = server.summary(table)
-        name, sit = obj.get("name"), obj.get("sit")
         token = None
-        if isinstance(sit, int) and not isinstance(sit, bool) and isinstance(name, str):
-            token = await hub.join(table, sit, name, None)
-            await link_seat(request, server.people(), table.row.id, sit)
+        if new.sit is not None and new.name is not None:  # the creator sits down at once
+            token = await hub.join(table, new.sit, new.name, None)
+            await link_seat(request, server.people(), table.row.id, new.sit)
             data = server.summary(table)
-            data["you"] = sit
+            data["you"] = new.sit
             data["owner"] = True
         response = JSONResponse(data, status_code=201)
         response.set_cookie(owner_cookie(table.row.id), owner, httponly=True, samesite="lax")

@@ -8,10 +8,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from gamenight.engine.core import BadInput
 from gamenight.server import series
 from gamenight.server.accounts import link_seat
-from gamenight.server.routes.common import Server, body, is_owner, owner_cookie, seat_cookie
+from gamenight.server.routes.common import Server, is_owner, owner_cookie, seat_cookie
+from gamenight.server.routes.models import Join, SeatChange, posted
 from gamenight.server.tables import Refused
 
 
@@ -26,12 +26,8 @@ def router(server: Server) -> APIRouter:
     async def join(table_id: str, request: Request) -> JSONResponse:
         hub = server.hub()
         table = await hub.get(table_id)
-        obj = await body(request)
-        seat, name = obj.get("seat"), obj.get("name")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise BadInput("'seat' must be a seat number")
-        if not isinstance(name, str):
-            raise BadInput("'name' must be text")
+        sitting = await posted(request, Join)
+        seat, name = sitting.seat, sitting.name
         token = await hub.join(table, seat, name, request.cookies.get(seat_cookie(table_id)))
         await link_seat(request, server.people(), table_id, seat)
         data = server.summary(table, request)
@@ -66,11 +62,8 @@ def router(server: Server) -> APIRouter:
         table = await server.hub().get(table_id)
         if not is_owner(request, table.row.owner_hash, table_id):
             raise Refused("only the creator of the table can change its seats", 403)
-        obj = await body(request)
-        to = obj.get("to")
-        if not isinstance(to, str):
-            raise BadInput("'to' must be one of open, bot, easy, medium, hard")
-        await server.hub().set_seat(table, seat, to)
+        change = await posted(request, SeatChange)
+        await server.hub().set_seat(table, seat, change.to)
         return server.summary(table, request)
 
     @api.post("/api/tables/{table_id}/rematch")
