@@ -140,3 +140,18 @@ def test_hostile_table_messages_get_a_reason_and_the_socket_stays(
             if reply["type"] == "refused":
                 one_plain_line(reply["reason"])
                 assert "server failed" not in reply["reason"]
+
+
+def test_a_wrong_query_or_path_parameter_gets_one_line_not_fastapis_422(
+    client: TestClient,
+) -> None:
+    t = new_table(client)
+    for r in (
+        client.get("/api/tables?limit=lots"),
+        client.get(f"/api/tables/{t['id']}/replay?seat=<b>x</b>"),
+        client.post(f"/api/tables/{t['id']}/seats/first", json={"to": "easy"}),
+    ):
+        assert r.status_code == 400, r.text
+        reason = r.json()["error"]
+        one_plain_line(reason)
+        assert "lots" not in reason and "x</b>" not in reason  # the input is not echoed

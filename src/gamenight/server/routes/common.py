@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -96,6 +98,22 @@ def same_origin(websocket: WebSocket) -> bool:
     return parts.scheme == scheme and parts.netloc.lower() == host
 
 
+def first_problem(errors: Sequence[Any], model: Any = None) -> str:
+    """One line for the first of pydantic's (or FastAPI's) error dicts: the model's own
+    sentence for the field when it has one (`model.sentence`), else the field and pydantic's
+    short message (never the input)."""
+    first = errors[0] if errors else {"loc": (), "msg": "the request is not valid"}
+    loc = [str(part) for part in first.get("loc", ())]
+    field = loc[0] if loc else ""
+    if model is not None and field:
+        said = model.sentence(field)
+        if said:
+            return said
+    where = ".".join(loc)
+    text = " ".join(str(first.get("msg", "")).split())
+    return f"'{where}': {text}" if where else text
+
+
 def error(reason: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
 
@@ -142,6 +160,13 @@ def refuse_cleanly(app: FastAPI) -> None:
     async def _bad(request: Request, err: BadInput) -> JSONResponse:
         log.info("refused %s %s: %s", request.method, request.url.path, err)
         return error(str(err), 400)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, err: RequestValidationError) -> JSONResponse:
+        # a path or query parameter of the wrong type (FastAPI's own check): one line, no echo
+        reason = first_problem(err.errors())
+        log.info("refused %s %s: %s", request.method, request.url.path, reason)
+        return error(reason, 400)
 
     @app.exception_handler(SQLAlchemyError)
     @app.exception_handler(OSError)

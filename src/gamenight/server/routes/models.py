@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import games
-from gamenight.server.routes.common import body
+from gamenight.server.routes.common import body, first_problem
 
 MAX_SEED = 2**63  # seeds are stored as signed 64-bit integers
 VERSION_NEEDED = "an action needs the integer 'version' of the state it was made on"
@@ -39,16 +39,7 @@ class Shape(BaseModel):
 
 def one_line(err: ValidationError, model: type[Shape] | None = None) -> str:
     """The first problem of a failed validation, in one line."""
-    first = err.errors(include_url=False, include_input=False)[0]
-    loc = [str(part) for part in first["loc"]]
-    field = loc[0] if loc else ""
-    if model is not None and field:
-        said = model.sentence(field)
-        if said:
-            return said
-    where = ".".join(loc)
-    text = " ".join(str(first["msg"]).split())
-    return f"'{where}': {text}" if where else text
+    return first_problem(err.errors(include_url=False, include_input=False), model)
 
 
 def validate(model: type[M], obj: Any) -> M:
