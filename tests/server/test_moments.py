@@ -135,3 +135,29 @@ def test_a_table_of_only_bots_never_waits(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/tables/{t['id']}"):  # a spectator watches
         assert wait_for(lambda: table.state is not None and table.state.over, 20)
     assert table.moment is None
+
+
+def test_arnes_scoring_between_games_of_a_series_is_a_moment(client: TestClient) -> None:
+    """Arne declares `scored` (each game of a series scored) as a moment: the next game's
+    first step waits for the person's page, here while a bot plays their seat for them."""
+    options = {"players": 2, "learning": True, "hand_size": 4, "series_games": 2}
+    settings = {"bot_delay": 0, "pass_dwell": 0, "moment_seconds": 30}
+    t = new_table(client, game="arne", seats=["open", "easy"], options=options, settings=settings)
+    tid = t["id"]
+    token = join(client, tid, 0, "Ann")
+    assert client.post(f"/api/tables/{tid}/start").status_code == 200
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, token)) as ws:
+        receive_state(ws, see=False)
+        r = client.post(f"/api/tables/{tid}/seats/0", json={"to": "easy"})  # a bot plays for Ann
+        assert r.status_code == 200, r.text
+        msg = receive_state(ws, see=False)
+        while "moment" not in msg:
+            assert "outcome" not in msg, "the series ended without a moment"
+            msg = receive_state(ws, see=False)
+        assert any(e["kind"] == "scored" for e in msg["events"])
+        table = hub_of(client).live[tid]
+        held = table.version
+        time.sleep(0.8)
+        assert table.version == held and not table.state.over  # the next game waits
+        ws.send_json({"type": "seen", "version": msg["moment"]["version"]})
+        assert wait_for(lambda: table.version > held, 10)
