@@ -4,7 +4,6 @@ WebSocket seats that play what they are asked."""
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 import signal
 import subprocess
@@ -19,7 +18,7 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 from gamenight.server.app import seat_cookie
-from tests.server.helpers import ROOT, free_port
+from tests.server.helpers import Server, free_port
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 
@@ -64,61 +63,22 @@ class Redis:
             self.proc.wait(10)
 
 
-class Node:
+class Node(Server):
     """`gamenight serve --db ... --redis ...` in its own process on a free port."""
 
+    ready_timeout = 60.0
+    log_name = "node"
+
     def __init__(self, db: str, redis: str, data: Path, lease: float = 2.0) -> None:
-        self.db, self.redis, self.data, self.lease = db, redis, data, lease
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log = data / f"node-{self.port}.log"
+        super().__init__(db, data)
+        self.redis, self.lease = redis, lease
 
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 60.0) -> Node:
-        return self.launch().wait_ready(timeout)
-
-    def launch(self) -> Node:
-        self.data.mkdir(parents=True, exist_ok=True)
-        env = {
-            **os.environ,
-            "GAMENIGHT_DATA": str(self.data),
-            "GAMENIGHT_LEASE_SECONDS": str(self.lease),
-        }
+    def command(self) -> list[str]:
         cmd = [sys.executable, "-c", "from gamenight.cli import main; main()", "serve"]
-        cmd += ["--port", str(self.port), "--db", self.db, "--redis", self.redis]
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log, cwd=str(ROOT))
-        return self
+        return [*cmd, "--port", str(self.port), "--db", self.db, "--redis", self.redis]
 
-    def wait_ready(self, timeout: float = 60.0) -> Node:
-        assert self.proc is not None
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-3000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
-                    return self
-            time.sleep(0.1)
-        raise RuntimeError(f"server did not start: {self.log.read_text()[-3000:]}")
-
-    def kill(self) -> None:
-        """SIGKILL: no clean shutdown, as in a crash."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+    def env(self) -> dict[str, str]:
+        return {**super().env(), "GAMENIGHT_LEASE_SECONDS": str(self.lease)}
 
 
 @contextlib.contextmanager

@@ -62,9 +62,12 @@ def cookie(table_id: str, token: str) -> dict[str, str]:
     return {"cookie": f"{seat_cookie(table_id)}={token}"}
 
 
-def receive_state(ws: Any, version: int | None = None) -> dict[str, Any]:
-    """The next state message (at `version` if given), skipping other messages."""
+def receive_state(ws: Any, version: int | None = None, see: bool = True) -> dict[str, Any]:
+    """The next state message (at `version` if given), skipping other messages. Like a page,
+    it says it has seen a round's moment (`see`), so the table does not wait for it."""
     while True:
         msg: dict[str, Any] = ws.receive_json()
+        if see and msg["type"] == "state" and "moment" in msg:
+            ws.send_json({"type": "seen", "version": msg["version"]})
         if msg["type"] == "state" and (version is None or msg["version"] >= version):
             return msg

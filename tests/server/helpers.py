@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import httpx
 
@@ -38,38 +38,57 @@ def free_port() -> int:
 
 
 class Server:
-    """`gamenight serve` in its own process, on a free loopback port."""
+    """`gamenight serve` in its own process, on a free loopback port (the cluster tests'
+    Node is one with --redis)."""
+
+    ready_timeout = 30.0
 
     def __init__(self, db: str, data: Path, port: int | None = None) -> None:
         self.db = db
         self.data = data
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log = data / f"server-{self.port}.log"
+        self.log = data / f"{self.log_name}-{self.port}.log"
+
+    log_name = "server"
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> Server:
-        env = {**os.environ, "GAMENIGHT_DATA": str(self.data)}
+    def command(self) -> list[str]:
         code = (
             "from gamenight.server.app import serve; "
             f"serve(host='127.0.0.1', port={self.port}, db={self.db!r})"
         )
+        return [sys.executable, "-c", code]
+
+    def env(self) -> dict[str, str]:
+        return {**os.environ, "GAMENIGHT_DATA": str(self.data)}
+
+    def start(self, timeout: float | None = None) -> Self:
+        return self.launch().wait_ready(timeout)
+
+    def launch(self) -> Self:
+        """Start the process without waiting for it to serve."""
+        self.data.mkdir(parents=True, exist_ok=True)
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", code], env=env, stdout=log, stderr=log, cwd=str(ROOT)
+                self.command(), env=self.env(), stdout=log, stderr=log, cwd=str(ROOT)
             )
-        deadline = time.time() + timeout
+        return self
+
+    def wait_ready(self, timeout: float | None = None) -> Self:
+        assert self.proc is not None
+        deadline = time.time() + (timeout or self.ready_timeout)
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+                raise RuntimeError(f"server exited: {self.log.read_text()[-3000:]}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
                     return self
             time.sleep(0.1)
-        raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")
+        raise RuntimeError(f"server did not start: {self.log.read_text()[-3000:]}")
 
     def kill(self) -> None:
         """SIGKILL: no clean shutdown, as in a crash."""

@@ -116,6 +116,15 @@ def test_a_played_game_moves_the_rating_and_shows_on_the_profile(client: TestCli
     assert client.get("/api/profiles/Ann").json()["ratings"][0]["games"] == 1
 
 
+def test_a_game_is_rated_when_it_ends_not_when_a_profile_is_read(client: TestClient) -> None:
+    sign_up(client, "Ann")
+    tid = play_person_against_bot(client)
+    accounts = client.app.state.holder["accounts"]  # type: ignore[attr-defined]
+    with accounts.engine.connect() as conn:  # before any profile or leaderboard is read
+        rated = conn.execute(text("SELECT rated FROM rated_tables WHERE table_id = :t"), {"t": tid})
+        assert rated.scalar_one() == 1
+
+
 def test_a_chosen_seed_is_not_rated(client: TestClient) -> None:
     sign_up(client, "Ann")
     play_person_against_bot(client, seed=3)

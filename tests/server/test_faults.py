@@ -102,7 +102,8 @@ def test_kill_restart_continue_and_compare(
                 "game": game,
                 "options": options,
                 "seats": seats,
-                "settings": {"bot_delay": 0},
+                # no pause at a round's end: the kill must find the table where it stood
+                "settings": {"bot_delay": 0, "moment_seconds": 0},
                 "seed": 77,
             },
         )

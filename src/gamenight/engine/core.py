@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Self
 
@@ -149,6 +149,12 @@ class State(ABC):
         games without windows). Servers and pass-and-play read this to run window timers and
         automatic passes instead of reading a game's view."""
         return ()
+
+    def window_key(self) -> Hashable | None:
+        """Which reaction window is open: a key equal for as long as the same window stays
+        open and different for the next one; None outside windows (the default). Servers
+        keep a seat's pass in advance while the key stays the same."""
+        return None
 
     @abstractmethod
     def actions(self, seat: int) -> list[Action]:

@@ -36,6 +36,7 @@ class GameSpec:
     chance: str | None = None  # module with explicit chance hooks (OpenSpiel's chance nodes)
     coach: str | None = None  # module with the coach's advice for a seat (web tables)
     batched: str | None = None  # module running many games in lockstep with numpy (sim/)
+    moments: tuple[str, ...] = ()  # event kinds that end a round: servers pause to show them
     rules: str = ""  # the spec file under shared/rules/, for readers
 
     def module(self, which: str) -> ModuleType:

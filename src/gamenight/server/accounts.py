@@ -454,9 +454,7 @@ def session_of(request: Request) -> str | None:
     return request.cookies.get(SESSION_COOKIE)
 
 
-def router(
-    get_accounts: Callable[[], Accounts], get_store: Callable[[], Any], web: Any
-) -> APIRouter:
+def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
     """The account, profile and leaderboard routes and pages."""
     api = APIRouter()
 
@@ -529,7 +527,6 @@ def router(
     @api.get("/api/profiles/{name}")
     async def profile(name: str) -> JSONResponse:
         try:
-            await asyncio.to_thread(get_accounts().rate_finished, get_store())
             return JSONResponse(await asyncio.to_thread(get_accounts().profile, name))
         except AccountError as err:
             return fail(err)
@@ -539,7 +536,6 @@ def router(
         from gamenight.engine.core import BadInput
 
         try:
-            await asyncio.to_thread(get_accounts().rate_finished, get_store())
             rows = await asyncio.to_thread(get_accounts().leaderboard, game)
         except BadInput as err:
             return JSONResponse({"error": str(err)}, status_code=404)

@@ -25,6 +25,7 @@ from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, 
 from gamenight.engine.core import BadInput
 from gamenight.server.db import Store, metadata, token_hash
 from gamenight.server.limits import TokenBucket
+from gamenight.server.routes.models import Mute, posted
 from gamenight.server.tables import Conn, Hub, LiveTable, Refused
 
 log = logging.getLogger("gamenight.server")
@@ -192,6 +193,18 @@ class Chat:
         for conn in list(table.conns):
             if self.readable(table, room, conn):
                 await hub._send(conn, msg)
+        await hub.relay(table, "chat")  # pages on other processes (the cluster)
+
+    async def heard(self, table: LiveTable) -> None:
+        """Another process stored a change of this table's chat: read the room again and
+        send every page here that may read it the whole chat (the text never travels
+        between processes, only the news that there is some)."""
+        self.rooms.pop(table.row.id, None)
+        room = await self.room(table)
+        hub = self.hub()
+        for conn in list(table.conns):
+            if self.readable(table, room, conn):
+                await hub._send(conn, self.snapshot(table, room))
 
     async def attach(self, table: LiveTable, conn: Conn) -> None:
         """A new connection gets the chat so far (when it may read it)."""
@@ -259,16 +272,8 @@ def router(
         owner = request.cookies.get(owner_cookie(table_id))
         if not owner or token_hash(owner) != table.row.owner_hash:
             raise Refused("only the creator of the table can mute someone", 403)
-        try:
-            obj = await request.json()
-        except ValueError as err:
-            raise BadInput('the body must be JSON: {"seat": N, "on": true}') from err
-        if not isinstance(obj, dict):
-            raise BadInput("the body must be a JSON object")
-        seat, on = obj.get("seat"), obj.get("on", True)
-        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(on, bool):
-            raise BadInput("'seat' must be a seat number and 'on' true or false")
-        await chat.mute(table, seat, on)
+        change = await posted(request, Mute)
+        await chat.mute(table, change.seat, change.on)
         return {"muted": sorted((await chat.room(table)).muted)}
 
     @api.get("/api/tables/{table_id}/replay/chat")

@@ -68,7 +68,7 @@ async def rematch(hub: Hub, old: LiveTable, asker: int | None) -> tuple[LiveTabl
         old.rematch_asked.add(asker)
     token = None
     if asker is not None and old.seat_row(asker).kind == "person":
-        token = await _accept(hub, table, new_seat(old, asker))
+        token = await hub.accept_rematch(table, new_seat(old, asker))
     full = all(s.kind != "open" for s in table.row.seats)
     if not pending(table) and table.row.status == "open" and full:
         with suppress(Refused):  # everyone accepted: the next game starts by itself
@@ -107,7 +107,9 @@ async def _make(hub: Hub, old: LiveTable) -> LiveTable:
     return table
 
 
-async def _accept(hub: Hub, table: LiveTable, seat: int) -> str | None:
+async def accept(hub: Hub, table: LiveTable, seat: int) -> str | None:
+    """The person of the rematch's `seat` accepts: their new seat token (None: the seat no
+    longer waits for them). Runs where the table is owned (Hub.accept_rematch)."""
     async with table.lock:
         s = table.seat_row(seat)
         if table.row.status != "open" or s.kind != "person" or seat not in pending(table):
@@ -129,14 +131,20 @@ async def decline(hub: Hub, old: LiveTable, asker: int) -> LiveTable:
     if made is None:
         raise Refused("nobody has asked for a rematch of this table")
     table = await hub.get(made)
-    seat = new_seat(old, asker)
+    await hub.decline_rematch(table, new_seat(old, asker))
+    return table
+
+
+async def decline_seat(hub: Hub, table: LiveTable, seat: int) -> None:
+    """The rematch's `seat` is declined (Hub.decline_rematch, where the table is owned)."""
+    from gamenight.server.tables import Refused
+
     async with table.lock:
         if seat not in pending(table):
             raise Refused("your seat in the rematch is no longer waiting for you")
         declined = sorted({*(info(table).get("declined") or []), seat})
         await _set(hub, table, declined=declined)
     await hub.broadcast(table)
-    return table
 
 
 async def forget(hub: Hub, table: LiveTable, seat: int) -> None:

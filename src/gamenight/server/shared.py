@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from gamenight.engine.core import BadInput
+from gamenight.server.routes.models import Join, posted
 from gamenight.server.tables import Conn, Hub, LiveTable, Refused
 
 MESSAGES = ("look",)
@@ -81,18 +81,8 @@ def router(hub: Callable[[], Hub], shared: SharedScreen) -> APIRouter:
         table = await hub().get(table_id)
         if not is_shared(table):
             raise Refused("this table is not set up for one shared screen")
-        try:
-            obj = await request.json()
-        except ValueError as err:
-            raise BadInput('the body must be JSON: {"seat": N, "name": "..."}') from err
-        if not isinstance(obj, dict):
-            raise BadInput("the body must be a JSON object")
-        seat, name = obj.get("seat"), obj.get("name")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise BadInput("'seat' must be a seat number")
-        if not isinstance(name, str):
-            raise BadInput("'name' must be text")
-        token = await hub().join(table, seat, name, None)
+        sitting = await posted(request, Join)
+        token = await hub().join(table, sitting.seat, sitting.name, None)
         old = request.cookies.get(cookie_name(table_id)) or ""
         tokens = [*[t for t in old.split(SEP) if t][:15], token]
         held = shared.seats(table, {cookie_name(table_id): SEP.join(tokens)})

@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import random
 import signal
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -125,3 +126,13 @@ class WorkerPool:
 
     def shutdown(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def make_pool(kind: str, workers_n: int) -> Executor:
+    """The executor of a WorkerPool: "thread" (tests) or worker processes started by a
+    forkserver that has this module loaded already."""
+    if kind == "thread":
+        return ThreadPoolExecutor(max_workers=workers_n, thread_name_prefix="gamenight-work")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["gamenight.server.workers"])
+    return ProcessPoolExecutor(max_workers=workers_n, mp_context=ctx)

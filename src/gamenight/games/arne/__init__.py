@@ -21,6 +21,7 @@ SPEC = GameSpec(
     windows=True,
     rules="rules/arne.md",
     coach="gamenight.games.arne.coach",
+    moments=("scored",),  # each game of a series scored
 )
 
 __all__ = ["Arne", "ArneState", "Options"]

@@ -289,6 +289,11 @@ class ArneState(State):
         first (those who passed in advance are left out); () outside windows."""
         return self._actors if self.phase == WINDOW else ()
 
+    def window_key(self) -> tuple[int, int, int] | None:
+        """The engine hook: a window is its kind (main A8 or pre-turn) on whose turn in
+        which game of the series; None outside windows."""
+        return (self.window, self.turn_seat, self.game_no) if self.phase == WINDOW else None
+
     @property
     def in_final_round(self) -> bool:
         return self.phase == FINAL

@@ -23,6 +23,7 @@ SPEC = GameSpec(
     coach="gamenight.games.drop_or_stop.coach",
     batched="gamenight.games.drop_or_stop.batched",
     rules="rules/drop-or-stop.md",
+    moments=("revealed",),  # R16: the round's reveal and scoring
 )
 
 __all__ = [

@@ -1,13 +1,16 @@
 """ClusterHub: the single-process Hub, made one of several processes sharing a table.
 
 What it changes, and nothing else:
-- every change to a table (act, join, start, auto_pass, pass_ahead) runs on the table's
-  owner: here if this process holds the lease (or takes it because it is free), otherwise
-  forwarded through Redis (forward.py) and answered by the owner;
+- every change to a table (act, join, start, auto_pass, pass_ahead, seats, a rematch's
+  acceptance or refusal) runs on the table's owner: here if this process holds the lease
+  (or takes it because it is free), otherwise forwarded through Redis (forward.py) and
+  answered by the owner;
 - only the owner schedules bots, automatic passes and timers (`_plan`); after each change it
   announces the new version (fanout.py) and stores the timer's deadline;
 - every other process with connections to the table reads the new actions from PostgreSQL,
   applies them to its own copy of the state and sends each connection its own view;
+- presence messages say which seats and which named spectators have a page here, and a
+  relay says a table's chat changed (the other processes read it from the database);
 - a renewal loop keeps this process's leases; a scan takes running tables whose owner
   stopped renewing, rebuilds their state and stored deadline, and carries on.
 """
@@ -29,13 +32,14 @@ from gamenight.server.cluster.fanout import Bus, table_channel
 from gamenight.server.cluster.forward import Forwarder, NoAnswer, NotOwnerAnymore
 from gamenight.server.cluster.lease import ClusterStore
 from gamenight.server.cluster.steps import apply_steps
+from gamenight.server.seats import MAX_SPECTATORS_LISTED, spectators
 from gamenight.server.tables import Hub, LiveTable, Refused
 from gamenight.server.workers import WorkerPool
 
 log = logging.getLogger("gamenight.server.cluster")
 
 LEASE_SECONDS = float(os.environ.get("GAMENIGHT_LEASE_SECONDS", "5"))
-OPS = ("act", "join", "start", "auto_pass", "pass_ahead", "seat", "take_back")
+OPS = ("act", "join", "start", "auto_pass", "pass_ahead", "seat", "take_back", "accept", "decline")
 
 
 def process_id() -> str:
@@ -67,8 +71,8 @@ class ClusterHub(Hub):
         self.forwarder = Forwarder(self.bus, self.me)
         self._loops: list[asyncio.Task[None]] = []
         self._taking: dict[str, asyncio.Lock] = {}
-        # seats with a page on other processes: table -> process -> (seats, when heard)
-        self.presence: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
+        # pages on other processes: table -> process -> (seats, spectator names, when heard)
+        self.presence: dict[str, dict[str, tuple[frozenset[int], tuple[str, ...], float]]] = {}
 
     # -- lifecycle ----------------------------------------------------------------------
     async def start_cluster(self) -> None:
@@ -343,6 +347,13 @@ class ClusterHub(Hub):
     async def take_back(self, table: LiveTable, seat: int) -> None:
         await self._route(table, "take_back", [seat])
 
+    async def accept_rematch(self, table: LiveTable, seat: int) -> str | None:
+        token = await self._route(table, "accept", [seat])
+        return None if token is None else str(token)
+
+    async def decline_rematch(self, table: LiveTable, seat: int) -> None:
+        await self._route(table, "decline", [seat])
+
     async def _local(self, table: LiveTable, op: str, args: list[Any]) -> Any:
         """Run a request as the owner (Hub's own code)."""
         if op == "act":
@@ -365,6 +376,15 @@ class ClusterHub(Hub):
             await Hub.set_pass_ahead(self, table, int(args[0]), bool(args[1]))
             await self._announce(table)
             return None
+        if op in ("accept", "decline"):  # a rematch's seat waits no more (series.py)
+            self._bump_row(table)
+            result = None
+            if op == "accept":
+                result = await Hub.accept_rematch(self, table, int(args[0]))
+            else:
+                await Hub.decline_rematch(self, table, int(args[0]))
+            await self._announce(table)
+            return result
         if op in ("seat", "take_back"):  # issue 14: seats change hands
             self._bump_row(table)
             if op == "seat":
@@ -447,6 +467,8 @@ class ClusterHub(Hub):
                 return None
             if msg.get("k") == "presence":
                 return self._heard_presence(channel[5:], msg)
+            if msg.get("k") == "relay":
+                return self._heard_relay(channel[5:], msg)
             return self._follow(channel[5:], msg)
         kind = msg.get("k")
         if kind == "rep":
@@ -491,9 +513,14 @@ class ClusterHub(Hub):
         await super().detach(table, conn)
         await self._publish_presence(table)
 
+    async def renamed(self, table: LiveTable) -> None:
+        await super().renamed(table)
+        await self._publish_presence(table)
+
     async def _publish_presence(self, table: LiveTable) -> None:
         seats = sorted({c.seat for c in table.conns if c.seat is not None})
-        msg = {"o": self.me, "k": "presence", "seats": seats}
+        names = spectators(table.conns)  # (spectators on this process only)
+        msg = {"o": self.me, "k": "presence", "seats": seats, "names": names}
         await self.bus.publish(table_channel(table.row.id), msg)
 
     async def _heard_presence(self, table_id: str, msg: dict[str, Any]) -> None:
@@ -501,21 +528,35 @@ class ClusterHub(Hub):
         if table is None:
             return
         seats = frozenset(s for s in msg.get("seats") or () if isinstance(s, int))
+        names = tuple(str(n)[:40] for n in msg.get("names") or () if isinstance(n, str))
         heard = self.presence.setdefault(table_id, {})
         old = heard.get(str(msg.get("o")))
-        heard[str(msg.get("o"))] = (seats, time.monotonic())
-        if old is None or old[0] != seats:
+        heard[str(msg.get("o"))] = (seats, names[:MAX_SPECTATORS_LISTED], time.monotonic())
+        if old is None or old[:2] != (seats, names):
             await self.broadcast(table)
+
+    async def relay(self, table: LiveTable, kind: str) -> None:
+        await self.bus.publish(table_channel(table.row.id), {"o": self.me, "k": "relay", "r": kind})
+
+    async def _heard_relay(self, table_id: str, msg: dict[str, Any]) -> None:
+        """Another process changed something of a table this process serves pages of."""
+        table = self.live.get(table_id)
+        handler = self.relays.get(str(msg.get("r")))
+        if table is not None and handler is not None and table.conns:
+            await handler(table)
 
     def public_table(self, table: LiveTable) -> dict[str, Any]:
         info = super().public_table(table)
         fresh = time.monotonic() - 3 * self.lease_seconds  # older: that process is gone
         elsewhere: set[int] = set()
-        for seats, when in self.presence.get(table.row.id, {}).values():
+        watching = list(info["spectators"])
+        for seats, names, when in self.presence.get(table.row.id, {}).values():
             if when > fresh:
                 elsewhere |= seats
+                watching.extend(names)
         for seat in info["seats"]:
             seat["connected"] = seat["connected"] or seat["seat"] in elsewhere
+        info["spectators"] = sorted(watching)[:MAX_SPECTATORS_LISTED]
         return info
 
     # -- idle tables --------------------------------------------------------------------

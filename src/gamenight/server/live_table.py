@@ -1,0 +1,116 @@
+"""The data of a live table: its row, game state, connections and timers (`LiveTable`),
+one connection with its own outgoing queue (`Conn`), a refusal, the server's limits."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamenight.engine.core import Game, State
+from gamenight.server.db import SeatRow, TableRow
+from gamenight.server.moments import Moment
+
+MAX_ACTIONS_SENT = 400  # the legal-action list is sent when it is at most this long
+EVENTS_ON_CONNECT = 60
+CHECKPOINT_EVERY = 2.0  # seconds between SQLite checkpoints, in the database thread
+PASS_DWELL = 0.3  # seconds every pass in a window takes at least (table setting pass_dwell)
+REACTION_SECONDS = 3.0  # the reaction countdown (table setting reaction_seconds)
+OUTBOX = 256  # messages queued for one connection before it counts as too slow
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The work one server accepts: a bot move's wall-clock budget, and caps on tables
+    where only bots play (nobody would notice one running for ever)."""
+
+    move_seconds: float = 10.0  # one bot move, enforced by the server
+    bot_tables: int = 4  # all-bot tables running at once
+    bot_table_moves: int = 20_000  # moves of one all-bot table
+    bot_table_seconds: float = 3600.0  # running time of one all-bot table
+
+
+class Refused(Exception):
+    """An action or request that was not accepted; `reason` says why. Nothing changed."""
+
+    def __init__(self, reason: str, status: int = 409) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+
+
+@dataclass(eq=False)
+class Conn:
+    """One WebSocket: the seat it acts for (None: spectator) and its own queue of outgoing
+    messages, which its writer task (`next_text`) sends in order. Posting never waits on the
+    socket, so one slow reader delays only itself; a reader `limit` messages behind is
+    dropped (`on_overflow`: close it; it re-syncs on reconnect)."""
+
+    seat: int | None
+    limit: int = OUTBOX
+    on_overflow: Callable[[Conn], None] | None = None
+    events_sent: int = 0  # events of this seat's stream sent so far
+    log_pos: int = -1  # position in the state's full event log sent up to (-1: none yet)
+    dropped: bool = False  # fell too far behind: no longer sent anything
+    name: str | None = None  # a spectator's name, as they gave it (issue 14: listed by name)
+    seen: int = -1  # the newest table version this page says it has shown (moments.py)
+    outbox: asyncio.Queue[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.outbox = asyncio.Queue(maxsize=self.limit)
+
+    def post(self, msg: dict[str, Any]) -> None:
+        """Queue `msg` for this connection (in order), without waiting."""
+        if self.dropped:
+            return
+        try:
+            self.outbox.put_nowait(json.dumps(msg, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.dropped = True
+            if self.on_overflow is not None:
+                self.on_overflow(self)
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        self.post(msg)
+
+    async def next_text(self) -> str:
+        """The next queued message, as text (the writer task's loop)."""
+        return await self.outbox.get()
+
+
+@dataclass(eq=False)
+class LiveTable:
+    row: TableRow
+    game: Game
+    state: State | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Conn] = field(default_factory=set)
+    pass_ahead: set[int] = field(default_factory=set)
+    deadline: float | None = None  # reaction timer of the seat asked now (epoch seconds)
+    deadline_seat: int | None = None
+    timer: asyncio.Task[None] | None = None
+    bot_task: asyncio.Task[None] | None = None
+    bot_version: int = -1  # the version the bot task was started for
+    asked_key: tuple[int, int] | None = None  # (version, seat) holding priority in a window
+    asked_at: float = 0.0  # when that seat was given priority (monotonic seconds)
+    moment: Moment | None = None  # a round's moment holding the automatic steps
+    idle_since: float = field(default_factory=time.time)
+    started_at: float = field(default_factory=time.monotonic)  # (or restored at)
+    rematch_asked: set[int | None] = field(default_factory=set)  # seats (None: owner) that asked
+
+    @property
+    def all_bots(self) -> bool:
+        return all(s.kind == "bot" for s in self.row.seats)
+
+    @property
+    def version(self) -> int:
+        return 0 if self.state is None else len(self.state.history)
+
+    def seat_row(self, seat: int) -> SeatRow:
+        return self.row.seats[seat]
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)

@@ -1,0 +1,137 @@
+"""Messages: what each connection is sent, built per seat and queued per connection.
+
+A broadcast builds every connection's message (one view per seat, shared by its pages)
+and posts it to the connection's own queue; each connection's writer task sends its queue
+in order. Nothing here waits on a socket, so the slowest page never sets the pace of the
+others, and no message is lost or reordered for a page that keeps up (one that falls far
+behind is dropped and re-syncs on reconnect: see `Conn`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any
+
+from gamenight.server import moments, seats
+from gamenight.server.live_table import EVENTS_ON_CONNECT, MAX_ACTIONS_SENT, Conn, LiveTable
+
+if TYPE_CHECKING:
+    from gamenight.engine.core import State
+    from gamenight.server.tables import Hub
+
+
+def public_table(table: LiveTable) -> dict[str, Any]:
+    """The table as everyone may see it: game, status, settings, seats and spectators."""
+    row = table.row
+    return {
+        "id": row.id,
+        "game": row.game,
+        "options": row.options,
+        "status": row.status,
+        "settings": row.settings,
+        "players": table.game.players,
+        "rematch_of": row.rematch_of,
+        "spectators": seats.spectators(table.conns),
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name,
+                "connected": s.kind == "bot" or table.connected(s.seat),
+                "stand_in": seats.stand_in(s),  # "bot playing for Bob"
+            }
+            for s in row.seats
+        ],
+    }
+
+
+def message(hub: Hub, table: LiveTable, conn: Conn, views: dict[int | None, Any]) -> dict[str, Any]:
+    """The "state" message for `conn`: its seat's view, the events since its last message,
+    its legal actions; `views` caches one view per seat across a broadcast."""
+    state = table.state
+    seat = conn.seat
+    msg: dict[str, Any] = {
+        "type": "state",
+        "version": table.version,
+        "seat": seat,
+        "table": hub.public_table(table),
+        "deadline": table.deadline,
+        "deadline_seat": table.deadline_seat,
+        "now": time.time(),
+    }
+    moment = moments.to_json(table)
+    if moment is not None:
+        msg["moment"] = moment
+    if state is None:
+        return msg
+    if seat not in views:
+        views[seat] = state.view(seat)
+    msg["view"] = views[seat]
+    msg["events"], msg["events_from"] = _fresh_events(state, conn)
+    if seat is not None:
+        legal = state.actions(seat) if seat in state.actors else []
+        msg["actions"] = [a.to_json() for a in legal] if len(legal) <= MAX_ACTIONS_SENT else None
+        msg["asked"] = seat in state.actors and seat == state.actors[0]
+        row = table.seat_row(seat)
+        msg["you"] = {"auto_pass": row.auto_pass, "pass_ahead": seat in table.pass_ahead}
+    if state.over:
+        msg["outcome"] = state.outcome().to_json()
+    return msg
+
+
+def _fresh_events(state: State, conn: Conn) -> tuple[list[dict[str, Any]], int]:
+    """The events of the connection's seat it has not been sent (the last few on a first
+    message), and the index of the first in the seat's stream."""
+    seat = conn.seat
+    log = state.log  # the events since the last message, without re-filtering all
+    if conn.log_pos < 0 or conn.log_pos > len(log):
+        events = state.events(seat)
+        start = max(0, len(events) - EVENTS_ON_CONNECT)
+        fresh = events[start:]
+        conn.events_sent = len(events)
+    else:
+        fresh = [e for e in log[conn.log_pos :] if e.visible_to(seat)]
+        start = conn.events_sent
+        conn.events_sent += len(fresh)
+    conn.log_pos = len(log)
+    return [e.to_json() for e in fresh], start
+
+
+def broadcast(hub: Hub, table: LiveTable) -> None:
+    """Every connection its own message, queued (never awaited)."""
+    views: dict[int | None, Any] = {}
+    for conn in list(table.conns):
+        msg = hub.message(table, conn, views)
+        with contextlib.suppress(Exception):
+            conn.post(msg)
+
+
+def notify(table: LiveTable, msg: dict[str, Any]) -> None:
+    """The same message to every connection, queued."""
+    for conn in list(table.conns):
+        with contextlib.suppress(Exception):
+            conn.post(msg)
+
+
+async def attach(hub: Hub, table: LiveTable, conn: Conn) -> None:
+    from gamenight.server.live_table import Refused
+
+    table.conns.add(conn)
+    table.idle_since = time.time()
+    if conn.seat is not None and seats.stand_in(table.seat_row(conn.seat)):
+        with contextlib.suppress(Refused):
+            await hub.take_back(table, conn.seat)  # back: the bot leaves the seat
+    await hub.broadcast(table)
+
+
+async def detach(hub: Hub, table: LiveTable, conn: Conn) -> None:
+    table.conns.discard(conn)
+    if not any(c.seat is not None for c in table.conns):
+        table.idle_since = time.time()
+    if conn.seat is not None and not table.connected(conn.seat):
+        seats.watch_leaver(hub, table, conn.seat)
+    if table.moment is not None and not moments.holding(table):
+        await hub._plan(table, broadcast=True)  # the one who left no longer holds it
+        return
+    await hub.broadcast(table)

@@ -1,0 +1,156 @@
+"""The act pipeline: the one place an action is accepted.
+
+Every change to a running game goes check -> apply -> persist -> swap -> plan and
+broadcast, under the table's lock for the first four. A refused action changes nothing:
+the action is applied to a copy (heavy games in the worker pool), stored, and only then
+swapped in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from gamenight.engine.core import Action, BadInput, IllegalAction, State
+from gamenight.engine.registry import spec as game_spec
+from gamenight.server import moments, workers
+from gamenight.server.live_table import PASS_DWELL, LiveTable, Refused
+from gamenight.server.scheduler import has_pass, window_open
+
+if TYPE_CHECKING:
+    from gamenight.server.tables import Hub
+
+log = logging.getLogger("gamenight.server")
+
+
+async def act(hub: Hub, table: LiveTable, seat: int, version: Any, obj: Any) -> None:
+    """Accept `seat`'s action made against `version`, or raise Refused (nothing changes);
+    then plan the next step and broadcast."""
+    start = time.perf_counter()
+    if isinstance(obj, dict) and obj.get("type") == "pass" and table.asked_key == (version, seat):
+        await _dwell(table)
+    async with table.lock:
+        state = _check_version(table, seat, version)
+        action = _parse(table, obj)
+        new = await _apply(hub, table, state, seat, action)
+        await _persist(hub, table, len(state.history), seat, action, new)
+        _swap(table, state, new, action)
+    if new.over:
+        await _finished(hub, table)
+    await hub._plan(table, broadcast=True)
+    hub.timings.append(time.perf_counter() - start)
+
+
+async def _finished(hub: Hub, table: LiveTable) -> None:
+    """The game has just ended (and is stored): rate it, once (accounts)."""
+    if hub.on_finished is None:
+        return
+    try:
+        await hub.on_finished(table)
+    except Exception:  # a rating must never undo or hide the game's end
+        log.exception("rating table %s failed", table.row.id)
+
+
+async def _dwell(table: LiveTable) -> None:
+    """A17: every pass of the seat holding priority in a window takes at least `pass_dwell`
+    seconds, whoever made it (the person, the server for a person with nothing to play or
+    "always pass", a bot, the timer): how fast a window moves on does not tell who could
+    have answered."""
+    dwell = float(table.row.settings.get("pass_dwell", PASS_DWELL) or 0)
+    wait = table.asked_at + dwell - time.monotonic()
+    if wait > 0:
+        await asyncio.sleep(wait)
+
+
+def _check_version(table: LiveTable, seat: int, version: Any) -> State:
+    state = table.state
+    if state is None:
+        raise Refused("the game has not started yet")
+    if state.over:
+        raise Refused("the game is over")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise Refused("an action needs the integer 'version' of the state it was made on")
+    if version != len(state.history):
+        raise Refused(
+            f"stale action: made on version {version}, the table is at version "
+            f"{len(state.history)}; look at the new state and try again"
+        )
+    return state
+
+
+def _parse(table: LiveTable, obj: Any) -> Action:
+    try:
+        return table.game.action_from_json(obj)
+    except BadInput as err:
+        raise Refused(str(err)) from err
+
+
+async def _apply(hub: Hub, table: LiveTable, state: State, seat: int, action: Action) -> State:
+    """The state after the action, on a copy (heavy games: checked here, applied in the
+    worker pool)."""
+    if seat not in state.actors:
+        raise Refused(f"it is not your decision now (seat {seat}); waiting for another seat")
+    if game_spec(table.game.name).heavy:  # physics: in the worker pool
+        reason = state._refusal(seat, action)
+        if reason is not None:
+            raise Refused(reason)
+        try:
+            new: State = await hub.pool.run(workers.apply, state.copy(), seat, action)
+        except IllegalAction as err:
+            raise Refused(err.reason) from err
+        return new
+    new = state.copy()
+    try:
+        new.act(seat, action)
+    except IllegalAction as err:
+        raise Refused(err.reason) from err
+    return new
+
+
+async def _persist(
+    hub: Hub, table: LiveTable, n: int, seat: int, action: Action, new: State
+) -> None:
+    """Store the action as the table's step `n` (and its new status) before the swap."""
+    status = "finished" if new.over else "running"
+    try:
+        await hub.db(hub.store.append_action, table.row.id, n, seat, action.to_json(), status)
+    except Exception as err:
+        log.exception("storing an action of table %s failed", table.row.id)
+        raise Refused("the action could not be stored; nothing changed, try again") from err
+
+
+def _swap(table: LiveTable, old: State, new: State, action: Action) -> None:
+    before = len(old.log)
+    table.state = new
+    table.row.status = "finished" if new.over else "running"
+    table.row.version = len(new.history)
+    table.row.updated = time.time()  # a table in play (bots too) is not idle
+    if table.pass_ahead and (action.kind != "pass" or new.window_key() != old.window_key()):
+        # any new black card (or the window closing) cancels every pass in advance
+        table.pass_ahead.clear()
+    table.deadline = None
+    table.deadline_seat = None
+    moments.begin(table, new.log[before:])
+
+
+async def set_pass_ahead(hub: Hub, table: LiveTable, seat: int, on: bool) -> None:
+    """A pass in advance for the current window; cancelled by any new black card."""
+    state = table.state
+    if state is None or state.over:
+        raise Refused("the game is not running")
+    if on and not window_open(state):
+        raise Refused("no reaction window is open; a pass in advance is for a window")
+    engine_level = on and seat in state.actors and seat != state.actors[0] and has_pass(state, seat)
+    if engine_level:  # the rules record a pass in advance themselves
+        await hub.act(table, seat, len(state.history), {"type": "pass"})
+        table.pass_ahead.add(seat)
+        return
+    if not on and seat in table.pass_ahead and seat not in state.actors:
+        raise Refused("your pass in advance is on the table and cannot be taken back")
+    if on:
+        table.pass_ahead.add(seat)
+    else:
+        table.pass_ahead.discard(seat)
+    await hub._plan(table)

@@ -1,0 +1,176 @@
+"""What every router shares: the running hub and accounts, the table summary sent over
+HTTP, cookies, and reading a JSON body or message into a one-line refusal when it is bad."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import SQLAlchemyError
+
+from gamenight.engine.core import BadInput
+from gamenight.engine.registry import spec
+from gamenight.server.accounts import Accounts
+from gamenight.server.db import token_hash
+from gamenight.server.limits import Rates
+from gamenight.server.tables import Hub, LiveTable, Refused
+
+log = logging.getLogger("gamenight.server")
+MAX_MESSAGE = 4096  # bytes of one client WebSocket message
+MAX_BODY = 16384
+
+
+def seat_cookie(table_id: str) -> str:
+    return f"gn_seat_{table_id}"
+
+
+def owner_cookie(table_id: str) -> str:
+    return f"gn_owner_{table_id}"
+
+
+def is_owner(request: Request, row_owner_hash: str | None, table_id: str) -> bool:
+    owner = request.cookies.get(owner_cookie(table_id))
+    return bool(owner) and token_hash(owner or "") == row_owner_hash
+
+
+def bad_text(obj: Any) -> str | None:
+    """The reason to refuse parsed JSON holding a NUL or another control character in a
+    text (PostgreSQL cannot store NUL; names are shown to people), else None."""
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and any(ord(ch) < 32 and ch not in "\t\n\r" for ch in item):
+            return "text may not contain control characters (such as NUL)"
+    return None
+
+
+def parse_json(raw: str | bytes) -> Any:
+    """JSON, or Refused with a one-line reason (also for nesting too deep to parse)."""
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise Refused(f"not JSON: {err}", 400) from err
+    except RecursionError as err:
+        raise Refused("JSON nested too deeply", 400) from err
+
+
+async def body(request: Request) -> dict[str, Any]:
+    """The JSON object of a POST body: application/json, at most MAX_BODY bytes (counted
+    as it streams in), text without control characters."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Refused("a request body must be JSON (Content-Type: application/json)", 415)
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise Refused(f"request body too large (limit {MAX_BODY} bytes)", 413)
+    obj = parse_json(bytes(raw) or b"{}")
+    if not isinstance(obj, dict):
+        raise Refused("the request body must be a JSON object", 400)
+    reason = bad_text(obj)
+    if reason:
+        raise Refused(reason, 400)
+    return obj
+
+
+def same_origin(websocket: WebSocket) -> bool:
+    """A browser's Origin must be this server (scheme and host): another site's page must
+    not act with this browser's seat cookie. Clients that send no Origin are not browsers."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    host = (websocket.headers.get("host") or "").lower()
+    return parts.scheme == scheme and parts.netloc.lower() == host
+
+
+def first_problem(errors: Sequence[Any], model: Any = None) -> str:
+    """One line for the first of pydantic's (or FastAPI's) error dicts: the model's own
+    sentence for the field when it has one (`model.sentence`), else the field and pydantic's
+    short message (never the input)."""
+    first = errors[0] if errors else {"loc": (), "msg": "the request is not valid"}
+    loc = [str(part) for part in first.get("loc", ())]
+    field = loc[0] if loc else ""
+    if model is not None and field:
+        said = model.sentence(field)
+        if said:
+            return said
+    where = ".".join(loc)
+    text = " ".join(str(first.get("msg", "")).split())
+    return f"'{where}': {text}" if where else text
+
+
+def error(reason: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": reason}, status_code=status)
+
+
+@dataclass
+class Server:
+    """The running app's parts, filled in by the lifespan (`holder`), and its rates."""
+
+    rates: Rates
+    holder: dict[str, Any] = field(default_factory=dict)
+
+    def hub(self) -> Hub:
+        found: Hub = self.holder["hub"]
+        return found
+
+    def people(self) -> Accounts:
+        found: Accounts = self.holder["accounts"]
+        return found
+
+    def summary(self, table: LiveTable, request: Request | None = None) -> dict[str, Any]:
+        """A table as the lobby and the table page read it over HTTP (with the caller's
+        seat and ownership when `request` is given)."""
+        hub = self.hub()
+        info = hub.public_table(table)
+        info["title"] = spec(table.row.game).title
+        if request is not None:
+            you = hub.seat_of(table, request.cookies.get(seat_cookie(table.row.id)))
+            info["you"] = you
+            info["owner"] = is_owner(request, table.row.owner_hash, table.row.id)
+            info["version"] = table.version
+        info["invite"] = f"/tables/{table.row.id}"
+        return info
+
+
+def refuse_cleanly(app: FastAPI) -> None:
+    """Refusals and storage failures become {"error": reason} with their status."""
+
+    @app.exception_handler(Refused)
+    async def _refused(request: Request, err: Refused) -> JSONResponse:
+        log.info("refused %s %s: %s", request.method, request.url.path, err.reason)
+        return error(err.reason, err.status)
+
+    @app.exception_handler(BadInput)
+    async def _bad(request: Request, err: BadInput) -> JSONResponse:
+        log.info("refused %s %s: %s", request.method, request.url.path, err)
+        return error(str(err), 400)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, err: RequestValidationError) -> JSONResponse:
+        # a path or query parameter of the wrong type (FastAPI's own check): one line, no echo
+        reason = first_problem(err.errors())
+        log.info("refused %s %s: %s", request.method, request.url.path, reason)
+        return error(reason, 400)
+
+    @app.exception_handler(SQLAlchemyError)
+    @app.exception_handler(OSError)
+    async def _storage(request: Request, err: Exception) -> JSONResponse:
+        # A full or read-only disk, a lost database: one line in the log, a reason back.
+        log.warning("storage failed on %s %s: %s", request.method, request.url.path, err)
+        return error("the server could not store this (its disk or database failed)", 503)

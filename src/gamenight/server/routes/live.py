@@ -1,0 +1,184 @@
+"""Live play: the table's WebSocket /ws/tables/{id}.
+
+The server sends {"type": "state", ...} with the receiver's own view after every change;
+the client sends {"type": "act", "version": V, "action": {...}}, {"type": "auto_pass",
+"on": b}, {"type": "pass_ahead", "on": b}, {"type": "take_back"}, {"type": "hello",
+"name": N} (a spectator), chat and shared-screen messages, {"type": "sync"} or
+{"type": "ping"}. A refused message gets {"type": "refused", "reason": ...}.
+{"type": "seen", "version": V} says the page has shown version V: it ends a round's
+moment (moments.py) once every person's page has seen it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from gamenight.engine.core import BadInput
+from gamenight.server import chat, seats, shared
+from gamenight.server.limits import TokenBucket
+from gamenight.server.routes import models
+from gamenight.server.routes.common import (
+    MAX_MESSAGE,
+    Server,
+    parse_json,
+    same_origin,
+    seat_cookie,
+)
+from gamenight.server.tables import Conn, LiveTable, Refused
+
+log = logging.getLogger("gamenight.server")
+KNOWN = (
+    "act, auto_pass, pass_ahead, take_back, seen, hello, chat, chat_share, chat_sync, look,"
+    " sync, ping"
+)
+
+
+def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen) -> APIRouter:
+    api = APIRouter()
+    rates = server.rates
+
+    @api.websocket("/ws/tables/{table_id}")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        if not same_origin(websocket):
+            log.info("refused a socket from origin %r", websocket.headers.get("origin"))
+            await websocket.close(code=4403)
+            return
+        await websocket.accept()
+        hub = server.hub()
+        try:
+            table = await hub.get(table_id)
+        except Refused as err:
+            await websocket.send_json({"type": "error", "reason": err.reason})
+            await websocket.close(code=4404)
+            return
+        seat = hub.seat_of(table, websocket.cookies.get(seat_cookie(table_id)))
+        # The connection's own bounded queue and writer task: a slow reader delays only
+        # itself; one that falls `rates.outbox` messages behind is dropped (it re-syncs on
+        # reconnect) instead of holding the server's memory.
+        background: set[asyncio.Task[None]] = set()
+
+        def too_slow(conn: Conn) -> None:
+            table.conns.discard(conn)
+            log.warning("dropped a slow reader at table %s", table_id)
+            writing.cancel()
+            closing = asyncio.create_task(close(4408, "too slow: reconnect to catch up"))
+            background.add(closing)
+            closing.add_done_callback(background.discard)
+
+        async def close(code: int, reason: str) -> None:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=code, reason=reason)
+
+        async def writer() -> None:
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                while True:
+                    await websocket.send_text(await conn.next_text())
+
+        conn = Conn(seat, rates.outbox, too_slow)
+        writing = asyncio.create_task(writer())
+        pass_play.register(table, conn, websocket.cookies)
+        bucket = TokenBucket(rates.messages_per_second, rates.message_burst)
+        await hub.attach(table, conn)
+        try:
+            while not conn.dropped:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if not bucket.take():
+                    log.warning("closed a socket at table %s: too many messages", table_id)
+                    await close(4429, "too many messages: slow down and reconnect")
+                    break
+                text = message.get("text")
+                if text is None:
+                    reason = "binary messages are not understood; send JSON text"
+                    await conn.send({"type": "refused", "reason": reason})
+                    continue
+                await handle(table, conn, text)
+        except WebSocketDisconnect:
+            pass
+        except RuntimeError:  # receive after the socket closed
+            pass
+        finally:
+            await hub.detach(table, conn)
+            writing.cancel()
+
+    async def handle(table: LiveTable, conn: Conn, text: str) -> None:
+        def refuse(reason: str) -> dict[str, Any]:
+            return {"type": "refused", "reason": reason, "version": table.version}
+
+        if len(text.encode()) > MAX_MESSAGE:
+            await conn.send(refuse(f"message too large ({len(text)} bytes; limit {MAX_MESSAGE})"))
+            return
+        try:
+            msg = parse_json(text)
+        except Refused as err:
+            await conn.send(refuse(f"the message is {err.reason}"))
+            return
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            await conn.send(refuse("a message is a JSON object with a 'type'"))
+            return
+        kind = msg["type"]
+        if kind in chat.MESSAGES:  # chat and shared-screen messages check their own fields
+            try:
+                await table_chat.handle(table, conn, msg)
+            except Refused as err:
+                await conn.send({"type": "chat_refused", "reason": err.reason})
+            return
+        if kind in shared.MESSAGES:
+            try:
+                await pass_play.handle(table, conn, msg)
+            except Refused as err:
+                await conn.send(refuse(err.reason))
+            return
+        if kind not in models.KINDS:
+            await conn.send(refuse(f"unknown message type {kind!r}; known: {KNOWN}"))
+            return
+        if kind in models.SEAT_KINDS and conn.seat is None:
+            await conn.send(refuse("you hold no seat at this table (a spectator cannot act)"))
+            return
+        try:
+            parsed = models.message(kind, msg)
+        except BadInput as err:
+            await conn.send(refuse(str(err)))
+            return
+        try:
+            await answer(table, conn, parsed)
+        except Refused as err:
+            await conn.send(refuse(err.reason))
+        except Exception:
+            log.exception("message %r at table %s failed", kind, table.row.id)
+            await conn.send(refuse("the server failed on this message; nothing changed"))
+
+    async def answer(table: LiveTable, conn: Conn, msg: models.Message) -> None:
+        """Do what a (valid) table message asks."""
+        hub = server.hub()
+        seat = conn.seat
+        if isinstance(msg, models.Ping):
+            await conn.send({"type": "pong", "t": msg.t})
+        elif isinstance(msg, models.Sync):
+            await hub.send_to(table, conn)
+        elif isinstance(msg, models.Seen):  # the page shows this version: moments.py
+            await hub.seen(table, conn, msg.version)
+        elif isinstance(msg, models.Hello):  # a spectator says their name, to be listed
+            if seat is None:
+                conn.name = seats.spectator_name(msg.name)
+                await hub.renamed(table)
+        elif seat is None:
+            return
+        elif isinstance(msg, models.Act):
+            await hub.act(table, seat, msg.version, msg.action)
+        elif isinstance(msg, models.TakeBack):
+            await hub.take_back(table, seat)
+        elif msg.type == "auto_pass":
+            await hub.set_auto_pass(table, seat, msg.on)
+            await hub.send_to(table, conn)
+        else:
+            await hub.set_pass_ahead(table, seat, msg.on)
+            await hub.send_to(table, conn)
+
+    return api

@@ -1,0 +1,211 @@
+"""The lobby over HTTP: the games (with their option forms), the lobby page's lists, the
+list of tables, a new table, and what a game's page draws once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from gamenight.engine.core import BadInput
+from gamenight.engine.options import check_untrusted, describe_options
+from gamenight.engine.registry import game_class, games, spec
+from gamenight.server import lobby, timers
+from gamenight.server.accounts import link_seat
+from gamenight.server.limits import PerClient
+from gamenight.server.routes.common import Server, owner_cookie, seat_cookie
+from gamenight.server.routes.models import NewTable, posted
+from gamenight.server.seats import GRACE_SECONDS
+from gamenight.server.tables import REACTION_SECONDS, Refused
+
+# (low, high) seconds of each numeric table setting: the reaction countdown is never off
+# (A17: a person who does nothing passes when it runs out, whatever they hold).
+SETTING_RANGES = {
+    "reaction_seconds": (0.2, 60.0),
+    "turn_seconds": (0.0, 3600.0),
+    "bot_delay": (0.0, 10.0),
+    "pass_dwell": (0.0, 5.0),
+    "grace_seconds": (0.0, 3600.0),  # 0: a bot sits in only when the owner says so
+    "clock_bank": (1.0, 7200.0),  # a turn clock's starting bank, instead of its own
+    "clock_add": (0.0, 600.0),  # seconds a clock adds per finished turn
+    "moment_seconds": (0.0, 30.0),  # the longest pause at a round's end (0: none)
+}
+
+
+def clean_options(game: str, obj: dict[str, Any] | None) -> dict[str, Any]:
+    if obj is None:
+        return {}
+    check_untrusted(game_class(game).Options, obj, game)  # ceilings, served values
+    return obj
+
+
+def default_settings() -> dict[str, Any]:
+    return {
+        "reaction_seconds": REACTION_SECONDS,
+        "turn_seconds": 0.0,
+        "bot_delay": 0.6,
+        "pass_dwell": 0.3,
+        "grace_seconds": GRACE_SECONDS,
+    }
+
+
+def clean_settings(given: dict[str, Any] | None) -> dict[str, Any]:
+    settings = default_settings()
+    if given is None:
+        return settings
+    obj = dict(given)
+    if "clock" in obj:
+        try:
+            settings["clock"] = timers.clean_mode(obj.pop("clock"))
+        except ValueError as err:
+            raise BadInput(str(err)) from err
+    for key, value in obj.items():
+        if key == "shared_screen":  # one device, several seats (shared.py)
+            if not isinstance(value, bool):
+                raise BadInput("setting 'shared_screen' must be true or false")
+            settings[key] = value
+            continue
+        settings[key] = clean_seconds(key, value)
+    return settings
+
+
+def clean_seconds(key: str, value: Any) -> float:
+    if key not in SETTING_RANGES:
+        known = ", ".join(["clock", *SETTING_RANGES, "shared_screen"])
+        raise BadInput(f"no table setting {key!r}; settings: {known}")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        try:
+            value = float(value)
+        except (TypeError, ValueError) as err:
+            raise BadInput(f"setting {key!r} must be a number of seconds") from err
+    low, high = SETTING_RANGES[key]
+    if not low <= value <= high:  # (NaN fails too)
+        raise BadInput(f"setting {key!r} must be from {low:g} to {high:g} seconds")
+    return float(value)
+
+
+def clean_seed(seed: int | None, seats: list[str], practice: bool) -> int | None:
+    """A chosen seed gives every hand and the draw order: only for a table of one
+    person, or a practice table (shown to everyone who joins)."""
+    if seed is None:
+        return None
+    people = sum(1 for s in seats if s.strip() in ("open", "", "person"))
+    if people > 1 and not practice:
+        raise BadInput(
+            "a chosen seed is only for a table of one person or a practice table "
+            "('practice': true, shown to everyone who joins)"
+        )
+    return seed
+
+
+def router(server: Server) -> APIRouter:
+    api = APIRouter()
+    creations = PerClient(server.rates.tables_per_minute / 60.0, server.rates.table_burst)
+    board_cache: dict[str, dict[str, Any]] = {}
+
+    @api.get("/api/games")
+    async def list_games() -> list[dict[str, Any]]:
+        from gamenight.bots import LEVELS, PARAMETER_CEILINGS
+
+        out = []
+        for name in games():
+            options = describe_options(game_class(name).Options)
+            out.append(
+                {
+                    **spec(name).to_json(),
+                    "options": options,
+                    "levels": list(LEVELS),
+                    "file_options": [o["name"] for o in options if o["served"]],
+                    "bot_ceilings": PARAMETER_CEILINGS,
+                }
+            )
+        return out
+
+    @api.get("/api/lobby")
+    async def lobby_view(request: Request) -> dict[str, Any]:
+        """Your tables first, then tables to join or watch, then recent games (issue 14)."""
+        return await lobby.view(server.hub(), request.cookies, server.summary)
+
+    @api.get("/api/tables")
+    async def list_tables(limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        if not 1 <= limit <= 200 or not 0 <= offset <= 1_000_000:
+            raise BadInput("limit is 1..200 and offset 0..1000000")
+        hub = server.hub()
+        rows = await hub.db(hub.store.lobby, limit, offset)
+        out = []
+        for row in rows:
+            table = hub.live.get(row.id)
+            if table is not None:
+                out.append(server.summary(table))
+            else:
+                out.append(
+                    {
+                        "id": row.id,
+                        "game": row.game,
+                        "status": row.status,
+                        "options": row.options,
+                        "seats": [
+                            {"seat": s.seat, "kind": s.kind, "name": s.name, "connected": False}
+                            for s in row.seats
+                        ],
+                        "invite": f"/tables/{row.id}",
+                    }
+                )
+        return out
+
+    @api.post("/api/tables")
+    async def create_table(request: Request) -> JSONResponse:
+        new = await posted(request, NewTable)
+        game_class(new.game)  # BadInput: no such game
+        seed = clean_seed(new.seed, new.seats, new.practice)
+        options = clean_options(new.game, new.options)
+        settings = clean_settings(new.settings)
+        settings["practice"] = new.practice
+        settings["seed_chosen"] = new.seed is not None  # never rated
+        client = request.client.host if request.client else "?"
+        if not creations.take(client):
+            raise Refused("too many new tables from your address; wait a minute", 429)
+        hub = server.hub()
+        table, owner = await hub.create(new.game, options, list(new.seats), settings, seed=seed)
+        data = server.summary(table)
+        token = None
+        if new.sit is not None and new.name is not None:  # the creator sits down at once
+            token = await hub.join(table, new.sit, new.name, None)
+            await link_seat(request, server.people(), table.row.id, new.sit)
+            data = server.summary(table)
+            data["you"] = new.sit
+            data["owner"] = True
+        response = JSONResponse(data, status_code=201)
+        response.set_cookie(owner_cookie(table.row.id), owner, httponly=True, samesite="lax")
+        if token is not None:
+            response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
+        return response
+
+    @api.get("/api/games/{name}/page-data")
+    async def page_data(name: str, table: str | None = None) -> dict[str, Any]:
+        """What a game's page draws once (Drop It: the empty board as SVG, its geometry and
+        the piece outlines), from the game's `pictures` module; 404 for games without one."""
+        try:
+            found = spec(name)
+        except BadInput as err:
+            raise Refused(str(err), 404) from err
+        if found.pictures is None:
+            raise Refused(f"{found.title} has no page data", 404)
+        options: dict[str, Any] = {}
+        if table:
+            live = await server.hub().get(table)
+            if live.row.game != name:
+                raise Refused(f"table {table} does not play {found.title}", 404)
+            options = live.row.options
+        key = json.dumps([name, options], sort_keys=True)
+        if key not in board_cache:
+            build = found.module("pictures").page_data
+            board_cache[key] = await asyncio.get_running_loop().run_in_executor(
+                None, build, options
+            )
+        return board_cache[key]
+
+    return api

@@ -1,0 +1,180 @@
+"""The shapes of what clients send: HTTP bodies and WebSocket messages as pydantic models.
+
+Bodies are read by `common.body` first (Content-Type, a size limit counted as the body
+streams in, JSON, an object, no control characters in text: FastAPI's own body reading
+would take any size in), then validated against their model (`posted`) at the point the
+route read them before, so which refusal comes first is unchanged.
+Every model is strict (no "1" for 1, no 1 for true) and ignores unknown keys. A failed
+validation becomes one plain line (`one_line`): the field's own sentence when the model
+gives one, else the field's name and pydantic's short message; never the input itself.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
+
+from fastapi import Request
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from gamenight.engine.core import BadInput
+from gamenight.engine.registry import games
+from gamenight.server.routes.common import body, first_problem
+
+MAX_SEED = 2**63  # seeds are stored as signed 64-bit integers
+VERSION_NEEDED = "an action needs the integer 'version' of the state it was made on"
+
+M = TypeVar("M", bound="Shape")
+
+
+class Shape(BaseModel):
+    """A strict model whose fields may each name the sentence shown when they are wrong."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+    wrong: ClassVar[dict[str, str]] = {}
+
+    @classmethod
+    def sentence(cls, field: str) -> str | None:
+        return cls.wrong.get(field)
+
+
+def one_line(err: ValidationError, model: type[Shape] | None = None) -> str:
+    """The first problem of a failed validation, in one line."""
+    return first_problem(err.errors(include_url=False, include_input=False), model)
+
+
+def validate(model: type[M], obj: Any) -> M:
+    """`obj` as `model`, or BadInput with one line."""
+    try:
+        return model.model_validate(obj)
+    except ValidationError as err:
+        raise BadInput(one_line(err, model)) from None
+
+
+async def posted(request: Request, model: type[M]) -> M:
+    """The request's JSON body as `model` (see the module doc), or a one-line refusal."""
+    return validate(model, await body(request))
+
+
+# -- HTTP bodies ----------------------------------------------------------------------------
+class NewTable(Shape):
+    """POST /api/tables."""
+
+    game: str
+    seats: list[str]
+    practice: bool = False
+    seed: Annotated[int, Field(ge=0, lt=MAX_SEED)] | None = None
+    options: dict[str, Any] | None = None
+    settings: dict[str, Any] | None = None
+    name: str | None = None  # with `sit`: the creator takes that seat at once
+    sit: int | None = None
+
+    wrong: ClassVar[dict[str, str]] = {
+        "seats": "'seats' must be a list with 'open' or a bot level per seat",
+        "practice": "'practice' must be true or false",
+        "seed": "'seed' must be a whole number from 0 to 2^63 - 1",
+        "options": "'options' must be an object of option name to value",
+        "settings": "'settings' must be an object",
+        "name": "'name' must be text",
+        "sit": "'sit' must be a seat number",
+    }
+
+    @classmethod
+    def sentence(cls, field: str) -> str | None:
+        if field == "game":
+            return f"'game' must be one of {', '.join(games())}"
+        return super().sentence(field)
+
+
+class Join(Shape):
+    """POST /api/tables/{id}/join."""
+
+    seat: int
+    name: str
+
+    wrong: ClassVar[dict[str, str]] = {
+        "seat": "'seat' must be a seat number",
+        "name": "'name' must be text",
+    }
+
+
+class SeatChange(Shape):
+    """POST /api/tables/{id}/seats/{seat}."""
+
+    to: str
+
+    wrong: ClassVar[dict[str, str]] = {"to": "'to' must be one of open, bot, easy, medium, hard"}
+
+
+class Mute(Shape):
+    """POST /api/tables/{id}/chat/mute."""
+
+    seat: int
+    on: bool = True
+
+    wrong: ClassVar[dict[str, str]] = {
+        "seat": "'seat' must be a seat number and 'on' true or false",
+        "on": "'seat' must be a seat number and 'on' true or false",
+    }
+
+
+# -- WebSocket messages ---------------------------------------------------------------------
+class Act(Shape):
+    type: Literal["act"]
+    version: int
+    action: Any = None  # the game parses its own actions (with their own one-line errors)
+
+    wrong: ClassVar[dict[str, str]] = {"version": VERSION_NEEDED}
+
+
+class Switch(Shape):
+    type: Literal["auto_pass", "pass_ahead"]
+    on: bool = False
+
+    wrong: ClassVar[dict[str, str]] = {"on": "'on' must be true or false"}
+
+
+class TakeBack(Shape):
+    type: Literal["take_back"]
+
+
+class Seen(Shape):
+    type: Literal["seen"]
+    version: int
+
+    wrong: ClassVar[dict[str, str]] = {
+        "version": "'seen' needs the integer 'version' the page shows"
+    }
+
+
+class Hello(Shape):
+    type: Literal["hello"]
+    name: Any = None  # a spectator's name; cleaned (or dropped) by seats.spectator_name
+
+
+class Ping(Shape):
+    type: Literal["ping"]
+    t: Any = None  # echoed back
+
+
+class Sync(Shape):
+    type: Literal["sync"]
+
+
+Message = Act | Switch | TakeBack | Seen | Hello | Ping | Sync
+SEAT_KINDS = ("act", "auto_pass", "pass_ahead", "take_back")  # they act for the seat
+KINDS: dict[str, type[Message]] = {
+    "act": Act,
+    "auto_pass": Switch,
+    "pass_ahead": Switch,
+    "take_back": TakeBack,
+    "seen": Seen,
+    "hello": Hello,
+    "ping": Ping,
+    "sync": Sync,
+}
+
+
+def message(kind: str, obj: dict[str, Any]) -> Message:
+    """The table message of type `kind` (one of KINDS), or BadInput with one line."""
+    found: Message = validate(KINDS[kind], obj)
+    return found

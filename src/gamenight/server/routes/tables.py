@@ -1,0 +1,93 @@
+"""One table over HTTP: read it, take a seat, start it, arrange its seats, and after the
+game decline or ask for the rematch. The owner and each seat are known by their cookies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from gamenight.server import series
+from gamenight.server.accounts import link_seat
+from gamenight.server.routes.common import Server, is_owner, owner_cookie, seat_cookie
+from gamenight.server.routes.models import Join, SeatChange, posted
+from gamenight.server.tables import Refused
+
+
+def router(server: Server) -> APIRouter:
+    api = APIRouter()
+
+    @api.get("/api/tables/{table_id}")
+    async def get_table(table_id: str, request: Request) -> dict[str, Any]:
+        return server.summary(await server.hub().get(table_id), request)
+
+    @api.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, request: Request) -> JSONResponse:
+        hub = server.hub()
+        table = await hub.get(table_id)
+        sitting = await posted(request, Join)
+        seat, name = sitting.seat, sitting.name
+        token = await hub.join(table, seat, name, request.cookies.get(seat_cookie(table_id)))
+        await link_seat(request, server.people(), table_id, seat)
+        data = server.summary(table, request)
+        data["you"] = seat
+        response = JSONResponse(data)
+        response.set_cookie(seat_cookie(table_id), token, httponly=True, samesite="lax")
+        return response
+
+    @api.post("/api/tables/{table_id}/start")
+    async def start(table_id: str, request: Request) -> dict[str, Any]:
+        table = await server.hub().get(table_id)
+        if not is_owner(request, table.row.owner_hash, table_id):
+            raise Refused("only the creator of the table can start it", 403)
+        await server.hub().start(table)
+        return server.summary(table, request)
+
+    @api.post("/api/tables/{table_id}/decline")
+    async def decline(table_id: str, request: Request) -> dict[str, Any]:
+        """A player of a finished table will not play its rematch."""
+        hub = server.hub()
+        old = await hub.get(table_id)
+        you = hub.seat_of(old, request.cookies.get(seat_cookie(table_id)))
+        if you is None:
+            raise Refused("only a player of this table can decline its rematch", 403)
+        table = await series.decline(hub, old, you)
+        return server.summary(table)
+
+    @api.post("/api/tables/{table_id}/seats/{seat}")
+    async def arrange_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+        """The owner makes a seat open or a bot (before the start), or hands a person's
+        seat to a bot (while running); {"to": "open" | "bot" | "easy" | ...}."""
+        table = await server.hub().get(table_id)
+        if not is_owner(request, table.row.owner_hash, table_id):
+            raise Refused("only the creator of the table can change its seats", 403)
+        change = await posted(request, SeatChange)
+        await server.hub().set_seat(table, seat, change.to)
+        return server.summary(table, request)
+
+    @api.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, request: Request) -> JSONResponse:
+        hub = server.hub()
+        old = await hub.get(table_id)
+        if old.row.status not in ("finished", "abandoned"):
+            raise Refused("a rematch is possible when the game is over")
+        you = hub.seat_of(old, request.cookies.get(seat_cookie(table_id)))
+        same_owner = is_owner(request, old.row.owner_hash, table_id)
+        if you is None and not same_owner:
+            raise Refused("only a player of this table can ask for a rematch", 403)
+        # One rematch per table (the series' next game); each player accepts once.
+        table, token = await hub.rematch(old, you)
+        response = JSONResponse(server.summary(table), status_code=201)
+        if same_owner:
+            owner = request.cookies[owner_cookie(table_id)]
+            response.set_cookie(owner_cookie(table.row.id), owner, httponly=True, samesite="lax")
+        if token is not None:
+            response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
+        who = old.seat_row(you).name if you is not None else "the owner"
+        await hub.notify(old, {"type": "rematch", "table": table.row.id, "by": who})
+        response.body = response.render(server.summary(table))  # after the notification
+        response.headers["content-length"] = str(len(response.body))
+        return response
+
+    return api

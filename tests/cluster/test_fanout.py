@@ -1,0 +1,108 @@
+"""What one process tells the others besides new versions (issue 12, item 3 leftovers):
+a chat line, a spectator's name and a rematch's acceptance reach the pages and the owner
+on another process."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection
+
+from tests.cluster.helpers import Node, Redis, create_table, join, nodes, start, ws_open
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+QUICK = {"players": 2, "wins_to_win": 1}
+
+
+def until(
+    ws: ClientConnection, check: Callable[[dict[str, Any]], bool], seconds: float = 15
+) -> dict[str, Any]:
+    """The first message `check` accepts (messages before it are skipped)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            msg: dict[str, Any] = json.loads(ws.recv(timeout=max(0.01, end - time.monotonic())))
+        except TimeoutError:
+            break
+        if check(msg):
+            return msg
+    raise AssertionError("the message never came")
+
+
+def two_people(a: Node, b: Node) -> tuple[str, str, list[str]]:
+    """A Drop or Stop table created on `a`; Ann joins through `a`, Bob through `b`."""
+    tid, owner = create_table(a, "drop-or-stop", QUICK, ["open", "open"], {"bot_delay": 0})
+    return tid, owner, [join(a, tid, 0, "Ann"), join(b, tid, 1, "Bob")]
+
+
+def test_chat_and_spectator_names_reach_the_other_process(
+    pg_url: str, redis: Redis, work: Path
+) -> None:
+    with nodes(pg_url, redis.url, work, 2) as (a, b):
+        tid, owner, (ann, bob) = two_people(a, b)
+        start(b, tid, owner)
+        wa, wb = ws_open(a, tid, ann), ws_open(b, tid, bob)
+        watcher = ws_open(b, tid, "not-a-seat")
+        try:
+            watcher.send(json.dumps({"type": "hello", "name": "Cleo"}))
+            until(wa, lambda m: m["type"] == "state" and m["table"]["spectators"] == ["Cleo"])
+            wa.send(json.dumps({"type": "chat", "text": "hello from a"}))
+            said = until(wb, lambda m: m["type"] == "chat")
+            assert [line["text"] for line in said["lines"]] == ["hello from a"]
+            assert said["lines"][0]["name"] == "Ann"
+        finally:
+            for ws in (wa, wb, watcher):
+                ws.close()
+
+
+def play_out(socks: list[ClientConnection]) -> None:
+    """Both people stop (or drop) whenever asked until the game is over."""
+    end = time.monotonic() + 60
+    over = [False, False]
+    while not all(over) and time.monotonic() < end:
+        for i, ws in enumerate(socks):
+            try:
+                msg = json.loads(ws.recv(timeout=0.05))
+            except TimeoutError:
+                continue
+            if msg["type"] != "state" or "view" not in msg:
+                continue
+            over[i] = over[i] or "outcome" in msg
+            if msg.get("asked") and msg.get("actions"):
+                kinds = [x["type"] for x in msg["actions"]]
+                action = msg["actions"][kinds.index("stop") if "stop" in kinds else 0]
+                ws.send(json.dumps({"type": "act", "version": msg["version"], "action": action}))
+    assert all(over), "the game did not end"
+
+
+def test_a_rematch_accepted_on_another_process_starts(
+    pg_url: str, redis: Redis, work: Path
+) -> None:
+    with nodes(pg_url, redis.url, work, 2) as (a, b):
+        tid, owner, (ann, bob) = two_people(a, b)
+        start(a, tid, owner)
+        socks = [ws_open(a, tid, ann), ws_open(b, tid, bob)]
+        try:
+            play_out(socks)
+        finally:
+            for ws in socks:
+                ws.close()
+        seat = f"gn_seat_{tid}"
+        r = httpx.post(f"{a.url}/api/tables/{tid}/rematch", cookies={seat: ann})
+        assert r.status_code == 201, r.text
+        new = r.json()["id"]  # made (and owned) by a
+        r = httpx.post(f"{b.url}/api/tables/{tid}/rematch", cookies={seat: bob})
+        assert r.status_code == 201 and r.json()["id"] == new, r.text
+        end = time.monotonic() + 15
+        while time.monotonic() < end:
+            states = [httpx.get(f"{x.url}/api/tables/{new}").json()["status"] for x in (a, b)]
+            if states == ["running", "running"]:
+                break
+            time.sleep(0.1)
+        assert states == ["running", "running"], "everyone accepted: the next game started"

@@ -1,0 +1,47 @@
+"""Each connection has its own outgoing queue (server/messages.py): a broadcast queues and
+never waits for a socket; a page keeps its messages in order; one that falls `limit`
+messages behind is dropped alone."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from gamenight.server import messages
+from gamenight.server.tables import Conn
+
+
+class FakeHub:
+    """Just what a broadcast asks of the hub: each connection's message."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def message(self, table: Any, conn: Conn, views: dict[Any, Any]) -> dict[str, Any]:
+        return {"type": "state", "version": self.n, "seat": conn.seat}
+
+
+class FakeTable:
+    def __init__(self, conns: set[Conn]) -> None:
+        self.conns = conns
+
+
+def test_a_stalled_page_does_not_hold_the_others_and_is_dropped_alone() -> None:
+    async def run() -> None:
+        dropped: list[Conn] = []
+        stalled = Conn(0, limit=3, on_overflow=dropped.append)  # its writer never runs
+        quick = Conn(1, limit=3)
+        table = FakeTable({stalled, quick})
+        hub = FakeHub()
+        got: list[int] = []
+        for n in range(10):
+            hub.n = n
+            messages.broadcast(hub, table)  # type: ignore[arg-type]  # returns at once
+            while not quick.outbox.empty():  # the quick page's writer keeps up
+                got.append(json.loads(await quick.next_text())["version"])
+        assert got == list(range(10)), "in order, none lost"
+        assert dropped == [stalled] and stalled.dropped and not quick.dropped
+        assert stalled.outbox.qsize() == 3  # what it was sent before falling behind
+
+    asyncio.run(run())
