@@ -1,8 +1,8 @@
 """The round's moment (issue 13, item 5): the reveal said where the eye is, played step by step,
 and the page's half of the hold: while a state message carries `moment: {version, seconds}`
 the page answers `{"type": "seen", "version": V}` once the person has seen it (the
-animation played, or Continue). The server's half is stood in for by rewriting its messages
-in the browser's WebSocket (Playwright's route_web_socket)."""
+animation played, or Continue). The real server holds (tests/server/test_moments.py); here
+the page's socket is watched through Playwright's route_web_socket."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from tests.web.conftest import PHONE, create_table, open_page, serious_violation
 
 
 class HeldTable:
-    """The page's socket with a server that holds each Drop or Stop reveal: every state
-    message after round N's reveal carries moment version N until the page says seen."""
+    """Watches the page's socket: when the server first held each moment (its `moment`
+    version) and each `seen` the page sent (version, when); every message goes through."""
 
     def __init__(self, page: Page) -> None:
         self.seen: list[tuple[int, float]] = []  # (version, when) the page said seen
@@ -30,30 +30,27 @@ class HeldTable:
 
         def to_server(message: str | bytes) -> None:
             msg = json.loads(message)
-            if msg.get("type") == "seen":  # today's server does not know it: kept here
+            if msg.get("type") == "seen":
                 self.seen.append((msg["version"], time.time()))
-                return
             server.send(message)
 
         def to_page(message: str | bytes) -> None:
-            msg = json.loads(message)
-            rounds = ((msg.get("view") or {}).get("rounds")) or []
-            held = len(rounds)
-            if msg.get("type") == "state" and held and held not in [v for v, _ in self.seen]:
-                msg["moment"] = {"version": held, "seconds": 6}
-                self.first_held.setdefault(held, time.time())
-            ws.send(json.dumps(msg))
+            moment = json.loads(message).get("moment")
+            if moment:
+                self.first_held.setdefault(moment["version"], time.time())
+            ws.send(message)
 
         ws.on_message(to_server)
         server.on_message(to_page)
 
 
-def dos_table(page: Page, server: Server, seed: int) -> str:
+def dos_table(page: Page, server: Server, seed: int, hold: int = 20) -> str:
+    """A 3-player table with two bots; the server holds each reveal `hold` seconds."""
     body: dict[str, Any] = {
         "game": "drop-or-stop",
         "options": {"players": 3},
         "seats": ["open", "easy", "easy"],
-        "settings": {"bot_delay": 0},
+        "settings": {"bot_delay": 0, "moment_seconds": hold},
         "sit": 0,
         "name": "Ann",
         "seed": seed,
@@ -98,8 +95,8 @@ def test_the_reveal_is_played_then_seen(server: Server, browser: Browser) -> Non
     assert page.locator("#moment #continue").is_visible()
     wait_js(page, "Number(document.body.dataset.seen || 0) >= 1", timeout=10000)
     version, when = held.seen[0]
-    assert version == 1
-    assert when - held.first_held[1] > 0.8, "seen before the cards were turned over"
+    assert version == min(held.first_held)
+    assert when - held.first_held[version] > 0.8, "seen before the cards were turned over"
     assert page.locator("#continue").count() == 0
     assert serious_violations(page) == []
     # Round 2: the reveal's animations are frozen, so only the person can end the moment:
@@ -111,18 +108,19 @@ def test_the_reveal_is_played_then_seen(server: Server, browser: Browser) -> Non
     )
     stop_until_reveal(page, 2)
     page.wait_for_timeout(1500)
-    assert page.evaluate("document.body.dataset.seen") == "1"  # still held: not yet seen
+    first = str(held.seen[0][0])
+    assert page.evaluate("document.body.dataset.seen") == first  # still held: not yet seen
     assert page.locator("#moment #continue").is_visible()
     page.keyboard.press("c")
-    wait_js(page, "document.body.dataset.seen !== '1'", timeout=5000)
+    wait_js(page, f"document.body.dataset.seen !== '{first}'", timeout=5000)
     assert page.locator("#continue").count() == 0
-    assert len(held.seen) == 2 and held.seen[1][0] >= 2  # once per moment
+    assert len(held.seen) == 2 and held.seen[1][0] > held.seen[0][0]  # once per moment
     assert page.locator(".toast.error").count() == 0
     assert not page.errors  # type: ignore[attr-defined]
 
 
 def test_without_a_hold_the_page_says_nothing(server: Server, browser: Browser) -> None:
-    """Against a server that sends no moment, no 'seen' goes out (it would be refused)."""
+    """At a table that does not hold (moment_seconds 0) no 'seen' goes out."""
     page = open_page(browser, PHONE)
     sent: list[dict[str, Any]] = []
 
@@ -136,7 +134,7 @@ def test_without_a_hold_the_page_says_nothing(server: Server, browser: Browser) 
         ws.on_message(to_server)
 
     page.route_web_socket("**/ws/tables/*", route)
-    dos_table(page, server, seed=12)
+    dos_table(page, server, seed=12, hold=0)
     stop_until_reveal(page, 1)
     page.wait_for_timeout(2500)
     assert not [m for m in sent if m.get("type") == "seen"]
