@@ -83,6 +83,7 @@ class Guard:
                 await _refuse(send, 400, "this server does not answer to that host name")
             return
         if scope["type"] == "websocket":
+            del headers  # not kept alive for the whole session (about 1.7 KB per table)
             await self.app(scope, receive, send)
             return
         length = headers.get("content-length")

@@ -46,16 +46,21 @@ def public_table(table: LiveTable) -> dict[str, Any]:
     }
 
 
+PUBLIC_TABLE = -1  # the key of the table's public part in a broadcast's cache of views
+
+
 def message(hub: Hub, table: LiveTable, conn: Conn, views: dict[int | None, Any]) -> dict[str, Any]:
     """The "state" message for `conn`: its seat's view, the events since its last message,
     its legal actions; `views` caches one view per seat across a broadcast."""
     state = table.state
     seat = conn.seat
+    if PUBLIC_TABLE not in views:  # built once per broadcast, not once per connection
+        views[PUBLIC_TABLE] = hub.public_table(table)
     msg: dict[str, Any] = {
         "type": "state",
         "version": table.version,
         "seat": seat,
-        "table": hub.public_table(table),
+        "table": views[PUBLIC_TABLE],
         "deadline": table.deadline,
         "deadline_seat": table.deadline_seat,
         "now": time.time(),
