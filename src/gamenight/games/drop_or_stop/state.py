@@ -147,19 +147,15 @@ class DropOrStopState(State):
 
     # -- TURN -----------------------------------------------------------------------------
     def actions(self, seat: int) -> list[Action]:
-        """R10, R12a, R14: {DROP, STOP} or {STOP}."""
+        """R10, R12a, R14: {DROP, STOP} or {STOP}. (`act` repeats the DROP test inline.)"""
         if seat != self.current or not self.actors:
             return NOTHING
-        return DROP_OR_STOP if self._may_drop(seat) else ONLY_STOP
-
-    def _may_drop(self, seat: int) -> bool:
-        """R14: a card is left to draw; R12a: an overflowed seat may not drop unless the
-        option allows it (a forced STOP is recorded and shown like a voluntary one)."""
-        game = self.game
-        return bool(self.draw or self.discard) and (
-            game.allow_overflow_drop
-            or game.totals[self.flex_count[seat]][self.fixed_sum[seat]] is not None
-        )
+        if (self.draw or self.discard) and (  # R14: a card is left to draw
+            self.game.allow_overflow_drop  # R12a: a forced STOP is shown like a chosen one
+            or self.game.totals[self.flex_count[seat]][self.fixed_sum[seat]] is not None
+        ):
+            return DROP_OR_STOP
+        return ONLY_STOP
 
     def act(self, seat: int, action: Action) -> list[Event]:
         """The contract's `act`; the seat to act with the shared DROP or STOP, when legal
@@ -170,7 +166,7 @@ class DropOrStopState(State):
             and self.actors
             and (
                 action is STOP
-                or (  # DROP and `_may_drop(seat)`, inlined
+                or (  # DROP when `actions(seat)` offers it (R12a, R14), inlined
                     action is DROP
                     and (self.draw or self.discard)
                     and (self.game.allow_overflow_drop or self.total(seat) is not None)
