@@ -15,7 +15,6 @@ import random
 from _random import Random as _BaseRandom
 from enum import IntEnum
 from itertools import repeat, starmap
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Self
 
 from gamenight.engine.core import Action, Event, Outcome, State
@@ -224,23 +223,32 @@ class DropOrStopState(State):
         """R16-R20: reveal, value, award round wins; then CHECK_END."""
         game = self.game
         ids = game.card_id
-        # (rank, total as shown, flex values) per seat, looked up (R17, R29)
-        rows = map(game.reveal_cells.__getitem__, self.flex_count)
-        cells = list(map(tuple.__getitem__, rows, self.fixed_sum))
-        best = max(cells)[0]  # R18: the highest rank; OVERFLOW's rank never wins (R19)
+        reveal = game.reveal_cells
+        # Plain loops: with 2-4 seats they beat comprehensions and map chains.
+        ranks, totals, flex = [], [], []
+        for flex_count, fixed_sum in zip(self.flex_count, self.fixed_sum, strict=True):
+            rank, shown, choices = reveal[flex_count][fixed_sum]  # R17, R29: looked up
+            ranks.append(rank)
+            totals.append(shown)
+            flex.append([*choices])
+        best = max(ranks)  # R18: the highest rank; OVERFLOW's rank never wins (R19)
         wins = self.wins
         winners = []
         if best != OVERFLOW_RANK:
-            for seat, cell in enumerate(cells):
-                if cell[0] == best:
+            for seat, rank in enumerate(ranks):
+                if rank == best:
                     winners.append(seat)
                     wins[seat] += 1  # R20
+        hands, tableaux = [], []
+        for hand, tableau in zip(self.hands, self.tableaux, strict=True):
+            hands.append([ids[c] for c in hand])
+            tableaux.append([ids[c] for c in tableau])
         result = {
             "round": self.round,
-            "hands": [[ids[c] for c in hand] for hand in self.hands],
-            "tableaux": [[ids[c] for c in tableau] for tableau in self.tableaux],
-            "flex": list(map(list, map(_third, cells))),
-            "totals": list(map(_second, cells)),
+            "hands": hands,
+            "tableaux": tableaux,
+            "flex": flex,
+            "totals": totals,
             "winners": winners,
             "wins": list(wins),
         }
@@ -357,8 +365,6 @@ class DropOrStopState(State):
 
 
 _DECK = range(DECK_SIZE)
-_second = itemgetter(1)
-_third = itemgetter(2)
 
 
 def lead_story(standings: list[list[int]], winners: tuple[int, ...]) -> dict[str, float]:
