@@ -181,7 +181,7 @@ class DropOrStopState(State):
 
     def _apply(self, seat: int, action: Action) -> None:
         game = self.game
-        if action is DROP or isinstance(action, Drop):
+        if action is DROP or (action is not STOP and isinstance(action, Drop)):
             draw = self.draw
             card = draw.pop() if draw else self._draw_card()  # R13 only on an empty pile
             self.tableaux[seat].append(card)  # R11
