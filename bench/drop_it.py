@@ -23,7 +23,10 @@ Then seconds per full 4-player game of random drops with default options, and th
 games' 36 drops replayed in raw pymunk (the physics limit for that figure). Measurements
 are interleaved in rounds (engine and raw take turns going first) and every drop and game
 keeps its best round (timeit's best-of) before the means are taken, because this 2-core
-machine is shared with busy processes. One JSON line per figure.
+machine is shared with busy processes; every clock is `time.process_time` (this process's
+CPU time, pymunk's C included: time spent waiting for a core is nobody's cost). The engine
+also frees the space it restored inside `act` (pymunk's finalizers), where the raw side
+frees its space after its clock stops. One JSON line per figure.
 Goals: engine / raw <= 1.25 per scene; a 4-player game < 1 s.
 Usage: python bench/drop_it.py [rounds] [seeds]
 """
