@@ -6,7 +6,10 @@ Figures (one JSON line each, with goal and met / not met; see goals.py):
 1. `throughput`: games per second for each game, backend and worker count, and
    `speedup_2_workers` per game and backend, with whether the results were identical (they
    must be: seeds are derived, not drawn). Goal: speed-up >= 1.8 for every game and both
-   backends (issue 17, item 8).
+   backends (issue 17, item 8). Beside it, for processes, `cpu_ratio`: the CPU seconds of
+   the 2-worker run (parent and workers) over the 1-worker run's, which load from other
+   processes hardly moves (1.0: no extra work for running in parallel), and
+   `free_cores_speedup` = 2 / cpu_ratio, the most two otherwise idle cores could give.
 2. `peak_rss_simulate`: `gamenight simulate drop-or-stop` on 2 workers as a user runs it, its
    resident memory summed over the process tree (parent and workers), sampled every 20 ms,
    at 10,000 and 100,000 games, and of the parent alone. Results are streamed (summed as
@@ -37,12 +40,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import multiprocessing
 import os
 import subprocess
 import sys
 import time
 from multiprocessing.pool import Pool
+from pathlib import Path
 from typing import Any
 
 from gamenight.sim.runner import Job, run
@@ -97,10 +102,25 @@ def calibrate(job: Job, seconds: float) -> int:
         games *= 4
 
 
-def timed(job: Job, games: int, workers: int, backend: str, pool: Pool | None) -> tuple[float, Any]:
+def _cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of live processes so far (Linux /proc/<pid>/stat)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def timed(
+    job: Job, games: int, workers: int, backend: str, pool: Pool | None
+) -> tuple[float, float, Any]:
+    """Wall seconds, CPU seconds (this process and the pool's workers) and the results."""
+    pids = [p.pid for p in pool._pool] if pool is not None else []  # type: ignore[attr-defined]
+    cpu = time.process_time() + _cpu_seconds(pids)
     start = time.perf_counter()
     results = run(job, games, workers=workers, backend=backend, pool=pool)
-    return time.perf_counter() - start, results
+    spent = time.perf_counter() - start
+    return spent, time.process_time() + _cpu_seconds(pids) - cpu, results
 
 
 def speedups(backend: str, seconds: float, rounds: int) -> None:
@@ -114,14 +134,16 @@ def speedups(backend: str, seconds: float, rounds: int) -> None:
         else:
             run(job, 2, workers=2, backend="ray")  # Ray's workers start and import
         rates = {1: 0.0, 2: 0.0}
+        cpu = {1: math.inf, 2: math.inf}
         outputs = {}
         try:
             for _ in range(rounds):
                 for workers in (1, 2):
-                    spent, results = timed(
+                    spent, used, results = timed(
                         job, games, workers, backend, pool if workers == 2 else None
                     )
                     rates[workers] = max(rates[workers], games / spent)
+                    cpu[workers] = min(cpu[workers], used)
                     outputs[workers] = results
         finally:
             if pool is not None:
@@ -139,6 +161,14 @@ def speedups(backend: str, seconds: float, rounds: int) -> None:
             )
         speedup = rates[2] / rates[1]
         anchor = anchor_speedup()
+        # CPU spent by the 2-worker run (parent and workers) over the 1-worker run's: the
+        # parallel run's extra work (pickling, the pool), which load does not move. Two free
+        # cores would give at most 2 / cpu_ratio. Processes only: Ray's workers are not
+        # this process's children.
+        extra = {}
+        if backend == "processes":
+            ratio = cpu[2] / cpu[1]
+            extra = {"cpu_ratio": round(ratio, 3), "free_cores_speedup": round(2 / ratio, 2)}
         figure(
             "speedup_2_workers",
             goal=">= 1.8",
@@ -148,6 +178,7 @@ def speedups(backend: str, seconds: float, rounds: int) -> None:
             speedup=round(speedup, 2),
             anchor_speedup=round(anchor, 2),
             efficiency=round(speedup / anchor, 2),
+            **extra,
             identical_results=outputs[1] == outputs[2],
             load_average=load_average(),
         )
