@@ -114,7 +114,10 @@ def summary(path: str) -> None:
                     "",
                 )
                 label = f"{x['figure']}" + (f" ({where})" if where else "")
-                print(f"  {status:8}  {label}: {value}  goal {x['goal']}")
+                beside = ""  # what the machine offered at that moment, where measured
+                if "anchor_speedup" in x:
+                    beside = f"  (CPU-loop anchor {x['anchor_speedup']}, load {x['load_average']})"
+                print(f"  {status:8}  {label}: {value}  goal {x['goal']}{beside}")
 
 
 if __name__ == "__main__":

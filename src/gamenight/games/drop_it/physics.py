@@ -68,7 +68,9 @@ class DropResult:
     poses: tuple[tuple[str, float, float, float], ...]  # (piece id, x, y, θ), release order
     settled: bool
     steps: int
-    frames: tuple[tuple[int, bytes], ...]  # (step, packed doubles x, y, θ per piece)
+    # (step, packed doubles x, y, θ, vx, vy, ω per piece): a frame is the settle loop's own
+    # read of that step, so sampling costs no extra call into pymunk
+    frames: tuple[tuple[int, bytes], ...]
 
 
 def empty_world(board: Board, cfg: PhysicsConfig) -> bytes:
@@ -178,6 +180,7 @@ def simulate_drop(
 _FIELDS = pymunk.batch.BodyFields
 _MOTION = _FIELDS.VELOCITY | _FIELDS.ANGULAR_VELOCITY  # (vx, vy, ω) per body
 _POSE = _FIELDS.POSITION | _FIELDS.ANGLE  # (x, y, θ) per body
+_FRAME = _POSE | _MOTION  # (x, y, θ, vx, vy, ω) per body: pymunk writes fields in that order
 
 
 _LOCAL = threading.local()
@@ -220,7 +223,8 @@ def _settle_batched(
 
     The test is the per-body one, value for value: a step is quiet unless some piece has
     vx·vx + vy·vy >= V_REST² or |ω| >= W_REST (with SLEEP off no piece is ever asleep).
-    Frames are the raw (x, y, θ) doubles of every piece, decoded only when asked for.
+    With frames on, that one read also takes (x, y, θ), and a frame is its raw doubles,
+    decoded only when asked for.
     """
     v2, w_rest = cfg.v_rest * cfg.v_rest, cfg.w_rest
     rest_steps, max_steps, dt = cfg.rest_steps, cfg.max_steps, cfg.dt
@@ -229,7 +233,9 @@ def _settle_batched(
     get, clear, float_buf = pymunk.batch.get_space_bodies, buf.clear, buf.float_buf
     fast_v, fast_w = v2.__le__, w_rest.__le__
     mul, add = operator.mul, operator.add
-    end = 3 * n  # the pieces; the static body after them never moves
+    fields, width = (_FRAME, 6) if frame_every else (_MOTION, 3)
+    vx_at = width - 3  # (vx, vy, ω) are the last three doubles of a body's read
+    end = width * n  # the pieces; the static body after them never moves
     frames: list[tuple[int, bytes]] = []
     quiet = 0
     step = 0
@@ -238,22 +244,22 @@ def _settle_batched(
         step_(dt)
         step += 1
         clear()
-        get(space, _MOTION, buf)
+        get(space, fields, buf)
         m = memoryview(float_buf()).cast("d")[:end]
-        vx, vy = m[0::3], m[1::3]
+        vx, vy = m[vx_at::width], m[vx_at + 1 :: width]
         if any(map(fast_v, map(add, map(mul, vx, vx), map(mul, vy, vy)))) or any(
-            map(fast_w, map(abs, m[2::3]))
+            map(fast_w, map(abs, m[vx_at + 2 :: width]))
         ):
             quiet = 0
         else:
             quiet += 1
         if frame_every and step % frame_every == 0:
-            frames.append((step, _read(space, _POSE, n).tobytes()))
+            frames.append((step, m.tobytes()))
         if quiet >= rest_steps:
             settled = True
             break
     if frame_every and (not frames or frames[-1][0] != step):
-        frames.append((step, _read(space, _POSE, n).tobytes()))
+        frames.append((step, _read_frame(space, n)))
     return step, settled, frames
 
 
@@ -291,13 +297,21 @@ def _settle_per_body(
 
 
 def _frame(bodies: Sequence[pymunk.Body]) -> bytes:
-    return array("d", [v for b in bodies for v in (*b.position, b.angle)]).tobytes()
+    return array(
+        "d", [v for b in bodies for v in (*b.position, b.angle, *b.velocity, b.angular_velocity)]
+    ).tobytes()
+
+
+def _read_frame(space: pymunk.Space, n: int) -> bytes:
+    buf = _buffer(0)
+    pymunk.batch.get_space_bodies(space, _FRAME, buf)
+    return memoryview(buf.float_buf()).cast("d")[: 6 * n].tobytes()
 
 
 def decode_frame(frame: bytes) -> list[tuple[float, float, float]]:
     """A frame's (x, y, θ) per piece, in release order."""
     f = memoryview(frame).cast("d")
-    return [(f[i], f[i + 1], f[i + 2]) for i in range(0, len(f), 3)]
+    return [(f[i], f[i + 1], f[i + 2]) for i in range(0, len(f), 6)]
 
 
 # -- release placement (D11, D12) ------------------------------------------------------------

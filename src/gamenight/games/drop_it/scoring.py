@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamenight.games.drop_it.board import Board, EdgeCell
+from gamenight.games.drop_it.board import Board, EdgeCell, polyline_y
 from gamenight.games.drop_it.components import Outline, piece_of
 
 Point = tuple[float, float]
@@ -148,31 +148,41 @@ def touches(a: Placed, b: Placed, tol: float) -> bool:
 def height_above(board: Board, k: int, shape: Placed) -> float:
     """N6: h_k(P) = max over points p of P of p.y - L_k(clamp(p.x, 0, W)), vertically."""
     line = board.boundaries[k - 1]
+    if shape.is_circle:
+        return _circle_height_above(board, k, line, shape)
+    # A polygon's highest point over L_k is a vertex or where an edge crosses a kink of L_k.
+    points = list(shape.verts)
+    for a, b in _edges(shape.verts):
+        lo, hi = (a[0], b[0]) if a[0] <= b[0] else (b[0], a[0])
+        for x, _ in line:
+            if lo < x < hi:
+                t = (x - a[0]) / (b[0] - a[0])
+                points.append((x, a[1] + t * (b[1] - a[1])))
+    width = board.width  # L_k continued flat beyond the walls: `Board.boundary_y`, inlined
+    return max(p[1] - polyline_y(line, min(max(p[0], 0.0), width)) for p in points)
+
+
+def _circle_height_above(
+    board: Board, k: int, line: tuple[tuple[float, float], ...], shape: Placed
+) -> float:
+    """`height_above` of a circle: its highest point over each linear piece of L_k, and
+    over each kink."""
     # The boundary's linear pieces, continued flat beyond the walls.
     pieces = [(-math.inf, line[0][0], line[0][1], line[0][1])]
     pieces += [(x0, x1, y0, y1) for (x0, y0), (x1, y1) in itertools.pairwise(line)]
     pieces.append((line[-1][0], math.inf, line[-1][1], line[-1][1]))
-    if shape.is_circle:
-        best = -math.inf
-        for xa, xb, ya, yb in pieces:
-            m = 0.0 if math.isinf(xa) or math.isinf(xb) else (yb - ya) / (xb - xa)
-            norm = math.sqrt(1 + m * m)
-            px, py = shape.cx - shape.r * m / norm, shape.cy + shape.r / norm
-            if xa <= px <= xb:
-                best = max(best, py - board.boundary_y(k, px))
-            for x in (xa, xb):
-                if not math.isinf(x) and abs(x - shape.cx) <= shape.r:
-                    y = shape.cy + math.sqrt(shape.r**2 - (x - shape.cx) ** 2)
-                    best = max(best, y - board.boundary_y(k, x))
-        return best
-    points = list(shape.verts)
-    kinks = [p[0] for p in line]
-    for a, b in _edges(shape.verts):
-        for x in kinks:
-            if min(a[0], b[0]) < x < max(a[0], b[0]):
-                t = (x - a[0]) / (b[0] - a[0])
-                points.append((x, a[1] + t * (b[1] - a[1])))
-    return max(p[1] - board.boundary_y(k, p[0]) for p in points)
+    best = -math.inf
+    for xa, xb, ya, yb in pieces:
+        m = 0.0 if math.isinf(xa) or math.isinf(xb) else (yb - ya) / (xb - xa)
+        norm = math.sqrt(1 + m * m)
+        px, py = shape.cx - shape.r * m / norm, shape.cy + shape.r / norm
+        if xa <= px <= xb:
+            best = max(best, py - board.boundary_y(k, px))
+        for x in (xa, xb):
+            if not math.isinf(x) and abs(x - shape.cx) <= shape.r:
+                y = shape.cy + math.sqrt(shape.r**2 - (x - shape.cx) ** 2)
+                best = max(best, y - board.boundary_y(k, x))
+    return best
 
 
 def level(board: Board, shape: Placed, eps: float) -> int:

@@ -10,13 +10,13 @@ from typing import Any, Self
 
 import numpy as np
 
-from gamenight.engine.core import Action, BadInput, Game
+from gamenight.engine.core import Action, BadInput, Event, Game
 from gamenight.games.drop_or_stop import observation
 from gamenight.games.drop_or_stop.actions import DROP_OR_STOP, Drop, Stop
 from gamenight.games.drop_or_stop.components import DECK_SIZE, Deck, load_deck
 from gamenight.games.drop_or_stop.options import FILE_SETTINGS
 from gamenight.games.drop_or_stop.options import Options as DropOrStopOptions
-from gamenight.games.drop_or_stop.scoring import round_total
+from gamenight.games.drop_or_stop.scoring import OVERFLOW_RANK, flex_choices, round_total
 from gamenight.games.drop_or_stop.state import DropOrStopState
 
 
@@ -51,6 +51,25 @@ class DropOrStop(Game):
             )
             for flex in range(sum(self.is_flex) + 1)
         )
+        # R17-R19 and R29 at reveal, looked up like `totals`: per (flex count, fixed sum)
+        # a cell (rank, total as shown, flex values); OVERFLOW's rank is below every total.
+        self.reveal_cells = tuple(
+            tuple(
+                (
+                    OVERFLOW_RANK if total is None else total,
+                    "OVERFLOW" if total is None else total,
+                    tuple(flex_choices(fixed, flex, options.target, self.flex_values)),
+                )
+                for fixed, total in enumerate(row)
+            )
+            for flex, row in enumerate(self.totals)
+        )
+        # A hand's (flex count, fixed sum) from one sum: divmod(sum of weights, flex_weight).
+        self.flex_weight = most_fixed + 1
+        self.card_weight = tuple(
+            self.flex_weight if flex else value
+            for flex, value in zip(self.is_flex, self.fixed_value, strict=True)
+        )
         # Hot-path copies of options and the private-event audiences.
         self.target = options.target
         self.hand_size = options.hand_size
@@ -63,6 +82,13 @@ class DropOrStop(Game):
         # §5 nextActive's search order: the seats after s clockwise, s itself last (R9).
         self.after = tuple(tuple((seat + i) % n for i in range(1, n + 1)) for seat in range(n))
         self.alone = tuple((seat,) for seat in range(n))  # `actors` while `seat` is to act
+        # The events of a DROP of card c by seat s and of a STOP by s, made once and shared
+        # by every state of this game (events are never changed once made).
+        self.drop_events = tuple(
+            tuple(Event("dropped", {"seat": seat, "card": card}) for card in self.card_id)
+            for seat in range(n)
+        )
+        self.stop_events = tuple(Event("stopped", {"seat": seat}) for seat in range(n))
 
     @classmethod
     def from_options(cls, **given: Any) -> Self:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 OVERFLOW = None  # a round total above the target even with every flex card low (R17)
+OVERFLOW_RANK = -math.inf  # an OVERFLOW total's rank at reveal: below every total (R19)
 
 
 def round_total(

@@ -12,14 +12,16 @@ the draw pile is the end of the list).
 from __future__ import annotations
 
 import random
+from _random import Random as _BaseRandom
 from enum import IntEnum
+from itertools import repeat, starmap
 from typing import TYPE_CHECKING, Any, Self
 
 from gamenight.engine.core import Action, Event, Outcome, State
 from gamenight.games.drop_or_stop import observation
 from gamenight.games.drop_or_stop.actions import DROP, DROP_OR_STOP, NOTHING, ONLY_STOP, STOP, Drop
 from gamenight.games.drop_or_stop.components import DECK_SIZE
-from gamenight.games.drop_or_stop.scoring import flex_choices, round_winners
+from gamenight.games.drop_or_stop.scoring import OVERFLOW_RANK
 
 if TYPE_CHECKING:
     from gamenight.games.drop_or_stop.game import DropOrStop
@@ -45,11 +47,22 @@ class Phase(IntEnum):
 
 class DropOrStopState(State):
     game: DropOrStop
+    # `actors` is a plain attribute here, not the engine's property: every playout reads it
+    # on every move. `_actors`, which the engine's shared code reads, is its alias.
+    actors: tuple[int, ...] = ()
+
+    @property
+    def _actors(self) -> tuple[int, ...]:
+        return self.actors
+
+    @_actors.setter
+    def _actors(self, seats: tuple[int, ...]) -> None:
+        self.actors = seats
 
     def __init__(self, game: DropOrStop, seed: int) -> None:
         # SETUP (§4)
         self.game = game
-        self.rng = random.Random(seed)
+        self.rng = seeded_random(seed)
         self.history = []
         self._log = []
         n = game.players
@@ -71,9 +84,9 @@ class DropOrStopState(State):
         self.round = 0
         self.truncated = False
         first = game.options.first_start_seat
-        self.start_seat = self.rng.randrange(n) if first == "random" else int(first)  # R6
+        self.start_seat = random_below(self.rng, n) if first == "random" else int(first)  # R6
         self.current = self.start_seat
-        self._actors = ()
+        self.actors = ()
         self._log.append(
             _new_event(Event, ("started", {"players": n, "start_seat": self.start_seat}, None))
         )
@@ -82,7 +95,7 @@ class DropOrStopState(State):
     @property
     def phase(self) -> Phase:
         """TURN while someone owes a decision, else GAME_OVER (or TRUNCATED, R34)."""
-        if self._actors:
+        if self.actors:
             return Phase.TURN
         return Phase.TRUNCATED if self.truncated else Phase.GAME_OVER
 
@@ -105,7 +118,7 @@ class DropOrStopState(State):
         size = game.hand_size
         self.round = round_number = self.round + 1
         start = self.start_seat
-        ids, fixed_value, is_flex = game.card_id, game.fixed_value, game.is_flex
+        ids, weight, flex_weight = game.card_id, game.card_weight, game.flex_weight
         hands, fixed_sum, flex_count = self.hands, self.fixed_sum, self.flex_count
         draw = self.draw
         for seat in game.deal_order[start]:
@@ -116,30 +129,32 @@ class DropOrStopState(State):
                 hand = [self._draw_card() for _ in range(size)]
                 draw = self.draw
             hands[seat] = hand
-            fixed_sum[seat] = sum(map(fixed_value.__getitem__, hand))
-            flex_count[seat] = sum(map(is_flex.__getitem__, hand))
+            flex_count[seat], fixed_sum[seat] = divmod(
+                sum(map(weight.__getitem__, hand)), flex_weight
+            )
         log = self._log
         log.append(_new_event(Event, ("dealt", {"round": round_number, "start_seat": start}, None)))
         hand_event = self.hand_event
         for seat, only in enumerate(game.only):
             hand_event[seat] = len(log)
-            cards = list(map(ids.__getitem__, hands[seat]))
+            cards = [ids[c] for c in hands[seat]]
             log.append(_new_event(Event, ("hand", {"seat": seat, "cards": cards}, only)))
         self.tableaux = [[] for _ in hands]
         self.active = [True] * len(hands)
         self.current = start  # R9
-        self._actors = game.alone[start]
+        self.actors = game.alone[start]
 
     # -- TURN -----------------------------------------------------------------------------
     def actions(self, seat: int) -> list[Action]:
-        """R10, R12a, R14: {DROP, STOP} or {STOP}."""
-        if not self._actors or seat != self.current:
+        """R10, R12a, R14: {DROP, STOP} or {STOP}. (`act` repeats the DROP test inline.)"""
+        if seat != self.current or not self.actors:
             return NOTHING
-        if not self.draw and not self.discard:
-            return ONLY_STOP  # R14
-        if not self.game.allow_overflow_drop and self.total(seat) is None:
-            return ONLY_STOP  # R12a: recorded and shown exactly like a voluntary STOP
-        return DROP_OR_STOP
+        if (self.draw or self.discard) and (  # R14: a card is left to draw
+            self.game.allow_overflow_drop  # R12a: a forced STOP is shown like a chosen one
+            or self.game.totals[self.flex_count[seat]][self.fixed_sum[seat]] is not None
+        ):
+            return DROP_OR_STOP
+        return ONLY_STOP
 
     def act(self, seat: int, action: Action) -> list[Event]:
         """The contract's `act`; the seat to act with the shared DROP or STOP, when legal
@@ -147,8 +162,15 @@ class DropOrStopState(State):
         Anything else takes `State.act`'s way, with its refusals."""
         if (
             seat == self.current
-            and self._actors
-            and (action is STOP or (action is DROP and self.actions(seat) is DROP_OR_STOP))
+            and self.actors
+            and (
+                action is STOP
+                or (  # DROP when `actions(seat)` offers it (R12a, R14), inlined
+                    action is DROP
+                    and (self.draw or self.discard)
+                    and (self.game.allow_overflow_drop or self.total(seat) is not None)
+                )
+            )
         ):
             log = self._log
             start = len(log)
@@ -159,7 +181,7 @@ class DropOrStopState(State):
 
     def _apply(self, seat: int, action: Action) -> None:
         game = self.game
-        if action is DROP or isinstance(action, Drop):
+        if action is DROP or (action is not STOP and isinstance(action, Drop)):
             draw = self.draw
             card = draw.pop() if draw else self._draw_card()  # R13 only on an empty pile
             self.tableaux[seat].append(card)  # R11
@@ -167,16 +189,15 @@ class DropOrStopState(State):
                 self.flex_count[seat] += 1
             else:
                 self.fixed_sum[seat] += game.low_value[card]
-            data = {"seat": seat, "card": game.card_id[card]}
-            self._log.append(_new_event(Event, ("dropped", data, None)))
+            self._log.append(game.drop_events[seat][card])
         else:
             self.active[seat] = False  # R12
-            self._log.append(_new_event(Event, ("stopped", {"seat": seat}, None)))
+            self._log.append(game.stop_events[seat])
         active = self.active
         for nxt in game.after[seat]:  # §5 nextActive (R9)
             if active[nxt]:
                 self.current = nxt
-                self._actors = game.alone[nxt]
+                self.actors = game.alone[nxt]
                 return
         self._score_round()  # R15: nobody is active
 
@@ -201,25 +222,33 @@ class DropOrStopState(State):
     def _score_round(self) -> None:
         """R16-R20: reveal, value, award round wins; then CHECK_END."""
         game = self.game
-        n = len(self.hands)
         ids = game.card_id
-        target, flex_values = game.target, game.flex_values
-        fixed, flex = self.fixed_sum, self.flex_count
-        table = game.totals
-        totals = [table[flex[s]][fixed[s]] for s in range(n)]  # R17
-        winners = round_winners(totals)  # R18, R19
+        reveal = game.reveal_cells
+        # Plain loops: with 2-4 seats they beat comprehensions and map chains.
+        ranks, totals, flex = [], [], []
+        for flex_count, fixed_sum in zip(self.flex_count, self.fixed_sum, strict=True):
+            rank, shown, choices = reveal[flex_count][fixed_sum]  # R17, R29: looked up
+            ranks.append(rank)
+            totals.append(shown)
+            flex.append([*choices])
+        best = max(ranks)  # R18: the highest rank; OVERFLOW's rank never wins (R19)
         wins = self.wins
-        for s in winners:
-            wins[s] += 1  # R20
+        winners = []
+        if best != OVERFLOW_RANK:
+            for seat, rank in enumerate(ranks):
+                if rank == best:
+                    winners.append(seat)
+                    wins[seat] += 1  # R20
+        hands, tableaux = [], []
+        for hand, tableau in zip(self.hands, self.tableaux, strict=True):
+            hands.append([ids[c] for c in hand])
+            tableaux.append([ids[c] for c in tableau])
         result = {
             "round": self.round,
-            "hands": [list(map(ids.__getitem__, h)) for h in self.hands],
-            "tableaux": [list(map(ids.__getitem__, t)) for t in self.tableaux],
-            "flex": [
-                flex_choices(fixed[s], flex[s], target, flex_values) if flex[s] else []
-                for s in range(n)
-            ],
-            "totals": ["OVERFLOW" if t is None else t for t in totals],
+            "hands": hands,
+            "tableaux": tableaux,
+            "flex": flex,
+            "totals": totals,
             "winners": winners,
             "wins": list(wins),
         }
@@ -230,9 +259,9 @@ class DropOrStopState(State):
     def _check_end(self) -> None:
         """R21: a seat at WINS_TO_WIN ends the game (co-champions share it); else CLEANUP."""
         wins_to_win = self.game.wins_to_win
-        champions = [s for s, w in enumerate(self.wins) if w >= wins_to_win]
-        if champions:
-            self._actors = ()
+        if max(self.wins) >= wins_to_win:
+            champions = [s for s, w in enumerate(self.wins) if w >= wins_to_win]
+            self.actors = ()
             self._emit("game_over", winners=champions, wins=list(self.wins))
             return
         self._cleanup()
@@ -250,7 +279,7 @@ class DropOrStopState(State):
             self.hands = [[] for _ in range(n)]
             self.tableaux = [[] for _ in range(n)]
             self.truncated = True
-            self._actors = ()
+            self.actors = ()
             self._emit("truncated", rounds=self.round)
             return
         self.start_seat = (self.start_seat + 1) % n  # R23
@@ -269,7 +298,7 @@ class DropOrStopState(State):
         best = max(self.wins)
         winners = (
             ()
-            if self._actors or self.truncated
+            if self.actors or self.truncated
             else tuple(seat for seat, wins in enumerate(self.wins) if wins == best)
         )
         out.update(lead_story([result["wins"] for result in self.results], winners))
@@ -286,7 +315,7 @@ class DropOrStopState(State):
 
     def outcome(self) -> Outcome:
         """R21 winners share the game; R34 a capped game is truncated."""
-        if self._actors:
+        if self.actors:
             raise RuntimeError("the game is not over")
         return Outcome.from_scores(self.wins, truncated=self.truncated)
 
@@ -313,7 +342,7 @@ class DropOrStopState(State):
         new = self.copy()
         kind = self.game.card_kind
         places: dict[int, list[tuple[list[int], int]]] = {}
-        hidden = [h for s, h in enumerate(new.hands) if s != seat and new._actors]
+        hidden = [h for s, h in enumerate(new.hands) if s != seat and new.actors]
         for pile in [*hidden, new.draw]:
             for i, card in enumerate(pile):
                 places.setdefault(new.card_generation[card], []).append((pile, i))
@@ -324,7 +353,7 @@ class DropOrStopState(State):
             for (pile, i), card in zip(spots, cards, strict=True):
                 pile[i] = card
         ids = self.game.card_id
-        if new._actors:
+        if new.actors:
             for s in range(self.game.players):
                 if s != seat and new.hand_event[s] >= 0:
                     old = new._log[new.hand_event[s]]
@@ -357,9 +386,29 @@ def lead_story(standings: list[list[int]], winners: tuple[int, ...]) -> dict[str
 def shuffled_deck(rng: random.Random) -> list[int]:
     """R5: the 39 cards in a uniform order; `shuffle` of the cards in order 0..38, whose
     key list is indexed by card number itself."""
-    draw = rng.random
-    keys = [draw() for _ in _DECK]
+    keys = list(starmap(rng.random, repeat((), DECK_SIZE)))  # DECK_SIZE calls, in C
     return sorted(_DECK, key=keys.__getitem__)
+
+
+def random_below(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)` for n >= 1: the same draws (`Random._randbelow_with_getrandbits`)
+    without randrange's Python-level argument handling."""
+    bits = n.bit_length()
+    value = rng.getrandbits(bits)
+    while value >= n:
+        value = rng.getrandbits(bits)
+    return value
+
+
+def seeded_random(seed: int) -> random.Random:
+    """`random.Random(seed)`, the same generator and stream, without the two Python-level
+    calls (`Random.__init__`, `Random.seed`) in front of the C seeding, for an int seed."""
+    if type(seed) is not int:
+        return random.Random(seed)
+    rng = random.Random.__new__(random.Random)
+    _BaseRandom.seed(rng, seed)
+    rng.gauss_next = None  # type: ignore[attr-defined]  # what Random.seed sets
+    return rng
 
 
 def shuffle(cards: list[int], rng: random.Random) -> None:
