@@ -21,6 +21,7 @@ SPEC = GameSpec(
     windows=True,
     rules="rules/arne.md",
     coach="gamenight.games.arne.coach",
+    chance="gamenight.games.arne.chance",
 )
 
 __all__ = ["Arne", "ArneState", "Options"]
