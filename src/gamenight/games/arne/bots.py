@@ -210,3 +210,15 @@ def ismcts_for(players: int) -> dict[str, int]:
 
 
 LEVELS = {"easy": "bot:random", "medium": "bot:greedy", "hard": "bot:ismcts?iterations=1000"}
+
+# The shipped learned policy (learned.npz, 2 players only; `bot:learned`) is medium at
+# that table size: it plays between greedy and ISMCTS (tournament numbers in the commit
+# that set this).
+LEARNED_PLAYERS = (2,)
+
+
+def levels_for(players: int) -> dict[str, str]:
+    """Medium is the learned policy where one is shipped for the table size."""
+    if players in LEARNED_PLAYERS:
+        return {**LEVELS, "medium": "bot:learned"}
+    return dict(LEVELS)
