@@ -97,8 +97,9 @@ LEVELS = {"easy": "bot:threshold?stop_at=6", "medium": "bot:threshold", "hard": 
 
 # The shipped learned policy (learned.npz, one network per table size; `bot:learned`) is
 # medium where one is shipped: it plays between threshold and exact. Tournaments of 200
-# games per pairing (2026-12-01): it finished ahead of threshold in 61% (54-68%) at 2
-# players and 63% (56-70%) at 3, behind exact in 60% (53-67%) at both.
+# games per group (2026-12-01): it finished ahead of threshold in 61% (54-68%) at 2
+# players, 63% (56-70%) at 3 and 64% (61-67%) at 4; behind exact in 60% (53-67%) at 2
+# and 3 (exact at 4 players takes over a minute a game: not measured).
 LEARNED_PLAYERS = (2, 3, 4)
 
 
