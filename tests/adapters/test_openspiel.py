@@ -13,6 +13,7 @@ import pytest
 from open_spiel.python.algorithms import cfr, exploitability, ismcts, mcts
 
 import gamenight.adapters.openspiel as adapter
+from gamenight.engine.registry import spec
 
 SIMS = [
     ("python_gamenight_drop_or_stop", {}, 5),
@@ -32,14 +33,47 @@ def test_the_three_games_are_registered():
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
 
 
+def _explicit(short: str) -> bool:
+    game = pyspiel.load_game(short)
+    return spec(game.inner.name).chance is not None
+
+
 @pytest.mark.parametrize(("short", "params", "sims"), SIMS)
-def test_random_sim_test_passes(short, params, sims):
+def test_random_sim_test_passes_in_every_chance_mode(short, params, sims):
+    """Sampled chance (the default) without serializing: see the next test for why.
+    Seeded chance, and explicit chance where the game has chance hooks, with it."""
     game = pyspiel.load_game(short, {**params, "rng_seed": 1})
     pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
-    # With the seed as a chance node the game serializes too (OpenSpiel cannot serialize a
-    # Python game with sampled chance: it asks for an RNG state).
-    seeded = pyspiel.load_game(short, {**params, "rng_seed": 1, "chance": "seeded"})
-    pyspiel.random_sim_test(seeded, num_sims=sims, serialize=True, verbose=False)
+    modes = ["seeded", "explicit"] if _explicit(short) else ["seeded"]
+    for mode in modes:
+        if mode == "explicit" and short.endswith("drop_or_stop"):
+            params = {**params, "first_start_seat": 0}  # the random start seat is refused
+        game = pyspiel.load_game(short, {**params, "rng_seed": 1, "chance": mode})
+        pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("short", sorted(adapter.NAMES.values()))
+def test_sampled_chance_serializes_states_but_openspiel_cannot_serialize_the_game(short):
+    """Why `random_sim_test(serialize=True)` cannot pass with chance=sampled: it calls
+    SerializeGameAndState, whose Game::Serialize appends GetRNGState() for every
+    SAMPLED_STOCHASTIC game, and OpenSpiel's trampoline for Python games (PyGame in
+    python_games.h, OpenSpiel 2.0.2) does not forward GetRNGState to Python, so the C++
+    default raises "GetRNGState unimplemented" before any code of ours runs. The state
+    itself serializes (seed + history, replayed on the way back); if this test fails
+    because OpenSpiel learned to serialize Python games, switch the sampled mode to
+    serialize=True above."""
+    game = pyspiel.load_game(short, {"rng_seed": 2})
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    for _ in range(6):
+        state.apply_action(rng.choice(state.legal_actions()))
+    for twin in (game.deserialize_state(state.serialize()), pickle.loads(pickle.dumps(state))):
+        assert str(twin) == str(state)
+        assert twin.legal_actions() == state.legal_actions()
+        seat = state.current_player()
+        assert twin.information_state_string(seat) == state.information_state_string(seat)
+    with pytest.raises(pyspiel.SpielError, match="GetRNGState unimplemented"):
+        pyspiel.serialize_game_and_state(game, state)
 
 
 def test_flat_parameters_load_from_text_and_round_trip():
@@ -51,6 +85,10 @@ def test_flat_parameters_load_from_text_and_round_trip():
     assert fixed.inner.options.first_start_seat == 1 and fixed.inner.options.max_rounds == 5
     with pytest.raises(pyspiel.SpielError):
         pyspiel.load_game("python_gamenight_drop_or_stop(nonsense=1)")
+    # A default OpenSpiel writes with fewer digits (Drop It's dt = 1/240) reads back as
+    # itself: the game from the text is the same game.
+    physics = pyspiel.load_game("python_gamenight_drop_it")
+    assert pyspiel.load_game(str(physics)).inner.options == physics.inner.options
 
 
 def test_states_and_games_pickle_and_serialize():

@@ -47,3 +47,25 @@ def test_numpy_inference_matches_the_trained_network(tmp_path):
         features = model.policy.mlp_extractor.policy_net(torch.as_tensor(obs[None]))
         theirs = model.policy.action_net(features).numpy()[0]
     assert np.allclose(logits(net, obs.astype(np.float64)), theirs, atol=1e-4)
+
+
+def _shipped_players(name):
+    from gamenight.learn.policy import _load, policy_path
+
+    return sorted({int(key.split("/")[0][1:]) for key in _load(str(policy_path(name)))})
+
+
+@pytest.mark.parametrize("name", ["drop-or-stop", "arne"])
+def test_the_learned_bot_is_medium_where_a_policy_is_shipped(name):
+    """Medium is `bot:learned` at every table size with a shipped policy, and the level a
+    seat asks for at that size plays it; other sizes keep their heuristic."""
+    shipped = _shipped_players(name)
+    module = __import__(f"gamenight.games.{name.replace('-', '_')}.bots", fromlist=["x"])
+    assert list(module.LEARNED_PLAYERS) == shipped
+    heuristic = f"bot:{module.HEURISTIC}"
+    for players in range(2, 5):
+        medium = bots.levels(name, players)["medium"]
+        assert medium == ("bot:learned" if players in shipped else heuristic)
+    game = load(name, players=shipped[0])
+    seat = bots.make_seat("medium", game, 0)
+    assert type(seat).__name__ == "LearnedBot"

@@ -88,6 +88,34 @@ def test_two_sweeps_make_a_grid_with_paired_tests_and_tables(tmp_path):
     again = [r for r in rows if r["setting"] == "deck=descending, players=2"]
     assert [r["seed"] for r in first] == [r["seed"] for r in again]  # the same deals
     assert all(float(r["margin"]) >= 0 and float(r["spread"]) >= float(r["margin"]) for r in rows)
+    # Every plot fits the page (max-width 1400px) without shrinking: six panels in one
+    # row were drawn 2,400 px wide and shown at half size, their labels unreadable.
+    for name in ("winrate.png", "position.png", "scores.png", "length.png", "sweep.png"):
+        assert _png_size(out / name)[0] <= 1400, name
+
+
+def test_a_grid_of_sweeps_lays_panels_out_by_sweep():
+    """Rows of the grid are the first sweep's values, columns the last one's; the sweep
+    plot draws a panel per deck with players along x (a line never joins settings that
+    differ in two options); a tick puts one option per line."""
+    from gamenight.sim.report import _sweep_panels, _tick, per_row, settings
+
+    columns = settings(
+        "drop-or-stop", {}, [("deck", ["standard", "descending"]), ("players", ["2", "3", "4"])]
+    )
+    assert per_row(columns) == 3
+    panels = _sweep_panels(columns)
+    assert [title for title, _ in panels] == ["deck=standard", "deck=descending"]
+    assert [x for x, _ in panels[1][1]] == ["players=2", "players=3", "players=4"]
+    assert [s.players for _, s in panels[1][1]] == [2, 3, 4]
+    one = settings("drop-or-stop", {}, [("deck", ["standard", "descending"])])
+    assert per_row(one) == 2 and len(_sweep_panels(one)) == 1
+    assert _tick("deck=standard, players=2") == "deck=standard\nplayers=2"
+
+
+def _png_size(path):
+    data = path.read_bytes()
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
 def test_paired_test_sees_a_real_difference_and_not_a_null_one():

@@ -1,9 +1,10 @@
-"""What the adapters share: a game with a decision bound, and text pictures of a table."""
+"""What the adapters share: a game with a decision bound, rewards, and pictures of a table.
+What they need to know about a game beyond the engine contract they read from its GameSpec
+(`gamenight.engine.registry.spec`)."""
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import io
 import json
 from typing import Any
@@ -19,40 +20,19 @@ from gamenight.engine.registry import load, spec
 DEFAULT_MAX_ROUNDS = 100
 
 
-@dataclasses.dataclass(frozen=True)
-class Traits:
-    """What an adapter needs to know about a game beyond the engine contract, read from the
-    game's GameSpec.
-
-    players: (default, least, most) seats for OpenSpiel's game type; picture: the module
-    with `rgb(state)` (gives the `rgb_array` render mode); chance: the module with the
-    game's explicit chance hooks (`chance_outcomes`, `apply_chance`, see openspiel.py).
-    """
-
-    players: tuple[int, int, int]
-    picture: str | None = None
-    chance: str | None = None
-
-
-def traits(name: str) -> Traits:
-    """A game's adapter traits, from its spec."""
-    found = spec(name)
-    low, high = found.players
-    return Traits((found.default_players, low, high), found.pictures, found.chance)
-
-
 def render_modes(game: Game) -> list[str]:
     """The render modes of `game`: text always, an RGB array where the game draws itself."""
     modes = ["human", "ansi"]
-    return [*modes, "rgb_array"] if traits(game.name).picture else modes
+    return [*modes, "rgb_array"] if spec(game.name).pictures else modes
 
 
 def rgb(state: State) -> np.ndarray:
     """The game's own picture of `state` as an RGB array (height x width x 3, uint8)."""
-    path = traits(state.game.name).picture
-    if path is None:
-        raise BadInput(f"{state.game.name} has no picture; render modes: human, ansi")
-    found: np.ndarray = importlib.import_module(path).rgb(state)
+    try:
+        pictures = spec(state.game.name).module("pictures")
+    except LookupError:
+        raise BadInput(f"{state.game.name} has no picture; render modes: human, ansi") from None
+    found: np.ndarray = pictures.rgb(state)
     return found
 
 

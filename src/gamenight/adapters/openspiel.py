@@ -12,14 +12,22 @@
   parameter, -1 = its default; one that is a list is text, "" = its default.
 - `chance="sampled"` (the default): chance mode SAMPLED_STOCHASTIC, no chance nodes; all
   randomness happens inside a move from the game's seed (drawn from `rng_seed` when the
-  state is first used). OpenSpiel cannot serialize such a Python *game* (its Game::Serialize
-  asks for an RNG state the Python bindings cannot give), so for `random_sim_test(serialize=
-  True)` use one of the explicit modes:
+  state is first used). States serialize (seed + actions, replayed), but OpenSpiel cannot
+  serialize such a Python *game*: Game::Serialize appends GetRNGState() for every sampled
+  game and OpenSpiel 2.0.2's trampoline for Python games does not forward that call to
+  Python, so `random_sim_test(serialize=True)` fails inside OpenSpiel before our code runs
+  (pinned by a test). For it use one of the explicit modes:
 - `chance="seeded"`, any game: EXPLICIT_STOCHASTIC; the first node is a chance node that
   picks the game's seed, one of `seeds` (default 1000) equally likely; the rest follows.
-- `chance="explicit"`, for games with chance hooks (Drop or Stop): EXPLICIT_STOCHASTIC,
-  every card drawn or dealt is a chance node whose outcomes are the card kinds with their
-  real probabilities, so CFR, best response and exploitability work.
+- `chance="explicit"`, for games whose spec names chance hooks (Drop or Stop, Arne):
+  EXPLICIT_STOCHASTIC, every card drawn or dealt is a chance node whose outcomes are the
+  card kinds with their real probabilities (and Arne's random choices, such as the card
+  TAKE_RANDOM takes, one node per choice), so CFR, best response and exploitability work.
+  The hooks, in the game's chance module: `check(game)`, `outcome_count(game)`,
+  `outcome_name(game, outcome)`, `new_slots(state, since)` (the chance slots opened by the
+  events logged since), `outcomes(state, pending)`, `fix(state, pending, outcome)` (decides
+  `pending[0]`; may return a new state and insert slots after it) and, optionally,
+  `act(state, seat, action, pending)` (a decision that may be held back for chance nodes).
 - Actions are the game's fixed integer action space; the current player is the game's
   `actors[0]` (Arne's reaction windows ask the seats in priority order). Returns are the
   payoffs in [0, 1] (constant sum n/2), or with `reward=zero_sum` 2*payoff-1 (zero sum).
@@ -28,8 +36,9 @@
   the cards in private events sorted, so the order of a deal does not split an information
   set). There is no information state tensor: asking for one raises an error. Observation
   string: the seat's view as JSON; observation tensor: `game.encode(view)`.
-- `serialize()`/`deserialize_state()` and pickling of games and states work: a state is
-  kept as (seed, actions) and rebuilt by replay, so `random_sim_test(serialize=True)` passes.
+- `serialize()`/`deserialize_state()` and pickling of games and states work in every mode:
+  a state is kept as (game parameters, seed, actions) and rebuilt by replay;
+  `random_sim_test(serialize=True)` passes in the seeded and explicit modes.
 - `resample_from_infostate(player, sampler)` is `determinize`; for reproducible ISMCTS use
   `seeded_resampler(seed)` with OpenSpiel's `ISMCTSBot.set_resampler`.
 """
@@ -37,8 +46,8 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
+import math
 import random
 import typing
 from types import ModuleType
@@ -47,14 +56,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from gamenight.adapters._common import (
-    bounded_game,
-    check_reward,
-    scale_payoff,
-    traits,
-)
-from gamenight.engine.core import BadInput, Game, State
-from gamenight.engine.registry import game_class, games
+from gamenight.adapters._common import bounded_game, check_reward, scale_payoff
+from gamenight.engine.core import Action, BadInput, Game, State
+from gamenight.engine.registry import game_class, games, spec
 
 ADAPTER_PARAMETERS = {"players", "rng_seed", "chance", "reward", "seeds"}
 CHANCE_MODES = ("sampled", "seeded", "explicit")
@@ -88,9 +92,8 @@ def option_parameters(game_name: str) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def parameter_specification(game_name: str) -> dict[str, Any]:
-    default_players = traits(game_name).players[0]
     return {
-        "players": default_players,
+        "players": spec(game_name).default_players,
         "rng_seed": -1,
         "chance": "sampled",
         "reward": "payoff",
@@ -107,31 +110,35 @@ class GamenightSpielGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         name = self.game_name
         params = dict(params or {})
-        spec = parameter_specification(name)
-        unknown = sorted(set(params) - set(spec))
+        specification = parameter_specification(name)
+        unknown = sorted(set(params) - set(specification))
         if unknown:
-            raise BadInput(f"{short_name(name)} has no parameter(s) {unknown}; see {sorted(spec)}")
+            raise BadInput(
+                f"{short_name(name)} has no parameter(s) {unknown}; see {sorted(specification)}"
+            )
         stand_ins = option_parameters(name)[1]
         options = {
             k: v
             for k, v in params.items()
             if k not in ADAPTER_PARAMETERS and not (k in stand_ins and v == stand_ins[k])
-        } | {"players": int(params.get("players", spec["players"]))}
+        } | {"players": int(params.get("players", specification["players"]))}
+        options = _exact_defaults(options, specification)
+        self.params = params
         self.chance_mode = str(params.get("chance", "sampled"))
         if self.chance_mode not in CHANCE_MODES:
             raise BadInput(f"chance must be one of {list(CHANCE_MODES)}, got {self.chance_mode!r}")
         self.reward = str(params.get("reward", "payoff"))
         check_reward(self.reward)
         self.inner: Game = bounded_game(name, **options)
-        self.seeds = int(params.get("seeds", spec["seeds"]))
+        self.seeds = int(params.get("seeds", specification["seeds"]))
         if self.seeds < 1:
             raise BadInput(f"seeds must be at least 1, got {self.seeds}")
         self.chance: ModuleType | None = None
         if self.chance_mode == "explicit":
-            path = traits(name).chance
-            if path is None:
-                raise BadInput(f"{name} offers no explicit chance; use chance=sampled")
-            self.chance = importlib.import_module(path)
+            try:
+                self.chance = spec(name).module("chance")
+            except LookupError:
+                raise BadInput(f"{name} offers no explicit chance; use chance=sampled") from None
             self.chance.check(self.inner)
         seed = int(params.get("rng_seed", -1))
         self.rng = random.Random(seed if seed >= 0 else None)
@@ -169,7 +176,29 @@ class GamenightSpielGame(pyspiel.Game):
         return GamenightObserver(self.inner, iig_obs_type)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (pyspiel.load_game, (str(self),))
+        return (_load_game, (short_name(self.game_name), self.params))
+
+
+def _load_game(name: str, params: dict[str, Any]) -> GamenightSpielGame:
+    """The game for unpickling, from its parameters as given (exact numbers, unlike the
+    game's text); a plain function of ours, so a pickle names it rather than pybind11's
+    roundabout path to `pyspiel.load_game`."""
+    game: GamenightSpielGame = pyspiel.load_game(name, params)
+    return game
+
+
+def _exact_defaults(options: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """A number option equal to its default up to the digits OpenSpiel writes in a game's
+    text (`dt=0.004166666666667` for 1/240) is its default, so `load_game(str(game))` is
+    the same game."""
+    return {
+        k: defaults[k]
+        if isinstance(v, float)
+        and isinstance(defaults.get(k), float)
+        and math.isclose(v, defaults[k], rel_tol=1e-11)
+        else v
+        for k, v in options.items()
+    }
 
 
 class _Box:
@@ -221,12 +250,23 @@ class _Box:
             self.state = self.game.inner.start(action)
         elif self.pending:
             assert self.game.chance is not None
-            self.game.chance.fix(state, self.pending, action)
+            fixed = self.game.chance.fix(state, self.pending, action)
             self.pending.pop(0)
+            if fixed is not None:
+                self.state = fixed
+            self._scan()
         else:
-            state.act(state.actors[0], self.game.inner.action_at(action))
+            self._act(state, self.game.inner.action_at(action))
             self._scan()
         self.actions.append(action)
+
+    def _act(self, state: State, action: Action) -> None:
+        """A seat's decision; explicit chance may hold it back for chance nodes first."""
+        chance, seat = self.game.chance, state.actors[0]
+        if chance is not None and hasattr(chance, "act"):
+            self.state = chance.act(state, seat, action, self.pending)
+        else:
+            state.act(seat, action)
 
 
 def _restore_box(game: GamenightSpielGame, seed: int, actions: list[int]) -> _Box:
@@ -390,7 +430,7 @@ class GamenightObserver:
 
 
 def game_type(name: str, explicit: bool = False, zero_sum: bool = False) -> Any:
-    _, low, high = traits(name).players
+    low, high = spec(name).players
     mode = pyspiel.GameType.ChanceMode
     utility = pyspiel.GameType.Utility
     return pyspiel.GameType(

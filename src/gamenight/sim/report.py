@@ -52,6 +52,7 @@ class Setting:
     game: Game
     results: list[GameResult] = field(default_factory=list)
     first: list[int] = field(default_factory=list)  # seat asked first, per game
+    swept: tuple[tuple[str, str], ...] = ()  # (option, value) of each sweep, in order
 
     @property
     def players(self) -> int:
@@ -109,22 +110,22 @@ def settings(
         sweeps = [sweep] if isinstance(sweep[0], str) else list(sweep)  # type: ignore[arg-type,list-item]
     if players is not None and "players" not in base and "players" not in dict(sweeps):
         base["players"] = players
-    combos: list[tuple[str, dict[str, Any]]]
+    combos: list[tuple[str, dict[str, Any], tuple[tuple[str, str], ...]]]
     if not sweeps:
         label = ", ".join(f"{k}={v}" for k, v in base.items()) or "default options"
-        combos = [(label, base)]
+        combos = [(label, base, ())]
     else:
         keys = [k for k, _ in sweeps]
         combos = []
         for values in itertools.product(*(v for _, v in sweeps)):
-            pairs = dict(zip(keys, values, strict=True))
-            label = ", ".join(f"{k}={v}" for k, v in pairs.items())
-            combos.append((label, base | pairs))
+            pairs = tuple(zip(keys, values, strict=True))
+            label = ", ".join(f"{k}={v}" for k, v in pairs)
+            combos.append((label, base | dict(pairs), pairs))
     out = []
-    for label, given in combos:
+    for label, given, swept in combos:
         game = load(game_name, **given)
         canonical = options_to_json(game.options) | {"players": game.players}
-        out.append(Setting(label, canonical, game))
+        out.append(Setting(label, canonical, game, swept=swept))
     return out
 
 
@@ -447,14 +448,51 @@ def _table(s: Setting, names: Sequence[str]) -> str:
     return "\n".join(rows)
 
 
-def _grid(k: int, rows: int = 1, height: float = 3.6) -> Any:
+PANELS_PER_ROW = 3  # wider rows shrink every label below reading size on the page
+PANEL_WIDTH = 4.2  # inches per panel: a row of three fits the page (1400 px) at 100 dpi
+
+
+def per_row(columns: Sequence[Setting]) -> int:
+    """Panels per row: a grid of two or more sweeps puts the last sweep's values along a
+    row (one row per value of the others); otherwise rows of PANELS_PER_ROW."""
+    if columns and len(columns[0].swept) >= 2:
+        last = {s.swept[-1] for s in columns}
+        if len(last) <= PANELS_PER_ROW:
+            return len(last)
+    return min(len(columns), PANELS_PER_ROW) or 1
+
+
+def _grid(k: int, rows: int = 1, height: float = 3.6, across: int | None = None) -> Any:
+    """A figure of panels. With `rows` == 1: `k` panels wrapped `across` to a row (default
+    PANELS_PER_ROW), returned as one list, `axes[0]`, in reading order. With several `rows`
+    (a figure per setting and row): a rows x k grid. Each panel has its own y axis: a
+    shared one cut the bars of the taller settings."""
     import matplotlib.pyplot as plt
 
-    width = min(24.0, 1.0 + 4.2 * k)
-    fig, axes = plt.subplots(
-        rows, k, figsize=(width, height * rows), squeeze=False, layout="constrained"
-    )  # each plot its own axis: a shared one cut the bars of the taller settings
-    return fig, axes
+    if rows > 1:
+        width = 1.0 + PANEL_WIDTH * min(k, PANELS_PER_ROW)
+        fig, axes = plt.subplots(
+            rows, k, figsize=(width, height * rows), squeeze=False, layout="constrained"
+        )
+        return fig, axes
+    across = max(1, min(k, across or PANELS_PER_ROW))
+    down = math.ceil(k / across)
+    fig, grid = plt.subplots(
+        down,
+        across,
+        figsize=(1.0 + PANEL_WIDTH * across, height * down),
+        squeeze=False,
+        layout="constrained",
+    )
+    flat = [ax for row in grid for ax in row]
+    for ax in flat[k:]:
+        ax.set_visible(False)
+    return fig, [flat[:k]]
+
+
+def _tick(label: str) -> str:
+    """A setting's label as a tick: one option per line, so neighbours do not overlap."""
+    return label.replace(", ", "\n")
 
 
 def _save(fig: Any, path: Path) -> None:
@@ -465,7 +503,7 @@ def _save(fig: Any, path: Path) -> None:
 
 
 def _plot_win_rates(columns: Sequence[Setting], path: Path, by_position: bool) -> str:
-    fig, axes = _grid(len(columns))
+    fig, axes = _grid(len(columns), across=per_row(columns))
     for ax, s in zip(axes[0], columns, strict=True):
         summary = s.summary
         n = s.players
@@ -481,8 +519,8 @@ def _plot_win_rates(columns: Sequence[Setting], path: Path, by_position: bool) -
         ax.set_xlabel("turn position (0 = first)" if by_position else "seat")
         ax.set_title(s.label, fontsize=10)
         ax.set_ylim(0, max(0.05, min(1.0, max(hi for _, _, hi in stats) * 1.15)))
+        ax.set_ylabel("win rate (95% interval)")
         ax.grid(axis="y", alpha=0.3)
-    axes[0][0].set_ylabel("win rate (95% interval)")
     axes[0][0].legend(fontsize=8, loc="upper right")
     _save(fig, path)
     return "Bars are win rates, whiskers the 95% intervals; the dashed line is one in n."
@@ -491,7 +529,7 @@ def _plot_win_rates(columns: Sequence[Setting], path: Path, by_position: bool) -
 def _plot_scores(columns: Sequence[Setting], path: Path) -> str:
     import numpy as np
 
-    fig, axes = _grid(len(columns))
+    fig, axes = _grid(len(columns), across=per_row(columns))
     for ax, s in zip(axes[0], columns, strict=True):
         scores = np.array([r.scores for r in s.results], dtype=float).reshape(-1, s.players)
         values = np.unique(scores)
@@ -516,10 +554,10 @@ def _plot_scores(columns: Sequence[Setting], path: Path) -> str:
                     label=f"seat {seat}",
                 )
         ax.set_xlabel("final score")
+        ax.set_ylabel("share of games")
         ax.set_title(s.label, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
-    axes[0][0].set_ylabel("share of games")
-    axes[0][0].legend(fontsize=8)
+        ax.legend(fontsize=8)
     _save(fig, path)
     return "The game's own final score of each seat (its fraction of games)."
 
@@ -530,9 +568,16 @@ def _plot_lengths(columns: Sequence[Setting], path: Path) -> str:
 
     keys = scalar_keys({k for s in columns for r in s.results[:1] for k in r.stats})
     keys = keys or ["decisions"]
-    fig, axes = _grid(len(columns), rows=len(keys), height=3.0)
+    # A row per figure and a column per setting; with more settings than fit a row, the
+    # other way round (a row per setting), so no panel shrinks below reading size.
+    transpose = len(columns) > PANELS_PER_ROW
+    if transpose:
+        fig, axes = _grid(len(keys), rows=len(columns), height=2.6)
+    else:
+        fig, axes = _grid(len(columns), rows=len(keys), height=3.0)
     for row, key in enumerate(keys):
-        for ax, s in zip(axes[row], columns, strict=True):
+        for col, s in enumerate(columns):
+            ax = axes[col][row] if transpose else axes[row][col]
             data = np.array([r.stats.get(key, 0.0) for r in s.results], dtype=float)
             if len(data) == 0:
                 continue
@@ -553,10 +598,10 @@ def _plot_lengths(columns: Sequence[Setting], path: Path) -> str:
             )
             ax.axvline(data.mean(), color="#333", linestyle="--", linewidth=1)
             ax.set_xlabel(f"{key} per game (mean {data.mean():.1f})")
-            if row == 0:
+            if transpose or row == 0:
                 ax.set_title(s.label, fontsize=10)
+            ax.set_ylabel("share of games")
             ax.grid(axis="y", alpha=0.3)
-        axes[row][0].set_ylabel("share of games")
     _save(fig, path)
     return (
         "Decisions per game (and rounds and lead changes, where the game counts them); "
@@ -568,8 +613,8 @@ def _plot_ties(columns: Sequence[Setting], path: Path) -> str:
     import matplotlib.pyplot as plt
 
     k = len(columns)
-    fig, ax = plt.subplots(figsize=(min(14.0, 2.0 + 1.6 * k), 3.6), layout="constrained")
-    labels = [s.label for s in columns]
+    fig, ax = plt.subplots(figsize=(min(12.5, 2.0 + 1.6 * k), 3.6), layout="constrained")
+    labels = [_tick(s.label) for s in columns]
     for offset, (name, colour, count) in enumerate(
         [
             ("shared win", "#8172b2", lambda s: s.summary.shared),
@@ -597,35 +642,59 @@ def _plot_ties(columns: Sequence[Setting], path: Path) -> str:
     return "A shared win is a game with two or more winners."
 
 
-def _plot_sweep(columns: Sequence[Setting], path: Path) -> str:
-    import matplotlib.pyplot as plt
+def _sweep_panels(columns: Sequence[Setting]) -> list[tuple[str, list[tuple[str, Setting]]]]:
+    """(title, [(x label, setting)]) per panel: with two or more sweeps a panel per value
+    of the others and the last sweep along x, so a line never joins settings that differ
+    in two options; with one sweep (or none) one panel across every setting."""
+    if not columns or len(columns[0].swept) < 2:
+        return [("", [(_tick(s.label), s) for s in columns])]
+    panels: dict[str, list[tuple[str, Setting]]] = {}
+    for s in columns:
+        title = ", ".join(f"{k}={v}" for k, v in s.swept[:-1])
+        key, value = s.swept[-1]
+        panels.setdefault(title, []).append((f"{key}={value}", s))
+    return list(panels.items())
 
-    width = min(14.0, 4.0 + 2.0 * len(columns))
-    fig, ax = plt.subplots(figsize=(width, 4.2), layout="constrained")
+
+def _plot_sweep(columns: Sequence[Setting], path: Path) -> str:
+    panels = _sweep_panels(columns)
+    across = min(len(panels), 2)
+    fig, axes = _grid(len(panels), height=4.0, across=across)
     n = max(s.players for s in columns)
-    xs = list(range(len(columns)))
-    for p in range(n):
-        pts = []
-        for x, s in zip(xs, columns, strict=True):
-            if p < s.players:
-                pts.append((x, *wilson(s.position_wins()[p], s.summary.games)))
-        if not pts:
-            continue
-        ax.errorbar(
-            [x + (p - (n - 1) / 2) * 0.06 for x, *_ in pts],
-            [r for _, r, _, _ in pts],
-            yerr=[[r - lo for _, r, lo, _ in pts], [hi - r for _, r, _, hi in pts]],
-            marker="o",
-            capsize=4,
-            label=f"position {p}" + (" (first)" if p == 0 else ""),
-        )
-    ax.set_xticks(xs, [s.label for s in columns], fontsize=9)
-    ax.set_ylabel("win rate (95% interval)")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, ncol=min(6, n), loc="upper center", bbox_to_anchor=(0.5, -0.12))
-    ax.set_xlim(-0.5, len(columns) - 0.5)
+    for ax, (title, points) in zip(axes[0], panels, strict=True):
+        xs = list(range(len(points)))
+        for p in range(n):
+            pts = [
+                (x, *wilson(s.position_wins()[p], s.summary.games))
+                for x, (_, s) in zip(xs, points, strict=True)
+                if p < s.players
+            ]
+            if not pts:
+                continue
+            ax.errorbar(
+                [x + (p - (n - 1) / 2) * 0.06 for x, *_ in pts],
+                [r for _, r, _, _ in pts],
+                yerr=[[r - lo for _, r, lo, _ in pts], [hi - r for _, r, _, hi in pts]],
+                marker="o",
+                capsize=4,
+                color=f"C{p}",
+                label=f"position {p}" + (" (first)" if p == 0 else ""),
+            )
+        ax.set_xticks(xs, [x for x, _ in points], fontsize=9)
+        ax.set_xlim(-0.5, len(points) - 0.5)
+        ax.set_ylabel("win rate (95% interval)")
+        if title:
+            ax.set_title(title, fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, loc="best")
+    # One scale for the panels (lines, nothing cut), so panels compare at a glance.
+    low = min(ax.get_ylim()[0] for ax in axes[0])
+    high = max(ax.get_ylim()[1] for ax in axes[0])
+    for ax in axes[0]:
+        ax.set_ylim(low, high)
     _save(fig, path)
     return (
-        "Each line is one turn position across the settings of the sweep; "
+        "Each line is one turn position across the settings of the sweep (with several "
+        "sweeps, a panel per value of the others and the last sweep along the axis); "
         "lines close together mean the order of play matters little."
     )

@@ -22,6 +22,7 @@ SPEC = GameSpec(
     rules="rules/arne.md",
     coach="gamenight.games.arne.coach",
     moments=("scored",),  # each game of a series scored
+    chance="gamenight.games.arne.chance",
 )
 
 __all__ = ["Arne", "ArneState", "Options"]
