@@ -10,6 +10,8 @@ chameleon stack and plays -200 on the leader; in the losing game every sign turn
 
 from __future__ import annotations
 
+import functools
+import math
 import random
 from typing import Any
 
@@ -46,6 +48,18 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+
+    def ranked(self, state: State, seat: int) -> list[Action]:
+        """The legal actions, best first (ties in the engine's order): ISMCTS widens its
+        root along this."""
+        legal = state.actions(seat)
+        ctx = _Context(state.view(seat), seat)
+        values = [ctx.value(action) for action in legal]
+        order = sorted(range(len(legal)), key=lambda i: -values[i])
+        return [legal[i] for i in order]
+
+    def _value_of(self, state: State, seat: int, action: Action) -> float:
+        return _Context(state.view(seat), seat).value(action)
 
     def choose(self, state: State, seat: int) -> Action:
         legal = state.actions(seat)
@@ -210,3 +224,54 @@ def ismcts_for(players: int) -> dict[str, int]:
 
 
 LEVELS = {"easy": "bot:random", "medium": "bot:greedy", "hard": "bot:ismcts?iterations=1000"}
+
+
+# A cut rollout's guess: each seat's share of opponents it is ahead of, counted softly by
+# the margin (a logistic of the difference over MARGIN_SCALE points) of totals, plus the
+# table's score now, plus what its hand is still worth while cards are drawn: black cards
+# at the greedy bot's price and its own colour's point cards at HAND_POINT of their face.
+# The rank share `ArneState.estimate` gives jumps from 0 to 1 on a 50-point swing and
+# prices a kept CRUSH at nothing, so short rollouts rarely tell two moves apart.
+MARGIN_SCALE = 400.0
+HAND_POINT = 0.5
+
+
+@functools.cache
+def _hand_prices(game: Any) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """Per card id: its price in hand if black (else 0), and its colour if a point card
+    (else -1)."""
+    kind_type, kind_colour = game.kind_type, game.kind_colour
+    price = tuple(float(CARD_PRICE.get(kind_type[k], 0)) for k in game.card_kind)
+    colour = tuple(kind_colour[k] if kind_type[k] in FACE else -1 for k in game.card_kind)
+    return price, colour
+
+
+def margin_estimate(state: Any) -> tuple[float, ...]:
+    game = state.game
+    now = state.scores()
+    worth = [float(total + now[player]) for player, total in enumerate(state.totals)]
+    if state.deck:
+        price, colour = _hand_prices(game)
+        card_kind, kind_type = game.card_kind, game.kind_type
+        for player, hand in enumerate(state.hands):
+            mine = state.seat_colour[state.seat_of[player]]
+            value = 0.0
+            for card in hand:
+                if colour[card] == mine:
+                    value += HAND_POINT * FACE[kind_type[card_kind[card]]]
+                else:
+                    value += price[card]
+            worth[player] += value
+    sign = (-1.0 if game.losing else 1.0) / MARGIN_SCALE
+    scaled = [sign * w for w in worth]
+    n = len(scaled)
+    if n < 2:
+        return (1.0,)
+    return tuple(
+        sum(1.0 / (1.0 + math.exp(other - mine)) for j, other in enumerate(scaled) if j != i)
+        / (n - 1)
+        for i, mine in enumerate(scaled)
+    )
+
+
+ESTIMATES = {"margin": margin_estimate}
