@@ -13,9 +13,9 @@ from gamenight.bots.ismcts import ISMCTSBot
 from gamenight.games.arne.bots import GreedyBot, margin_estimate
 
 
-def arne_states(players, count, seed, wide=2):
+def arne_states(players, count, seed, wide=2, **options):
     """Arne states from random play where the mover has more than `wide` actions."""
-    game = gamenight.load("arne", players=players)
+    game = gamenight.load("arne", players=players, **options)
     rng = random.Random(seed)
     state = game.start(seed)
     found = []
@@ -35,8 +35,9 @@ def test_margin_estimate_is_a_payoff_that_follows_the_lead():
     """Pairwise shares: every value in [0, 1], they sum to n/2 like the rank payoff, and
     points added to a seat's total raise its share and lower every other's (in the losing
     game the other way round)."""
-    for players in (2, 3, 5):
-        for state in arne_states(players, 6, seed=players, wide=0):
+    for players, mode in ((2, "normal"), (3, "losing"), (5, "normal")):
+        for state in arne_states(players, 6, seed=players, wide=0, mode=mode):
+            assert state.game.losing == (mode == "losing")
             guess = margin_estimate(state)
             assert len(guess) == players
             assert all(0.0 <= g <= 1.0 for g in guess)
