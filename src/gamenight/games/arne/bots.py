@@ -215,6 +215,8 @@ HEURISTIC = "greedy"
 # 90 games each, 2026-12-01, load ~12) ours finished ahead in 65.6% [55.3-74.6] at 2
 # players and 70.4% [60.3-78.9] at 4. Before (random rollouts, to the end at 2 players,
 # cut at 20 and ranked by `estimate()` at more): 48% and 56% in two 80-game runs at 2.
+# At 1 s per decision (2 players, 90 games) only 53.3% [43.1-63.3]: OpenSpiel's rollouts to
+# the end catch up once it runs enough of them; a cut rollout's estimate caps ours there.
 ISMCTS = {
     "iterations": 1000,
     "max_rollout": 20,
