@@ -127,6 +127,12 @@ def search_settings(game_name: str, players: int | None = None) -> dict[str, Any
     return dict(getattr(module, "ISMCTS", {}))
 
 
+def estimates(game_name: str) -> dict[str, Any]:
+    """A game's named guesses of the payoff of an unfinished state (`ESTIMATES` in its
+    bots module), which ISMCTS can score cut rollouts with."""
+    return dict(getattr(_module(game_name), "ESTIMATES", {}))
+
+
 def defaults(game_name: str, name: str, players: int | None = None) -> dict[str, Any]:
     """A bot's parameters with the defaults it gets in this game (a game's own ISMCTS
     settings replace the search's generic ones)."""

@@ -12,6 +12,7 @@ the state itself is never deep-copied beyond the one determinization per iterati
 from __future__ import annotations
 
 import math
+import operator
 import random
 import time
 from typing import Any
@@ -41,6 +42,13 @@ class ISMCTSBot:
     max_rollout: decisions after which a rollout stops and is scored by the state's own
     `estimate()` (a draw if it has none); games like Drop or Stop have no bound (R34), and
     long games like Arne play stronger with short rollouts and a good estimate.
+    estimate: how a cut rollout is scored: "state" is the state's own `estimate()`; any
+    other name is a function of the game's bots module `ESTIMATES` (a smoother guess, say).
+    widen: progressive widening at the root: when > 0, the search considers only the
+    `widen` actions the game's heuristic ranks best (its `ranked(state, seat)`), one more
+    each time the root's iterations pass the next square of 4, 8, 12, ... (all of them
+    after enough iterations); a wide choice (Arne's black cards: any stack of any display)
+    then spends its iterations on the moves worth comparing.
     """
 
     def __init__(
@@ -52,6 +60,8 @@ class ISMCTSBot:
         c: float = 0.7,
         rollout: str = "random",
         max_rollout: int = 400,
+        estimate: str = "state",
+        widen: int = 0,
     ) -> None:
         if iterations < 1 and seconds <= 0:
             raise ValueError("ismcts needs iterations >= 1 or seconds > 0")
@@ -64,18 +74,41 @@ class ISMCTSBot:
         self.c = c
         self.rollout = rollout
         self.max_rollout = max_rollout
+        self.estimate = estimate
+        self.widen = widen
+        self._estimator: Any = None
         self._heuristic: Any = None
         self.last_iterations = 0
 
     def _rollout_policy(self, game: Game) -> Any:
         if self.rollout == "random":
             return None
+        return self._heuristic_bot(game)
+
+    def _heuristic_bot(self, game: Game) -> Any:
         if self._heuristic is None:
             from gamenight.bots import available, default_bot
 
             cls = available(game.name)[default_bot(game.name)]
             self._heuristic = cls(seed=self.rng.randrange(1 << 30))
         return self._heuristic
+
+    def _estimator_of(self, game: Game) -> Any:
+        """The function scoring a cut rollout: `State.estimate` or one the game names."""
+        if self._estimator is None:
+            if self.estimate == "state":
+                self._estimator = operator.methodcaller("estimate")
+            else:
+                from gamenight.bots import estimates
+
+                known = estimates(game.name)
+                if self.estimate not in known:
+                    raise ValueError(
+                        f"{game.name} has no estimate {self.estimate!r}; "
+                        f"estimates: state, {', '.join(sorted(known))}"
+                    )
+                self._estimator = known[self.estimate]
+        return self._estimator
 
     def choose(self, state: State, seat: int) -> Action:
         legal = state.actions(seat)
@@ -92,8 +125,10 @@ class ISMCTSBot:
         game = state.game
         index = game.action_index
         policy = self._rollout_policy(game)
+        estimator = self._estimator_of(game)
         rng = self.rng
         root = SearchNode(None, seat)
+        ranked = self._ranked(state, seat, legal)
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
         done = 0
         while True:
@@ -102,14 +137,34 @@ class ISMCTSBot:
                     break
             elif done >= self.iterations:
                 break
-            self._iterate(state.determinize(seat, rng), root, index, policy, rng)
+            allowed = ranked[: self.widen + math.isqrt(done) // 4] if ranked else None
+            self._iterate(
+                state.determinize(seat, rng), root, index, policy, estimator, rng, allowed
+            )
             done += 1
         self.last_iterations = done
         legal_keys = {index(a) for a in legal}
         return [child for key, child in root.children.items() if key in legal_keys]
 
+    def _ranked(self, state: State, seat: int, legal: list[Action]) -> list[Action] | None:
+        """The root's actions best first by the game's heuristic, when widening pays."""
+        if self.widen <= 0 or len(legal) <= self.widen:
+            return None
+        heuristic = self._heuristic_bot(state.game)
+        if not hasattr(heuristic, "ranked"):
+            raise ValueError(f"widen needs a heuristic with ranked(); {state.game.name} has none")
+        ranked: list[Action] = heuristic.ranked(state, seat)
+        return ranked
+
     def _iterate(
-        self, d: State, root: SearchNode, index: Any, policy: Any, rng: random.Random
+        self,
+        d: State,
+        root: SearchNode,
+        index: Any,
+        policy: Any,
+        estimator: Any,
+        rng: random.Random,
+        allowed: list[Action] | None = None,
     ) -> None:
         node = root
         path = []
@@ -117,7 +172,7 @@ class ISMCTSBot:
         # Selection and expansion.
         while d.actors:
             mover = d.actors[0]
-            legal = d.actions(mover)
+            legal = allowed if node is root and allowed is not None else d.actions(mover)
             children = node.children
             untried = []
             for action in legal:
@@ -157,7 +212,7 @@ class ISMCTSBot:
             else:
                 d.act_legal(mover, policy.choose(d, mover))
             steps += 1
-        payoff = d.outcome().payoff if not d.actors else d.estimate()
+        payoff = d.outcome().payoff if not d.actors else estimator(d)
         for child in path:
             child.visits += 1
             child.reward += payoff[child.mover] if payoff is not None else 0.5
