@@ -25,3 +25,17 @@ def test_a_bot_on_several_seats_is_rated():
     tour = play_tournament("drop-or-stop", {"players": 4}, ["threshold", "random"], 4, 40, seed=2)
     mus = {b: st.mu for b, st in tour.standings.items()}
     assert mus["threshold"] > 25.5 > 24.5 > mus["random"]
+
+
+def test_the_head_to_head_table_lists_bots_given_as_bot_specs() -> None:
+    """`--bots bot:random,threshold` names its entrants "random" and "threshold" in the
+    results; the head-to-head table must list both pairs (it was empty with the prefix)."""
+    from tests.terminal.helpers import gamenight
+
+    run = gamenight(
+        "tournament", "drop-or-stop", "--bots", "bot:random,threshold", "--games", "4",
+        "--workers", "1",
+    )  # fmt: skip
+    assert run.code == 0, run
+    head_to_head = run.out.split("head to head", 1)[1]
+    assert "random" in head_to_head and "threshold" in head_to_head

@@ -297,8 +297,8 @@ def tournament(
         "bot", "against", "finishes ahead (ties half)", "95% interval", "games",
         title="head to head",
     )  # fmt: skip
-    for a in entrants:
-        for b in entrants:
+    for a in tour.bots:  # the tournament's names: "bot:greedy" is listed as "greedy"
+        for b in tour.bots:
             if a != b and (a, b) in tour.head_to_head:
                 rate, lo, hi, n = tour.pair_rate(a, b)
                 pairs.add_row(a, b, f"{rate:.1%}", f"{lo:.1%} - {hi:.1%}", str(n))
