@@ -98,19 +98,20 @@ def test_a_grid_of_sweeps_lays_panels_out_by_sweep():
     """Rows of the grid are the first sweep's values, columns the last one's; the sweep
     plot draws a panel per deck with players along x (a line never joins settings that
     differ in two options); a tick puts one option per line."""
-    from gamenight.sim.report import _sweep_panels, _tick, per_row, settings
+    from gamenight.sim.plots import per_row, sweep_panels, tick
+    from gamenight.sim.report import settings
 
     columns = settings(
         "drop-or-stop", {}, [("deck", ["standard", "descending"]), ("players", ["2", "3", "4"])]
     )
     assert per_row(columns) == 3
-    panels = _sweep_panels(columns)
+    panels = sweep_panels(columns)
     assert [title for title, _ in panels] == ["deck=standard", "deck=descending"]
     assert [x for x, _ in panels[1][1]] == ["players=2", "players=3", "players=4"]
     assert [s.players for _, s in panels[1][1]] == [2, 3, 4]
     one = settings("drop-or-stop", {}, [("deck", ["standard", "descending"])])
-    assert per_row(one) == 2 and len(_sweep_panels(one)) == 1
-    assert _tick("deck=standard, players=2") == "deck=standard\nplayers=2"
+    assert per_row(one) == 2 and len(sweep_panels(one)) == 1
+    assert tick("deck=standard, players=2") == "deck=standard\nplayers=2"
 
 
 def _png_size(path):

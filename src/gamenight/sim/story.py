@@ -148,9 +148,9 @@ def _plot_per_round(
 ) -> None:
     from matplotlib.ticker import MaxNLocator
 
-    from gamenight.sim.report import _grid, _save
+    from gamenight.sim.plots import grid, save
 
-    fig, axes = _grid(len(columns))
+    fig, axes = grid(len(columns))
     for ax, s, table in zip(axes[0], columns, tables, strict=True):
         points = [(r, *wilson(a, b)) for r, (a, b) in table.items() if b >= 20]
         if points:
@@ -169,7 +169,7 @@ def _plot_per_round(
         ax.set_title(s.label, fontsize=10)
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("share of games (95% interval)")
-    _save(fig, path)
+    save(fig, path)
 
 
 # -- skill curves -----------------------------------------------------------------------------
@@ -253,9 +253,9 @@ def _rate(cell: tuple[int, int]) -> float:
 def _plot_skill(
     columns: Sequence[Setting], curves: list[dict[str, tuple[int, int]]], path: Path
 ) -> None:
-    from gamenight.sim.report import _grid, _save
+    from gamenight.sim.plots import grid, save
 
-    fig, axes = _grid(len(columns))
+    fig, axes = grid(len(columns))
     for ax, s, curve in zip(axes[0], columns, curves, strict=True):
         stats: list[Any] = [wilson(*curve[level]) for level in LEVELS]
         ax.errorbar(
@@ -273,4 +273,4 @@ def _plot_skill(
         ax.set_title(s.label, fontsize=10)
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("its win rate (95% interval)")
-    _save(fig, path)
+    save(fig, path)
