@@ -206,3 +206,24 @@ def test_profile_of_hostile_names_never_reaches_markup(client: TestClient, hosti
     assert r.status_code == 400
     js = (Path(gamenight.__file__).parent / "web" / "profile.js").read_text()
     assert "innerHTML" not in js
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "said"),
+    [
+        ("/api/accounts", {"name": 12, "password": "correct horse"}, "a name is 2 to 24"),
+        ("/api/accounts", {"name": "Ann", "password": ["x"]}, "send a password"),
+        ("/api/accounts", {"password": "correct horse"}, "a name is 2 to 24"),
+        ("/api/session", {"name": None, "password": "x"}, "send a name and a password"),
+        ("/api/session", {"name": "Ann", "password": {"<b>": 1}}, "send a name and a password"),
+    ],
+)
+def test_account_bodies_are_models_with_one_line_errors(
+    client: TestClient, path: str, body: dict[str, Any], said: str
+) -> None:
+    """The sign-up and log-in bodies are pydantic models (routes/models.py): a wrong type is
+    a 400 with one plain line, never the input echoed back."""
+    r = client.post(path, json=body)
+    assert r.status_code == 400
+    error = r.json()["error"]
+    assert error.startswith(said) and "\n" not in error and "<b>" not in error

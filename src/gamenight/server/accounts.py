@@ -42,6 +42,7 @@ from sqlalchemy import (
     update,
 )
 
+from gamenight.engine.core import BadInput
 from gamenight.engine.registry import load, spec
 from gamenight.server.db import TableRow, metadata
 
@@ -422,12 +423,14 @@ class Accounts:
         ]
 
 
+NAME_RULE = (
+    "a name is 2 to 24 letters, digits, spaces, '.', '_' or '-', starting with a letter or digit"
+)
+
+
 def check_name(name: Any) -> None:
     if not isinstance(name, str) or not NAME.fullmatch(name):
-        raise AccountError(
-            "a name is 2 to 24 letters, digits, spaces, '.', '_' or '-', starting with a "
-            "letter or digit"
-        )
+        raise AccountError(NAME_RULE)
 
 
 def check_password(password: Any) -> None:
@@ -456,6 +459,8 @@ def session_of(request: Request) -> str | None:
 
 def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
     """The account, profile and leaderboard routes and pages."""
+    from gamenight.server.routes.models import LogIn, SignUp, validate  # they import us
+
     api = APIRouter()
 
     def fail(err: AccountError) -> JSONResponse:
@@ -491,10 +496,10 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
     @api.post("/api/accounts")
     async def sign_up(request: Request) -> JSONResponse:
         try:
-            obj = await json_body(request)
-            account, token = await asyncio.to_thread(
-                get_accounts().sign_up, obj.get("name"), obj.get("password")
-            )
+            new = validate(SignUp, await json_body(request))
+            account, token = await asyncio.to_thread(get_accounts().sign_up, new.name, new.password)
+        except BadInput as err:
+            return fail(AccountError(str(err)))
         except AccountError as err:
             return fail(err)
         response = signed_in(account, token)
@@ -504,11 +509,10 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
     @api.post("/api/session")
     async def log_in(request: Request) -> JSONResponse:
         try:
-            obj = await json_body(request)
-            name, password = obj.get("name"), obj.get("password")
-            if not isinstance(name, str) or not isinstance(password, str):
-                raise AccountError("send a name and a password")
-            account, token = await asyncio.to_thread(get_accounts().log_in, name, password)
+            who = validate(LogIn, await json_body(request))
+            account, token = await asyncio.to_thread(get_accounts().log_in, who.name, who.password)
+        except BadInput as err:
+            return fail(AccountError(str(err)))
         except AccountError as err:
             return fail(err)
         return signed_in(account, token)
@@ -533,8 +537,6 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
 
     @api.get("/api/leaderboard/{game}")
     async def leaderboard(game: str) -> JSONResponse:
-        from gamenight.engine.core import BadInput
-
         try:
             rows = await asyncio.to_thread(get_accounts().leaderboard, game)
         except BadInput as err:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import games
+from gamenight.server.accounts import NAME_RULE
 from gamenight.server.routes.common import body, first_problem
 
 MAX_SEED = 2**63  # seeds are stored as signed 64-bit integers
@@ -114,6 +115,27 @@ class Mute(Shape):
     wrong: ClassVar[dict[str, str]] = {
         "seat": "'seat' must be a seat number and 'on' true or false",
         "on": "'seat' must be a seat number and 'on' true or false",
+    }
+
+
+class SignUp(Shape):
+    """POST /api/accounts (the name's pattern and the password's length: accounts.py)."""
+
+    name: str
+    password: str
+
+    wrong: ClassVar[dict[str, str]] = {"name": NAME_RULE, "password": "send a password"}
+
+
+class LogIn(Shape):
+    """POST /api/session."""
+
+    name: str
+    password: str
+
+    wrong: ClassVar[dict[str, str]] = {
+        "name": "send a name and a password",
+        "password": "send a name and a password",
     }
 
 
