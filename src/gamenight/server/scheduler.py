@@ -164,14 +164,23 @@ async def _server_pass(hub: Hub, table: LiveTable, seat: int, version: int) -> N
         await hub.act(table, seat, version, {"type": "pass"})
 
 
-async def _timeout(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
-    """The reaction timer ran out: pass for the seat (or its first legal move)."""
+async def _run_out(table: LiveTable, version: int) -> State | None:
+    """Sleep until the table's deadline; the state if it is still at `version` (the timer
+    then is spent), else None (someone moved meanwhile)."""
     deadline = table.deadline or time.time()
     await asyncio.sleep(max(0.0, deadline - time.time()))
     state = table.state
     if state is None or len(state.history) != version or state.over:
-        return
+        return None
     table.timer = None
+    return state
+
+
+async def _timeout(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
+    """The reaction timer ran out: pass for the seat (or its first legal move)."""
+    state = await _run_out(table, version)
+    if state is None:
+        return
     legal = state.actions(seat)
     choice = next((a for a in legal if a.kind == "pass"), None)
     if choice is None:
@@ -182,12 +191,9 @@ async def _timeout(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
 
 async def _clock_out(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
     """The person's time bank ran out: the seat's bot makes this one decision."""
-    deadline = table.deadline or time.time()
-    await asyncio.sleep(max(0.0, deadline - time.time()))
-    state = table.state
-    if state is None or len(state.history) != version or state.over:
+    state = await _run_out(table, version)
+    if state is None:
         return
-    table.timer = None
     row = table.seat_row(seat)
     seed = (table.row.seed * 1_000_003 + version * 101 + seat) % 2**62
     obj = await bot_move(hub, table, state, seat, row.bot or seats.STAND_IN, seed)
