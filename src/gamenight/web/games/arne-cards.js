@@ -9,7 +9,7 @@ export const COLOURS = {
   yellow: { fill: "#f2c200", symbol: "★", name: "yellow", dark: true },
   blue: { fill: "#1565c0", symbol: "■", name: "blue" },
   c5: { fill: "#6a3fb5", symbol: "◆", name: "purple" },
-  c6: { fill: "#ef6c00", symbol: "✚", name: "orange" },
+  c6: { fill: "#ef6c00", symbol: "✚", name: "orange", dark: true }, // white on it is 3.1:1
 };
 
 export const BLACK = new Set(["MINUS200", "STOP", "CRUSH", "REVERSE", "CHAMELEON", "THIEF", "LOCK"]);

@@ -247,7 +247,10 @@ function drawHandBar(view, names, msg, ctx) {
     node.append(face);
     hand.append(node);
   }
-  if (!(view.hand || []).length) hand.append(el("span", { class: "muted" }, "no cards in hand"));
+  if (!(view.hand || []).length) {
+    hand.removeAttribute("role"); // an empty list is no list (axe: aria-required-children)
+    hand.append(el("span", { class: "muted" }, view.over ? "the game is over" : "no cards in hand"));
+  }
   const choices = el("div", { class: "row", id: "choices" });
   for (const a of acts.filter((x) => !cardOf(x) && x.type !== "pass")) {
     const colourBtn = a.type === "choose_colour";
