@@ -74,7 +74,12 @@ class Server:
         self.data.mkdir(parents=True, exist_ok=True)
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
-                self.command(), env=self.env(), stdout=log, stderr=log, cwd=str(ROOT)
+                self.command(),
+                env=self.env(),
+                stdout=log,
+                stderr=log,
+                cwd=str(ROOT),
+                start_new_session=True,  # its worker pool and forkserver share its group
             )
         return self
 
@@ -91,9 +96,10 @@ class Server:
         raise RuntimeError(f"server did not start: {self.log.read_text()[-3000:]}")
 
     def kill(self) -> None:
-        """SIGKILL: no clean shutdown, as in a crash."""
+        """SIGKILL to the server and its worker processes: no clean shutdown, as in a crash
+        of its machine (a killed server alone would leave its workers running)."""
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
+            self._kill_group()
             self.proc.wait(10)
 
     def stop(self) -> None:
@@ -104,6 +110,12 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+        self._kill_group()  # whatever of its process group outlived it
+
+    def _kill_group(self) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
 
 
 def pg_tools() -> Path | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -163,3 +164,49 @@ def test_players_who_left_time_out(tmp_path: Path) -> None:
             msg = ws.receive_json()
             assert msg["table"]["status"] == "abandoned"
             ws.send_json({"type": "act", "version": 0, "action": {"type": "drop"}})
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every living process below `pid`, read from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_killed_server_leaves_no_worker_processes(tmp_path: Path) -> None:
+    """The server runs bots and physics in a worker pool (a forkserver and its children);
+    a test that kills the server must not leave them running (they piled up by the
+    hundred over a session): the helper kills the server's whole process group."""
+    server = Server(f"sqlite:///{tmp_path / 'g.db'}", tmp_path).start()
+    # A bot table makes the pool start its workers.
+    body = {"game": "drop-it", "seats": ["random", "random"], "settings": {"bot_delay": 0}}
+    table = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
+    httpx.post(f"{server.url}/api/tables/{table['id']}/start", timeout=10)
+    time.sleep(1.0)
+    assert server.proc is not None
+    below = _descendants(server.proc.pid)
+    assert below, "the server started no worker process"
+    server.kill()
+    deadline = time.time() + 5
+    while any(_alive(pid) for pid in below) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in below if _alive(pid)], "workers outlived the killed server"
+    server.stop()
