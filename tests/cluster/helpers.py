@@ -9,13 +9,11 @@ import signal
 import subprocess
 import sys
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.sync.client import ClientConnection, connect
 
 from gamenight.server.app import seat_cookie
 from tests.server.helpers import Server, free_port
@@ -126,19 +124,3 @@ def join(node: Node, tid: str, seat: int, name: str) -> str:
 def start(node: Node, tid: str, owner: str) -> None:
     r = httpx.post(f"{node.url}/api/tables/{tid}/start", cookies={f"gn_owner_{tid}": owner})
     assert r.status_code == 200, r.text
-
-
-def ws_open(node: Node, tid: str, token: str, tries: int = 100) -> ClientConnection:
-    url = f"ws://127.0.0.1:{node.port}/ws/tables/{tid}"
-    for _ in range(tries):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                return connect(
-                    url,
-                    additional_headers={"Cookie": f"{seat_cookie(tid)}={token}"},
-                    open_timeout=5,
-                )
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("could not connect")

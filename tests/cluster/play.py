@@ -14,7 +14,8 @@ from websockets.sync.client import ClientConnection
 from gamenight.engine.registry import load
 from gamenight.server.db import Store
 from gamenight.server.db import connect as db_connect
-from tests.cluster.helpers import Node, ws_open
+from tests.cluster.helpers import Node
+from tests.server.helpers import ws_open
 
 # A short Arne: three seats, the learning cards, four cards a hand (about 220 actions,
 # most of them answers in reaction windows). Seat 2 is a bot.

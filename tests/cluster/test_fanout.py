@@ -14,7 +14,8 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection
 
-from tests.cluster.helpers import Node, Redis, create_table, join, nodes, start, ws_open
+from tests.cluster.helpers import Node, Redis, create_table, join, nodes, start
+from tests.server.helpers import ws_open
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 QUICK = {"players": 2, "wins_to_win": 1}

@@ -10,11 +10,15 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Self
 
 import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from gamenight.server.app import seat_cookie
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -197,3 +201,20 @@ def wait_js(page: Any, expression: str, timeout: float = 30000) -> None:
         if time.time() > deadline:
             raise TimeoutError(f"timed out waiting for {expression}")
         page.wait_for_timeout(50)
+
+
+def ws_open(server: Server, tid: str, token: str, tries: int = 100) -> ClientConnection:
+    """The table's WebSocket with a seat's token, retried while the server (re)starts."""
+    url = f"ws://127.0.0.1:{server.port}/ws/tables/{tid}"
+    for _ in range(tries):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                return connect(
+                    url,
+                    additional_headers={"Cookie": f"{seat_cookie(tid)}={token}"},
+                    open_timeout=5,
+                )
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"could not connect to table {tid}")

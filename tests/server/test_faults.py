@@ -6,40 +6,23 @@ import contextlib
 import json
 import random
 import time
-import warnings
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 import gamenight
 from gamenight.server.app import create_app, seat_cookie
 from gamenight.server.db import Store
 from gamenight.server.db import connect as db_connect
 from tests.server.conftest import join, new_table
-from tests.server.helpers import Server
+from tests.server.helpers import Server, ws_open
 
 # websockets' sync client warns about being used without `with`; we close it by hand.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-def ws_open(server: Server, tid: str, token: str, tries: int = 50) -> ClientConnection:
-    url = f"ws://127.0.0.1:{server.port}/ws/tables/{tid}"
-    for _ in range(tries):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                return connect(
-                    url,
-                    additional_headers={"Cookie": f"{seat_cookie(tid)}={token}"},
-                    open_timeout=5,
-                )
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("could not reconnect")
 
 
 def state_at_least(ws: ClientConnection, version: int) -> dict[str, Any]:

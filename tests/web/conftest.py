@@ -51,6 +51,23 @@ def open_page(browser: Browser, size: dict[str, int] = DESKTOP, touch: bool = Fa
     return page
 
 
+def create_from_lobby(page: Page, server: Server, game: str = "drop-or-stop") -> str:
+    """As a new user: choose the game's card, two players, an easy bot in the second seat,
+    no bot pause; create and start. Returns the table id."""
+    page.goto(server.url)
+    page.wait_for_selector(".game-card .pic svg")
+    page.click(f'.game-card[data-game="{game}"]')
+    page.fill("#name", "Ann")
+    page.fill('#players-opt [name="players"]', "2")
+    page.dispatch_event('#players-opt [name="players"]', "change")
+    page.select_option('#seats select[data-seat="1"]', "easy")
+    page.fill("#bot_delay", "0")
+    page.click("#create-btn")
+    page.wait_for_url("**/tables/*")
+    page.click("#start")
+    return page.url.rsplit("/", 1)[1]
+
+
 def create_table(page: Page, server: Server, body: dict[str, Any], start: bool = True) -> str:
     """Create a table from the page's own cookies, open it and start it."""
     r = page.request.post(f"{server.url}/api/tables", data=body)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from playwright.sync_api import Browser
 
 from tests.server.helpers import SHOTS, Server, wait_js
-from tests.web.conftest import PHONE, open_page, serious_violations
-from tests.web.test_drop_or_stop import create_from_lobby, play_to_the_end
+from tests.web.conftest import PHONE, create_from_lobby, open_page, serious_violations
+from tests.web.test_drop_or_stop import play_to_the_end
 
 
 def test_sign_up_play_and_the_profile_shows_the_rated_game(

@@ -9,22 +9,13 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.server.helpers import Server, wait_js
-from tests.web.conftest import DESKTOP, PHONE, open_page, serious_violations
-
-
-def create_from_lobby(page: Page, server: Server) -> str:
-    page.goto(server.url)
-    page.wait_for_selector(".game-card .pic svg")
-    page.click('.game-card[data-game="drop-or-stop"]')
-    page.fill("#name", "Ann")
-    page.fill('#players-opt [name="players"]', "2")
-    page.dispatch_event('#players-opt [name="players"]', "change")
-    page.select_option('#seats select[data-seat="1"]', "easy")
-    page.fill("#bot_delay", "0")
-    page.click("#create-btn")
-    page.wait_for_url("**/tables/*")
-    page.click("#start")
-    return page.url.rsplit("/", 1)[1]
+from tests.web.conftest import (
+    DESKTOP,
+    PHONE,
+    create_from_lobby,
+    open_page,
+    serious_violations,
+)
 
 
 def play_to_the_end(page: Page, by_keyboard: bool) -> list[str]:

@@ -12,23 +12,14 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.server.helpers import Server
-from tests.web.conftest import DESKTOP, PHONE, open_page, serious_violations
+from tests.web.conftest import (
+    DESKTOP,
+    PHONE,
+    create_from_lobby,
+    open_page,
+    serious_violations,
+)
 from tests.web.test_moments import play_arne_turn
-
-
-def create_from_lobby(page: Page, server: Server, game: str) -> None:
-    """Choose the game's card, two players, a bot in the second seat, no bot pause; start."""
-    page.goto(server.url)
-    page.wait_for_selector(".game-card .pic svg")
-    page.click(f'.game-card[data-game="{game}"]')
-    page.fill("#name", "Ann")
-    page.fill('#players-opt [name="players"]', "2")
-    page.dispatch_event('#players-opt [name="players"]', "change")
-    page.select_option('#seats select[data-seat="1"]', "easy")
-    page.fill("#bot_delay", "0")
-    page.click("#create-btn")
-    page.wait_for_url("**/tables/*")
-    page.click("#start")
 
 
 def drop_it_turn(page: Page) -> None:
