@@ -189,3 +189,20 @@ def test_on_a_phone_the_hand_bar_is_compact_and_every_black_card_reachable(
     assert serious_violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_every_card_has_words_for_the_log(server: Server, browser: Browser) -> None:
+    """The log names the card each player declares: "Pass hands" was "no colour undefined"
+    (an action card whose id starts with P was read as a point card)."""
+    page = open_page(browser)
+    page.goto(f"{server.url}/")
+    words = page.evaluate(
+        """async () => {
+          const cards = await import('/static/games/arne-cards.js');
+          return Object.keys(cards.CARDS).map((type) =>
+            cards.cardWords(/^(P\\d+|X2|MINUS200)$/.test(type) ? `red ${type}` : type));
+        }"""
+    )
+    assert len(words) > 10
+    for said in words:
+        assert "undefined" not in said and "no colour" not in said, words

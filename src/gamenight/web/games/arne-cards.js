@@ -57,7 +57,7 @@ export function cardWords(name) {
   const { colour, type } = parse(name);
   const info = CARDS[type];
   if (!info) return name;
-  if (type.startsWith("P")) return `${colourWord(colour)} ${info.big}`;
+  if (colour && type.startsWith("P")) return `${colourWord(colour)} ${info.big}`; // PASS_HANDS has no colour
   if (type === "X2") return `${colourWord(colour)} doubler`;
   if (type === "MINUS200") return `${colourWord(colour)} −200`;
   return info.lines.join(" ");
