@@ -70,26 +70,36 @@ def _trace_memory(path: str) -> None:
 
 
 def _record_pauses(path: str) -> None:
-    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-    started = [0.0]
+    # wall time and the thread's CPU time: on a busy machine a pause's wall time includes
+    # the time the process waited for a core, its CPU time only the collector's own work
+    pauses: dict[int, list[tuple[float, float]]] = {0: [], 1: [], 2: []}
+    started = [0.0, 0.0]
 
     def callback(phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            started[0] = time.perf_counter()
+            started[:] = time.perf_counter(), time.thread_time()
         else:
-            pauses[info["generation"]].append(time.perf_counter() - started[0])
+            pauses[info["generation"]].append(
+                (time.perf_counter() - started[0], time.thread_time() - started[1])
+            )
+
+    def summary(values: list[float]) -> dict[str, Any]:
+        ordered = sorted(values)
+        if not ordered:
+            return {"total_ms": 0, "p99_ms": 0.0, "max_ms": 0.0}
+        return {
+            "total_ms": round(1000 * sum(ordered), 1),
+            "p99_ms": round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 2),
+            "max_ms": round(1000 * ordered[-1], 2),
+        }
 
     def write() -> None:
         line: dict[str, Any] = {"frozen": gc.get_freeze_count(), "thresholds": gc.get_threshold()}
         for gen, times in pauses.items():
-            ordered = sorted(times)
             line[f"gen{gen}"] = {
-                "count": len(ordered),
-                "total_ms": round(1000 * sum(ordered), 1),
-                "p99_ms": round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 2)
-                if ordered
-                else 0.0,
-                "max_ms": round(1000 * ordered[-1], 2) if ordered else 0.0,
+                "count": len(times),
+                **summary([wall for wall, _ in times]),
+                "cpu": summary([cpu for _, cpu in times]),
             }
         with open(path, "a") as out:
             out.write(json.dumps(line) + "\n")

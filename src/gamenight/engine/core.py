@@ -8,6 +8,7 @@ log with per-seat visibility, the history used for replay, and the information k
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
@@ -263,7 +264,14 @@ class Game(ABC):
         """The game with `given` options validated against `Options` (BadInput if wrong)."""
         from gamenight.engine.options import build_options
 
-        return cls(build_options(cls.Options, given, cls.name))
+        game = shared_game(cls, build_options(cls.Options, given, cls.name))
+        assert isinstance(game, cls)
+        return game
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A game is its class and options: a pickled state carries those few bytes, not
+        # the game's lookup tables (tens of KB), and the receiving process shares its own.
+        return (shared_game, (type(self), self.options))
 
     @property
     @abstractmethod
@@ -312,3 +320,19 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<{self.name} {self.options}>"
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_game(cls: type[Game], options: Hashable) -> Game:
+    return cls(options)
+
+
+def shared_game(cls: type[Game], options: Any) -> Game:
+    """The one game of `cls` with these validated options in this process. A Game is fixed
+    configuration (everything that changes is in State), so every table, state and unpickled
+    copy with the same options shares one: a live table no longer carries its own lookup
+    tables (78 KB for Drop or Stop). A deck file is read once per path and process."""
+    try:
+        return _cached_game(cls, options)
+    except TypeError:  # options that cannot be hashed: a game of their own
+        return cls(options)

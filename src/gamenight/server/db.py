@@ -182,8 +182,8 @@ def connect(url: str | None, *, lock: bool = True) -> Engine:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
-            # No checkpoint inside a commit (it syncs the file and would stall the event
-            # loop): the app checkpoints in its database thread instead (Store.checkpoint).
+            # No checkpoint inside a commit (it syncs the file and would stall the action
+            # being stored): the app checkpoints in a thread of its own (Store.checkpoint).
             cur.execute("PRAGMA wal_autocheckpoint=0")
             # A checkpoint then cuts the WAL file back to this size, so it cannot grow
             # without bound beside the database.
@@ -244,14 +244,12 @@ class Store:
         self.engine = engine
 
     def checkpoint(self) -> None:
-        """Copy the SQLite write-ahead log into the database file (no-op elsewhere)."""
+        """Copy the SQLite write-ahead log into the database file (no-op elsewhere).
+        PASSIVE: it neither waits for nor blocks the writer; once it has copied the whole
+        log, the next write starts the log over and cuts the file to WAL_LIMIT."""
         if self.engine.dialect.name == "sqlite":
             with self.engine.connect() as conn:
-                # TRUNCATE cuts the file to nothing; with a short busy timeout it gives up at
-                # once rather than hold the database thread while readers finish.
-                conn.exec_driver_sql("PRAGMA busy_timeout=20")
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-                conn.exec_driver_sql("PRAGMA busy_timeout=5000")
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def create_table(self, row: TableRow) -> None:
         with self.engine.begin() as conn:

@@ -4,11 +4,12 @@ one connection with its own outgoing queue (`Conn`), a refusal, the server's lim
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from gamenight.engine.core import Game, State
 from gamenight.server.db import SeatRow, TableRow
@@ -20,6 +21,13 @@ CHECKPOINT_EVERY = 2.0  # seconds between SQLite checkpoints, in the database th
 PASS_DWELL = 0.3  # seconds every pass in a window takes at least (table setting pass_dwell)
 REACTION_SECONDS = 3.0  # the reaction countdown (table setting reaction_seconds)
 OUTBOX = 256  # messages queued for one connection before it counts as too slow
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """A message as compact JSON text. orjson: encoding was a tenth of the server's CPU at
+    1,000 tables with the standard library's encoder; integer keys become strings, as
+    there."""
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,7 @@ class Conn:
         if self.dropped:
             return
         try:
-            self.outbox.put_nowait(json.dumps(msg, separators=(",", ":")))
+            self.outbox.put_nowait(encode(msg))
         except asyncio.QueueFull:
             self.dropped = True
             if self.on_overflow is not None:

@@ -197,7 +197,7 @@ async def _clock_out(hub: Hub, table: LiveTable, seat: int, version: int) -> Non
     row = table.seat_row(seat)
     seed = (table.row.seed * 1_000_003 + version * 101 + seat) % 2**62
     obj = await bot_move(hub, table, state, seat, row.bot or seats.STAND_IN, seed)
-    if table.state is not state:
+    if table.state is None or len(table.state.history) != version:
         return  # the person moved while the bot thought
     line = timers.ran_out(table, seat, row.name or f"seat {seat + 1}")
     with contextlib.suppress(Exception):
@@ -245,6 +245,7 @@ async def bot_move(
     """The bot's move within the server's wall-clock budget; past it a seeded random legal
     move (the worker cuts its own search at the budget too)."""
     budget = hub.limits.move_seconds
+    state = state.copy()  # the live state changes in place (pipeline) while the bot thinks
     try:
         obj: dict[str, Any] = await asyncio.wait_for(
             hub.pool.run(workers.bot_choose, state, seat, text, seed, budget),
