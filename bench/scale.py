@@ -3,9 +3,11 @@ peak memory of `simulate` on 2 workers.
 
 Figures (one JSON line each, with goal and met / not met; see goals.py):
 
-1. `throughput`: games per second for each game, backend and worker count, and
-   `speedup_2_workers` per game and backend, with whether the results were identical (they
-   must be: seeds are derived, not drawn). Goal: speed-up >= 1.8 for every game and both
+1. `throughput`: games per second for each game, backend and worker count, played as
+   `gamenight simulate` plays them (`runner.summarize`: each chunk summed in the worker that
+   played it, only its small tally sent back), and `speedup_2_workers` per game and
+   backend, with whether the summaries were identical (they must be: seeds are derived,
+   not drawn, and tallies add up exactly). Goal: speed-up >= 1.8 for every game and both
    backends (issue 17, item 8). Beside it, for processes, `cpu_ratio`: the CPU seconds of
    the 2-worker run (parent and workers) over the 1-worker run's, which load from other
    processes hardly moves (1.0: no extra work for running in parallel), and
@@ -50,7 +52,7 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 
-from gamenight.sim.runner import Job, run
+from gamenight.sim.runner import Job, run, summarize
 from goals import PeakRSS, figure, load_average
 
 CASES: list[tuple[str, tuple[str, ...]]] = [
@@ -91,11 +93,11 @@ def anchor_speedup(tasks: int = 6, n: int = 4_000_000) -> float:
 def calibrate(job: Job, seconds: float) -> int:
     """How many games one worker plays in about `seconds` of CPU time (CPU, not wall: on a
     loaded machine wall time would make the runs short, and start-up a large share)."""
-    run(job, 2)  # imports and caches, outside the measure
+    summarize(job, 2)  # imports and caches, outside the measure
     games = 1
     while True:
         start = time.process_time()
-        run(job, games)
+        summarize(job, games)
         spent = time.process_time() - start
         if spent >= CALIBRATION_SECONDS or games >= 1 << 20:
             return max(4, int(games * seconds / spent))
@@ -114,11 +116,11 @@ def _cpu_seconds(pids: list[int]) -> float:
 def timed(
     job: Job, games: int, workers: int, backend: str, pool: Pool | None
 ) -> tuple[float, float, Any]:
-    """Wall seconds, CPU seconds (this process and the pool's workers) and the results."""
+    """Wall seconds, CPU seconds (this process and the pool's workers) and the summary."""
     pids = [p.pid for p in pool._pool] if pool is not None else []  # type: ignore[attr-defined]
     cpu = time.process_time() + _cpu_seconds(pids)
     start = time.perf_counter()
-    results = run(job, games, workers=workers, backend=backend, pool=pool)
+    results = summarize(job, games, workers=workers, backend=backend, pool=pool)
     spent = time.perf_counter() - start
     return spent, time.process_time() + _cpu_seconds(pids) - cpu, results
 
