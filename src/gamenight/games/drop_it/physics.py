@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import pymunk
 import pymunk.batch
 
+from gamenight.games.drop_it import snapshot
 from gamenight.games.drop_it.board import Board
 from gamenight.games.drop_it.components import MATERIALS, Outline
 from gamenight.games.drop_it.scoring import Placed, Pose, distance, near, place
@@ -173,7 +174,7 @@ def simulate_drop(
     else:
         f = _read(space, _POSE, len(bodies))
         final = tuple((pid, f[3 * i], f[3 * i + 1], f[3 * i + 2]) for i, pid in enumerate(ids))
-    return DropResult(pickle.dumps(space), final, settled, steps, tuple(frames))
+    return DropResult(snapshot.dumps(space, bodies), final, settled, steps, tuple(frames))
 
 
 # -- settling (D14) ---------------------------------------------------------------------------
