@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import math
 import operator
-import pickle
 import threading
 from array import array
 from collections.abc import Mapping, Sequence
@@ -94,13 +93,12 @@ def empty_world(board: Board, cfg: PhysicsConfig) -> bytes:
         wall.friction = cfg.wall_friction
         wall.elasticity = cfg.wall_elasticity
         space.add(wall)
-    return pickle.dumps(space)
+    return snapshot.dumps(space, [])
 
 
 def restore(world: bytes) -> pymunk.Space:
     """A fresh space from a snapshot (D17a); body and shape objects are new each time."""
-    space: pymunk.Space = pickle.loads(world)
-    return space
+    return snapshot.loads(world)
 
 
 def _pieces(space: pymunk.Space) -> list[pymunk.Body]:

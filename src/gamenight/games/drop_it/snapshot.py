@@ -1,58 +1,82 @@
-"""The settled world as bytes (D17a): `pickle.dumps(space)`, byte for byte, at less cost.
+"""The settled world as bytes and back (D17a), at a fraction of pickle's cost.
 
-pymunk's own `Space.__getstate__` reads every body and shape property one at a time and, for
-each cached arbiter, rebuilds a map of all bodies and shapes (quadratic in the pile). Here
-the same state is built from one `pymunk.batch` read of the bodies and one shape map, and
-handed to the standard pickler through `reducer_override`: the bytes are exactly those of
-`pickle.dumps(space)` (tests/drop_it/test_snapshot.py checks it on whole games), so the
-restore (`pickle.loads`) and every replay stay as they were. Anything this does not know (a
-collision handler, a constraint, a body the batch read does not list in order, another
-shape type) falls back to `pickle.dumps`.
+The world used to be `pickle.dumps(space)`; a restore, `pickle.loads`. pymunk's own
+`Space.__getstate__` reads every body and shape property one at a time and, per cached
+arbiter, rebuilds a map of all bodies and shapes (quadratic in the pile); its
+`__setstate__` goes through generic per-attribute loops and a `__setattr__` hook for every
+value. Here the same values are kept as plain tuples (one `pymunk.batch` read for the
+bodies, one shape map for the arbiters), and `loads` makes exactly the calls
+`pickle.loads` makes, in the same order (bodies, the static body, shapes, then the space,
+its settings, the adds, the counters and the cached arbiters), with the property setters
+called directly. The restored space is the one `pickle.loads(pickle.dumps(space))` gives:
+tests/drop_it/test_snapshot.py compares both restores through pymunk's own pickling and
+after stepping them, on whole games; golden logs pin the rest. A space with anything else
+(a collision handler, a constraint, a body callback, another shape type) is pickled as
+before, and `loads` takes both forms.
 """
 
 from __future__ import annotations
 
-import copyreg
-import io
 import pickle
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pymunk
 import pymunk.batch
-from pymunk import _version
 from pymunk._chipmunk import lib
-from pymunk.arbiter import _contacts_to_dicts
-from pymunk.vec2d import Vec2d
 
 _F = pymunk.batch.BodyFields
 # pymunk writes a body's fields in this order: x, y, θ, vx, vy, ω, fx, fy, τ
 _STATE_FIELDS = _F.POSITION | _F.ANGLE | _F.VELOCITY | _F.ANGULAR_VELOCITY | _F.FORCE | _F.TORQUE
-_SPACE_GENERAL = tuple(pymunk.Space._pickle_attrs_general)
+_SPACE_SETTINGS = tuple(pymunk.Space._pickle_attrs_general)
+_SHAPES = (pymunk.Poly, pymunk.Segment, pymunk.Circle)
 _BUFFER = pymunk.batch.Buffer()  # one per process: pymunk never frees a Buffer's arrays
+FORMAT = "drop-it-world-1"
+
+Body = pymunk.Body
 
 
-class _WorldPickler(pickle.Pickler):
-    """The standard pickler, with the states of this space's objects computed ahead."""
+def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """A property's setter, called directly: what setattr runs, minus pymunk's
+    `__setattr__` hook."""
+    setter: Callable[[Any, Any], None] = getattr(cls, name).fset
+    return setter
 
-    states: dict[int, dict[str, list[tuple[str, Any]]]]
 
-    def reducer_override(self, obj: Any) -> Any:
-        state = self.states.get(id(obj))
-        if state is None:
-            return NotImplemented
-        # What object.__reduce_ex__(protocol >= 2) gives, with the same state.
-        return (copyreg.__newobj__, (type(obj),), state, None, None)  # type: ignore[attr-defined]
+_set_force, _set_angle = _setter(Body, "force"), _setter(Body, "angle")
+_set_position, _set_cog = _setter(Body, "position"), _setter(Body, "center_of_gravity")
+_set_velocity, _set_spin = _setter(Body, "velocity"), _setter(Body, "angular_velocity")
+_set_torque = _setter(Body, "torque")
+_SHAPE_SETTERS = tuple(
+    _setter(pymunk.Shape, name)
+    for name in (
+        "sensor",
+        "collision_type",
+        "filter",
+        "elasticity",
+        "friction",
+        "surface_velocity",
+        "_hashid",
+    )
+)
+_set_mass, _set_density = _setter(pymunk.Shape, "mass"), _setter(pymunk.Shape, "density")
+_SPACE_SETTERS = tuple(_setter(pymunk.Space, name) for name in _SPACE_SETTINGS)
 
 
 def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
-    """`pickle.dumps(space)`; `bodies` are the space's bodies in order (all dynamic)."""
+    """The world of `space`; `bodies` are its bodies in the order they were added."""
     shapes = list(space.shapes)
+    static = space._static_body
     if (
         space._handlers
         or space.constraints
+        or space.threaded
+        or static is None
         or list(space.bodies) != list(bodies)
-        or not all(type(s) in (pymunk.Poly, pymunk.Segment, pymunk.Circle) for s in shapes)
+        or not all(type(s) in _SHAPES for s in shapes)
+        or any(b._velocity_func or b._position_func for b in (*bodies, static))
+        or not all(_public(o) <= {"piece_id"} for o in (*bodies, *shapes))
+        or _public(static)
     ):
         return pickle.dumps(space)
     buf = _BUFFER
@@ -64,103 +88,217 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
     buf.clear()
     pymunk.batch.get_space_bodies(space, _STATE_FIELDS, buf)
     f = memoryview(buf.float_buf()).cast("d")
-    states: dict[int, dict[str, list[tuple[str, Any]]]] = {}
-    for i, b in enumerate(bodies):
-        o = 9 * i
-        states[id(b)] = {
-            "init": [("mass", b.mass), ("moment", b.moment), ("body_type", b.body_type)],
-            "general": [
-                ("force", Vec2d(f[o + 6], f[o + 7])),
-                ("angle", f[o + 2]),
-                ("position", Vec2d(f[o], f[o + 1])),
-                ("center_of_gravity", b.center_of_gravity),
-                ("velocity", Vec2d(f[o + 3], f[o + 4])),
-                ("angular_velocity", f[o + 5]),
-                ("torque", f[o + 8]),
-            ],
-            "custom": [(k, v) for k, v in b.__dict__.items() if k[0] != "_"],
-            "special": [
-                ("is_sleeping", b.is_sleeping),
-                ("_velocity_func", b._velocity_func),
-                ("_position_func", b._position_func),
-            ],
-        }
-    for s in shapes:
-        states[id(s)] = _shape_state(s)
-    states[id(space)] = _space_state(space, list(bodies), shapes)
-    out = io.BytesIO()
-    pickler = _WorldPickler(out, pickle.DEFAULT_PROTOCOL)
-    pickler.states = states
-    pickler.dump(space)
-    return out.getvalue()
-
-
-def _shape_state(s: pymunk.Shape) -> dict[str, list[tuple[str, Any]]]:
-    """`Shape.__getstate__` of a Poly, Segment or Circle, property for property."""
-    init: list[tuple[str, Any]] = [("body", s.body)]
-    if isinstance(s, pymunk.Poly):
-        init += [("vertices", s.get_vertices()), ("transform", None), ("radius", s.radius)]
-    elif isinstance(s, pymunk.Segment):
-        init += [("a", s.a), ("b", s.b), ("radius", s.radius)]
-    elif isinstance(s, pymunk.Circle):
-        init += [("radius", s.radius), ("offset", s.offset)]
-    general: list[tuple[str, Any]] = [
-        ("sensor", s.sensor),
-        ("collision_type", s.collision_type),
-        ("filter", s.filter),
-        ("elasticity", s.elasticity),
-        ("friction", s.friction),
-        ("surface_velocity", s.surface_velocity),
-        ("_hashid", s._hashid),
+    index: dict[pymunk.Body | None, int] = {b: i for i, b in enumerate(bodies)}
+    index[static] = -1
+    body_rows = [
+        (
+            b.mass,
+            b.moment,
+            b.body_type,
+            *f[9 * i : 9 * i + 9],
+            *b.center_of_gravity,
+            b.__dict__.get("piece_id"),
+        )
+        for i, b in enumerate(bodies)
     ]
-    mass, density = s.mass, s.density
-    if mass > 0:
-        general.append(("mass", mass))
-    if density > 0:
-        general.append(("density", density))
-    custom = [(k, v) for k, v in s.__dict__.items() if k[0] != "_"]
-    return {"init": init, "general": general, "custom": custom, "special": []}
-
-
-def _space_state(
-    space: pymunk.Space, bodies: list[pymunk.Body], shapes: list[pymunk.Shape]
-) -> dict[str, list[tuple[str, Any]]]:
-    """`Space.__getstate__` without handlers or constraints; the arbiters' shapes looked up
-    in one map."""
-    cp = space._space
-    by_cp = {s._shape: s for s in shapes}
+    by_cp = {}
+    shape_rows = []
+    for k, s in enumerate(shapes):
+        by_cp[s._shape] = k
+        shape_rows.append(_shape_row(s, index))
     arbiters = []
     for a in space._get_arbiters():
+        contacts = a.contacts
         arbiters.append(
-            {
-                "e": a.e,
-                "u": a.u,
-                "surface_vr": (a.surface_vr.x, a.surface_vr.y),
-                "a": by_cp[a.a],
-                "b": by_cp[a.b],
-                "count": a.count,
-                "contacts": _contacts_to_dicts(a.contacts, a.count),
-                "n": (a.n.x, a.n.y),
-                "swapped": a.swapped,
-                "stamp": a.stamp,
-                "state": a.state,
-            }
+            (
+                by_cp[a.a],
+                by_cp[a.b],
+                a.e,
+                a.u,
+                a.surface_vr.x,
+                a.surface_vr.y,
+                a.n.x,
+                a.n.y,
+                a.swapped,
+                a.stamp,
+                a.state,
+                tuple(_contact_row(contacts[i]) for i in range(a.count)),
+            )
         )
-    special: list[tuple[str, Any]] = [("pymunk_version", _version.version), ("bodies", bodies)]
-    if space._static_body is not None:
-        special.append(("_static_body", space._static_body))
-    special += [
-        ("shapes", shapes),
-        ("constraints", []),
-        ("_handlers", []),
-        ("shapeIDCounter", lib.cpSpaceGetShapeIDCounter(cp)),
-        ("stamp", lib.cpSpaceGetTimestamp(cp)),
-        ("currentTimeStep", lib.cpSpaceGetCurrentTimeStep(cp)),
-        ("arbiters", arbiters),
-    ]
-    return {
-        "init": [("threaded", space.threaded)],
-        "general": [(name, getattr(space, name)) for name in _SPACE_GENERAL],
-        "custom": [(k, v) for k, v in space.__dict__.items() if k[0] != "_"],
-        "special": special,
-    }
+    cp = space._space
+    world = (
+        FORMAT,
+        tuple(_plain(getattr(space, name)) for name in _SPACE_SETTINGS),
+        tuple(body_rows),
+        (
+            static.mass,
+            static.moment,
+            *static.force,
+            static.angle,
+            *static.position,
+            *static.center_of_gravity,
+            *static.velocity,
+            static.angular_velocity,
+            static.torque,
+        ),
+        tuple(shape_rows),
+        (
+            lib.cpSpaceGetShapeIDCounter(cp),
+            lib.cpSpaceGetTimestamp(cp),
+            lib.cpSpaceGetCurrentTimeStep(cp),
+        ),
+        tuple(arbiters),
+    )
+    return pickle.dumps(world, pickle.HIGHEST_PROTOCOL)
+
+
+def _public(obj: Any) -> set[str]:
+    """The attributes pickle keeps as the object's "custom" ones."""
+    return {k for k in obj.__dict__ if k[0] != "_"}
+
+
+def _plain(value: Any) -> Any:
+    """A Vec2d or ShapeFilter as a plain tuple (cffi reads both the same), else itself."""
+    return tuple(value) if isinstance(value, tuple) else value
+
+
+def _shape_row(s: pymunk.Shape, index: dict[pymunk.Body | None, int]) -> tuple[Any, ...]:
+    if isinstance(s, pymunk.Poly):
+        init: tuple[Any, ...] = ("poly", tuple(map(tuple, s.get_vertices())), s.radius)
+    elif isinstance(s, pymunk.Segment):
+        init = ("segment", tuple(s.a), tuple(s.b), s.radius)
+    else:
+        assert isinstance(s, pymunk.Circle)
+        init = ("circle", s.radius, tuple(s.offset))
+    return (
+        index[s.body],
+        init,
+        (
+            s.sensor,
+            s.collision_type,
+            tuple(s.filter),
+            s.elasticity,
+            s.friction,
+            tuple(s.surface_velocity),
+            s._hashid,
+        ),
+        s.mass,
+        s.density,
+        s.__dict__.get("piece_id"),
+    )
+
+
+def _contact_row(c: Any) -> tuple[float, ...]:
+    return (
+        c.r1.x,
+        c.r1.y,
+        c.r2.x,
+        c.r2.y,
+        c.nMass,
+        c.tMass,
+        c.bounce,
+        c.jnAcc,
+        c.jtAcc,
+        c.jBias,
+        c.bias,
+        c.hash,
+    )
+
+
+def _contacts(rows: Sequence[tuple[float, ...]]) -> Any:
+    """pymunk's `_contacts_from_dicts`, from rows."""
+    out = lib.cpContactArrAlloc(len(rows))
+    for i, (r1x, r1y, r2x, r2y, n_mass, t_mass, bounce, jn, jt, j_bias, bias, h) in enumerate(rows):
+        c = out[i]
+        c.r1.x = r1x
+        c.r1.y = r1y
+        c.r2.x = r2x
+        c.r2.y = r2y
+        c.nMass = n_mass
+        c.tMass = t_mass
+        c.bounce = bounce
+        c.jnAcc = jn
+        c.jtAcc = jt
+        c.jBias = j_bias
+        c.bias = bias
+        c.hash = h
+    return out
+
+
+def loads(world: bytes) -> pymunk.Space:
+    """A fresh space from a world, as `pickle.loads` of the pickled space would give."""
+    data = pickle.loads(world)
+    if isinstance(data, pymunk.Space):
+        return data
+    tag, settings, body_rows, static_row, shape_rows, counters, arbiters = data
+    assert tag == FORMAT, tag
+    # pickle.loads builds the bodies, the static body and the shapes first (each from
+    # its constructor, then its properties in pymunk's order), then the space.
+    bodies = []
+    for mass, moment, kind, x, y, angle, vx, vy, w, fx, fy, torque, cx, cy, pid in body_rows:
+        b = Body(mass, moment, kind)
+        _set_force(b, (fx, fy))
+        _set_angle(b, angle)
+        _set_position(b, (x, y))
+        _set_cog(b, (cx, cy))
+        _set_velocity(b, (vx, vy))
+        _set_spin(b, w)
+        _set_torque(b, torque)
+        if pid is not None:
+            b.__dict__["piece_id"] = pid
+        bodies.append(b)
+    smass, smoment, sfx, sfy, sangle, sx, sy, scx, scy, svx, svy, sw, storque = static_row
+    static = Body(smass, smoment, Body.STATIC)
+    _set_force(static, (sfx, sfy))
+    _set_angle(static, sangle)
+    _set_position(static, (sx, sy))
+    _set_cog(static, (scx, scy))
+    _set_velocity(static, (svx, svy))
+    _set_spin(static, sw)
+    _set_torque(static, storque)
+    owners = [*bodies, static]  # index -1: the static body
+    shapes: list[pymunk.Shape] = []
+    for owner, init, values, mass, density, pid in shape_rows:
+        body = owners[owner]
+        shape: pymunk.Shape
+        if init[0] == "poly":
+            shape = pymunk.Poly(body, init[1], None, init[2])
+        elif init[0] == "segment":
+            shape = pymunk.Segment(body, init[1], init[2], init[3])
+        else:
+            shape = pymunk.Circle(body, init[1], init[2])
+        for setter, value in zip(_SHAPE_SETTERS, values, strict=True):
+            setter(shape, value)
+        if mass > 0:
+            _set_mass(shape, mass)
+        if density > 0:
+            _set_density(shape, density)
+        if pid is not None:
+            shape.__dict__["piece_id"] = pid
+        shapes.append(shape)
+    space = pymunk.Space(False)
+    for setter, value in zip(_SPACE_SETTERS, settings, strict=True):
+        setter(space, value)
+    space.add(*bodies)
+    space._static_body = static
+    space._setup_static_body(static)
+    space.add(*shapes)
+    space.add()  # the constraints: none
+    cp = space._space
+    id_counter, stamp, step = counters
+    lib.cpSpaceSetShapeIDCounter(cp, id_counter)
+    lib.cpSpaceSetTimestamp(cp, stamp)
+    lib.cpSpaceSetCurrentTimeStep(cp, step)
+    for a, b, e, u, svx, svy, nx, ny, swapped, arb_stamp, state, contacts in arbiters:
+        arb = lib.cpArbiterNew(shapes[a]._shape, shapes[b]._shape)
+        arb.e = e
+        arb.u = u
+        arb.surface_vr = (svx, svy)
+        arb.count = len(contacts)
+        arb.contacts = _contacts(contacts)
+        arb.n = (nx, ny)
+        arb.swapped = swapped
+        arb.stamp = arb_stamp
+        arb.state = state
+        lib.cpSpaceAddCachedArbiter(cp, arb)
+    return space
