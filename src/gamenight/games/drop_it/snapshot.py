@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pymunk
@@ -63,19 +64,48 @@ _set_mass, _set_density = _setter(pymunk.Shape, "mass"), _setter(pymunk.Shape, "
 _SPACE_SETTERS = tuple(_setter(pymunk.Space, name) for name in _SPACE_SETTINGS)
 
 
+@dataclass(frozen=True)
+class _Known:
+    """What `loads` built, with the rows it built them from. A body's mass, moment, centre
+    of gravity and id and every shape row never change once made (a drop only adds a
+    piece and moves bodies), so `dumps` of the same space takes them from here instead of
+    reading them back; only the bodies' motion is read again."""
+
+    static: pymunk.Body
+    static_row: tuple[Any, ...]
+    bodies: list[pymunk.Body]
+    body_consts: list[tuple[Any, ...]]  # (mass, moment, type), (cog x, cog y, id)
+    shapes: list[pymunk.Shape]
+    shape_rows: list[tuple[Any, ...]]
+
+
+def _prefix(known: list[Any], now: Sequence[Any]) -> bool:
+    return len(known) <= len(now) and all(a is b for a, b in zip(known, now, strict=False))
+
+
 def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
-    """The world of `space`; `bodies` are its bodies in the order they were added."""
+    """The world of `space`; `bodies` are its bodies in the order they were added. A space
+    from `loads` must have had nothing changed but its bodies' motion and new pieces."""
     shapes = list(space.shapes)
     static = space._static_body
+    known: _Known | None = space.__dict__.get("_snapshot_known")
+    if known is not None and not (
+        known.static is static and _prefix(known.bodies, bodies) and _prefix(known.shapes, shapes)
+    ):
+        known = None
+    old_bodies = len(known.bodies) if known else 0
+    old_shapes = len(known.shapes) if known else 0
+    new = (*bodies[old_bodies:], *shapes[old_shapes:], *(() if known else (static,)))
     if (
         space._handlers
         or space.constraints
         or space.threaded
         or static is None
+        or _public(space) - {"threaded"}
         or list(space.bodies) != list(bodies)
-        or not all(type(s) in _SHAPES for s in shapes)
-        or any(b._velocity_func or b._position_func for b in (*bodies, static))
-        or not all(_public(o) <= {"piece_id"} for o in (*bodies, *shapes))
+        or not all(type(s) in _SHAPES for s in shapes[old_shapes:])
+        or any(b._velocity_func or b._position_func for b in (*bodies[old_bodies:], static))
+        or not all(_public(o) <= {"piece_id"} for o in new)
         or _public(static)
     ):
         return pickle.dumps(space)
@@ -88,24 +118,19 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
     buf.clear()
     pymunk.batch.get_space_bodies(space, _STATE_FIELDS, buf)
     f = memoryview(buf.float_buf()).cast("d")
+    consts = list(known.body_consts) if known else []
+    consts += [
+        ((b.mass, b.moment, b.body_type), (*b.center_of_gravity, b.__dict__.get("piece_id")))
+        for b in bodies[old_bodies:]
+    ]
+    body_rows = tuple(
+        (*head, *f[9 * i : 9 * i + 9], *tail) for i, (head, tail) in enumerate(consts)
+    )
     index: dict[pymunk.Body | None, int] = {b: i for i, b in enumerate(bodies)}
     index[static] = -1
-    body_rows = [
-        (
-            b.mass,
-            b.moment,
-            b.body_type,
-            *f[9 * i : 9 * i + 9],
-            *b.center_of_gravity,
-            b.__dict__.get("piece_id"),
-        )
-        for i, b in enumerate(bodies)
-    ]
-    by_cp = {}
-    shape_rows = []
-    for k, s in enumerate(shapes):
-        by_cp[s._shape] = k
-        shape_rows.append(_shape_row(s, index))
+    shape_rows = list(known.shape_rows) if known else []
+    shape_rows += [_shape_row(s, index) for s in shapes[old_shapes:]]
+    by_cp = {s._shape: k for k, s in enumerate(shapes)}
     arbiters = []
     for a in space._get_arbiters():
         contacts = a.contacts
@@ -125,22 +150,13 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
                 tuple(_contact_row(contacts[i]) for i in range(a.count)),
             )
         )
+    static_row = known.static_row if known else _static_row(static)
     cp = space._space
     world = (
         FORMAT,
         tuple(_plain(getattr(space, name)) for name in _SPACE_SETTINGS),
-        tuple(body_rows),
-        (
-            static.mass,
-            static.moment,
-            *static.force,
-            static.angle,
-            *static.position,
-            *static.center_of_gravity,
-            *static.velocity,
-            static.angular_velocity,
-            static.torque,
-        ),
+        body_rows,
+        static_row,
         tuple(shape_rows),
         (
             lib.cpSpaceGetShapeIDCounter(cp),
@@ -150,6 +166,20 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
         tuple(arbiters),
     )
     return pickle.dumps(world, pickle.HIGHEST_PROTOCOL)
+
+
+def _static_row(static: pymunk.Body) -> tuple[Any, ...]:
+    return (
+        static.mass,
+        static.moment,
+        *static.force,
+        static.angle,
+        *static.position,
+        *static.center_of_gravity,
+        *static.velocity,
+        static.angular_velocity,
+        static.torque,
+    )
 
 
 def _public(obj: Any) -> set[str]:
@@ -277,6 +307,14 @@ def loads(world: bytes) -> pymunk.Space:
             shape.__dict__["piece_id"] = pid
         shapes.append(shape)
     space = pymunk.Space(False)
+    space.__dict__["_snapshot_known"] = _Known(
+        static,
+        static_row,
+        bodies,
+        [(row[:3], row[12:]) for row in body_rows],
+        shapes,
+        list(shape_rows),
+    )
     for setter, value in zip(_SPACE_SETTERS, settings, strict=True):
         setter(space, value)
     space.add(*bodies)
