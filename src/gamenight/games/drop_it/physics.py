@@ -1,11 +1,11 @@
 """The physics world (spec §3.8, §4, D12, D14, D16, D17a), on pymunk 7.
 
-The State keeps the world as plain data: the settled poses and the pickled pymunk space
-(immutable bytes). Every drop restores a fresh space from those bytes, adds the new piece,
-steps with a fixed `dt` until the pile is at rest or the timeout, resets velocities and
-pickles the result (D17a). pymunk caches contact impulses that positions alone do not carry
-(pymunk#181), so a space rebuilt from poses or run on without the round trip would not
-reproduce a replay bit for bit; the round trip does, in every process.
+The State keeps the world as plain data: the settled poses and the space's snapshot
+(immutable bytes, `snapshot.py`). Every drop restores a fresh space from those bytes, adds
+the new piece, steps with a fixed `dt` until the pile is at rest or the timeout, resets
+velocities and snapshots the result (D17a). pymunk caches contact impulses that positions
+alone do not carry (pymunk#181), so a space rebuilt from poses or run on without the round
+trip would not reproduce a replay bit for bit; the round trip does, in every process.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class DropResult:
 
 
 def empty_world(board: Board, cfg: PhysicsConfig) -> bytes:
-    """§3.8 + §4: the empty space with the three walls, pickled (turn 0 of D17a)."""
+    """§3.8 + §4: the empty space with the three walls, as a snapshot (turn 0 of D17a)."""
     space = pymunk.Space()
     space.gravity = (0.0, -cfg.gravity)
     space.iterations = cfg.iterations
