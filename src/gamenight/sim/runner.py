@@ -262,10 +262,13 @@ def summarize(
 def _chunk_size(batches: Sequence[tuple[Job, int]], workers: int, tallied: bool) -> int:
     total = sum(n for _, n in batches)
     if all(batchable(job) for job, _ in batches):
-        # Lockstep batches pay a fixed cost per step: big chunks, a few per worker (4,096
-        # tables cost a quarter less per game than 1,024). Results stream to the parent
-        # per game, so there at most 1,024 games; a tally is small whatever the chunk.
-        return max(1, min(4096 if tallied else 1024, total // (workers * 8)))
+        # Lockstep batches pay a fixed cost per step: big chunks, a few per worker. Results
+        # streamed per game: at most 1,024 games, so a chunk's results stay small in the
+        # parent. Tallied: 2,048 tables (a fifth less CPU per game than 1,024; a worker
+        # holds ~5 KB per table while it plays, so not more), at least 4 chunks per worker.
+        if tallied:
+            return max(1, min(2048, -(-total // (workers * 4))))
+        return max(1, min(1024, total // (workers * 8)))
     # Many small chunks: the progress bar moves every few games even when a game takes
     # seconds (ISMCTS), and cheap games still go 500 to a chunk.
     return max(1, min(500, total // (workers * 64)))
