@@ -8,10 +8,11 @@ Figures (one JSON line each, with goal and met / not met; see goals.py):
    played it, only its small tally sent back), and `speedup_2_workers` per game and
    backend, with whether the summaries were identical (they must be: seeds are derived,
    not drawn, and tallies add up exactly). Goal: speed-up >= 1.8 for every game and both
-   backends (issue 17, item 8). Beside it, for processes, `cpu_ratio`: the CPU seconds of
-   the 2-worker run (parent and workers) over the 1-worker run's, which load from other
-   processes hardly moves (1.0: no extra work for running in parallel), and
-   `free_cores_speedup` = 2 / cpu_ratio, the most two otherwise idle cores could give.
+   backends (issue 17, item 8). Beside it `cpu_ratio`: the CPU seconds of the 2-worker run
+   (parent and workers; with Ray every process of its runtime) over the 1-worker run's,
+   which load from other processes hardly moves (1.0: no extra work for running in
+   parallel), and `free_cores_speedup` = 2 / cpu_ratio, the most two otherwise idle cores
+   could give.
 2. `peak_rss_simulate`: `gamenight simulate drop-or-stop` on 2 workers as a user runs it, its
    resident memory summed over the process tree (parent and workers), sampled every 20 ms,
    at 10,000 and 100,000 games, and of the parent alone. Results are streamed (summed as
@@ -53,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from gamenight.sim.runner import Job, run, summarize
-from goals import PeakRSS, figure, load_average
+from goals import PeakRSS, _children, figure, load_average
 
 CASES: list[tuple[str, tuple[str, ...]]] = [
     ("arne", ("bot:greedy",) * 4),
@@ -108,16 +109,33 @@ def _cpu_seconds(pids: list[int]) -> float:
     """User + system CPU seconds of live processes so far (Linux /proc/<pid>/stat)."""
     total = 0
     for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended
+            continue
         total += int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def _descendants() -> list[int]:
+    """Every process below this one: with Ray, its runtime (GCS, raylet) and workers."""
+    found, stack = [], _children(os.getpid())
+    while stack:
+        pid = stack.pop()
+        found.append(pid)
+        stack += _children(pid)
+    return found
 
 
 def timed(
     job: Job, games: int, workers: int, backend: str, pool: Pool | None
 ) -> tuple[float, float, Any]:
-    """Wall seconds, CPU seconds (this process and the pool's workers) and the summary."""
-    pids = [p.pid for p in pool._pool] if pool is not None else []  # type: ignore[attr-defined]
+    """Wall seconds, CPU seconds (this process and the pool's workers; with Ray, every
+    process of its runtime) and the summary."""
+    if backend == "ray":
+        pids = _descendants()
+    else:
+        pids = [p.pid for p in pool._pool] if pool is not None else []  # type: ignore[attr-defined]
     cpu = time.process_time() + _cpu_seconds(pids)
     start = time.perf_counter()
     results = summarize(job, games, workers=workers, backend=backend, pool=pool)
@@ -164,13 +182,11 @@ def speedups(backend: str, seconds: float, rounds: int) -> None:
         speedup = rates[2] / rates[1]
         anchor = anchor_speedup()
         # CPU spent by the 2-worker run (parent and workers) over the 1-worker run's: the
-        # parallel run's extra work (pickling, the pool), which load does not move. Two free
-        # cores would give at most 2 / cpu_ratio. Processes only: Ray's workers are not
-        # this process's children.
-        extra = {}
-        if backend == "processes":
-            ratio = cpu[2] / cpu[1]
-            extra = {"cpu_ratio": round(ratio, 3), "free_cores_speedup": round(2 / ratio, 2)}
+        # parallel run's extra work (pickling, the pool), which load hardly moves. Two free
+        # cores would give at most 2 / cpu_ratio. With Ray every process of the runtime
+        # counts (its raylet and GCS too, idle or not): its 1-worker run is on Ray as well.
+        ratio = cpu[2] / cpu[1]
+        extra = {"cpu_ratio": round(ratio, 3), "free_cores_speedup": round(2 / ratio, 2)}
         figure(
             "speedup_2_workers",
             goal=">= 1.8",
