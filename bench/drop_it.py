@@ -15,9 +15,13 @@ random bot plays next. For every snapshot two ways are timed:
   one `pymunk.batch` call per step), with public pymunk calls and no rules code: the
   physics limit, driven the fastest way a pymunk user would. Both ways must end after the
   same number of steps (checked). The engine's extra work over this is the rules layer,
-  its world restore and D17a's `pickle.dumps` of the settled world. The restore's own time
-  (`pickle.loads` of the snapshot) is printed per scene beside, as context: the ratio
-  against raw pymunk plus a restore is what the older, flattering anchor measured.
+  its world restore and D17a's snapshot of the settled world (`physics.restore` and
+  `snapshot.dumps`: the space pickle would restore, from plain tuples instead of pymunk's
+  generic pickling; tests/drop_it/test_snapshot.py). The raw side gets its space from the
+  same `physics.restore` before its clock (the fastest restore we have, so the anchor is
+  not slowed by an older one). The restore's own time is printed per scene beside, as
+  context: the ratio against raw pymunk plus a restore is what the older, flattering
+  anchor measured.
 
 Then seconds per full 4-player game of random drops with default options, and the same
 games' 36 drops replayed in raw pymunk (the physics limit for that figure). Measurements
@@ -33,7 +37,6 @@ Usage: python bench/drop_it.py [rounds] [seeds]
 
 from __future__ import annotations
 
-import pickle
 import sys
 import time
 from dataclasses import dataclass
@@ -45,7 +48,7 @@ import pymunk.batch
 import gamenight
 from gamenight.games.drop_it import Drop, DropIt, DropItState
 from gamenight.games.drop_it.bots import RandomDropBot
-from gamenight.games.drop_it.physics import add_piece
+from gamenight.games.drop_it.physics import add_piece, restore
 from goals import figure, load_average
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
@@ -103,7 +106,7 @@ def raw_drop(game: DropIt, snap: Snapshot) -> tuple[float, int]:
     world = snap.state.world
     v2, w_rest, dt = cfg.v_rest * cfg.v_rest, cfg.w_rest, cfg.dt
     rest_steps, max_steps = cfg.rest_steps, cfg.max_steps
-    space: pymunk.Space = pickle.loads(world)  # a pymunk user's live space, before the clock
+    space = restore(world)  # a pymunk user's live space, before the clock
     start = time.process_time()
     pose = (release["x"], release["y"], release["angle"])
     add_piece(space, release["piece"], outline, pose, density, cfg)
@@ -164,11 +167,11 @@ def main() -> None:
             n = 0
             for i, snap in enumerate(group):
                 ways = {"engine": engine_drop, "raw_pymunk": lambda s: raw_drop(game, s)}
-                restore = time.process_time()
-                pickle.loads(snap.state.world)
-                restore = time.process_time() - restore
+                start = time.process_time()
+                restore(snap.state.world)
+                restored = time.process_time() - start
                 key = (name, i, "restore")
-                best[key] = min(best.get(key, restore), restore)
+                best[key] = min(best.get(key, restored), restored)
                 order = list(ways) if (r + i) % 2 == 0 else list(ways)[::-1]  # who goes first
                 seen = set()
                 for way in order:

@@ -3,13 +3,16 @@ peak memory of `simulate` on 2 workers.
 
 Figures (one JSON line each, with goal and met / not met; see goals.py):
 
-1. `throughput`: games per second for each game, backend and worker count, and
-   `speedup_2_workers` per game and backend, with whether the results were identical (they
-   must be: seeds are derived, not drawn). Goal: speed-up >= 1.8 for every game and both
-   backends (issue 17, item 8). Beside it, for processes, `cpu_ratio`: the CPU seconds of
-   the 2-worker run (parent and workers) over the 1-worker run's, which load from other
-   processes hardly moves (1.0: no extra work for running in parallel), and
-   `free_cores_speedup` = 2 / cpu_ratio, the most two otherwise idle cores could give.
+1. `throughput`: games per second for each game, backend and worker count, played as
+   `gamenight simulate` plays them (`runner.summarize`: each chunk summed in the worker that
+   played it, only its small tally sent back), and `speedup_2_workers` per game and
+   backend, with whether the summaries were identical (they must be: seeds are derived,
+   not drawn, and tallies add up exactly). Goal: speed-up >= 1.8 for every game and both
+   backends (issue 17, item 8). Beside it `cpu_ratio`: the CPU seconds of the 2-worker run
+   (parent and workers; with Ray every process of its runtime) over the 1-worker run's,
+   which load from other processes hardly moves (1.0: no extra work for running in
+   parallel), and `free_cores_speedup` = 2 / cpu_ratio, the most two otherwise idle cores
+   could give.
 2. `peak_rss_simulate`: `gamenight simulate drop-or-stop` on 2 workers as a user runs it, its
    resident memory summed over the process tree (parent and workers), sampled every 20 ms,
    at 10,000 and 100,000 games, and of the parent alone. Results are streamed (summed as
@@ -50,8 +53,8 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 
-from gamenight.sim.runner import Job, run
-from goals import PeakRSS, figure, load_average
+from gamenight.sim.runner import Job, run, summarize
+from goals import PeakRSS, _children, figure, load_average
 
 CASES: list[tuple[str, tuple[str, ...]]] = [
     ("arne", ("bot:greedy",) * 4),
@@ -91,11 +94,11 @@ def anchor_speedup(tasks: int = 6, n: int = 4_000_000) -> float:
 def calibrate(job: Job, seconds: float) -> int:
     """How many games one worker plays in about `seconds` of CPU time (CPU, not wall: on a
     loaded machine wall time would make the runs short, and start-up a large share)."""
-    run(job, 2)  # imports and caches, outside the measure
+    summarize(job, 2)  # imports and caches, outside the measure
     games = 1
     while True:
         start = time.process_time()
-        run(job, games)
+        summarize(job, games)
         spent = time.process_time() - start
         if spent >= CALIBRATION_SECONDS or games >= 1 << 20:
             return max(4, int(games * seconds / spent))
@@ -106,19 +109,36 @@ def _cpu_seconds(pids: list[int]) -> float:
     """User + system CPU seconds of live processes so far (Linux /proc/<pid>/stat)."""
     total = 0
     for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended
+            continue
         total += int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def _descendants() -> list[int]:
+    """Every process below this one: with Ray, its runtime (GCS, raylet) and workers."""
+    found, stack = [], _children(os.getpid())
+    while stack:
+        pid = stack.pop()
+        found.append(pid)
+        stack += _children(pid)
+    return found
 
 
 def timed(
     job: Job, games: int, workers: int, backend: str, pool: Pool | None
 ) -> tuple[float, float, Any]:
-    """Wall seconds, CPU seconds (this process and the pool's workers) and the results."""
-    pids = [p.pid for p in pool._pool] if pool is not None else []  # type: ignore[attr-defined]
+    """Wall seconds, CPU seconds (this process and the pool's workers; with Ray, every
+    process of its runtime) and the summary."""
+    if backend == "ray":
+        pids = _descendants()
+    else:
+        pids = [p.pid for p in pool._pool] if pool is not None else []  # type: ignore[attr-defined]
     cpu = time.process_time() + _cpu_seconds(pids)
     start = time.perf_counter()
-    results = run(job, games, workers=workers, backend=backend, pool=pool)
+    results = summarize(job, games, workers=workers, backend=backend, pool=pool)
     spent = time.perf_counter() - start
     return spent, time.process_time() + _cpu_seconds(pids) - cpu, results
 
@@ -162,13 +182,11 @@ def speedups(backend: str, seconds: float, rounds: int) -> None:
         speedup = rates[2] / rates[1]
         anchor = anchor_speedup()
         # CPU spent by the 2-worker run (parent and workers) over the 1-worker run's: the
-        # parallel run's extra work (pickling, the pool), which load does not move. Two free
-        # cores would give at most 2 / cpu_ratio. Processes only: Ray's workers are not
-        # this process's children.
-        extra = {}
-        if backend == "processes":
-            ratio = cpu[2] / cpu[1]
-            extra = {"cpu_ratio": round(ratio, 3), "free_cores_speedup": round(2 / ratio, 2)}
+        # parallel run's extra work (pickling, the pool), which load hardly moves. Two free
+        # cores would give at most 2 / cpu_ratio. With Ray every process of the runtime
+        # counts (its raylet and GCS too, idle or not): its 1-worker run is on Ray as well.
+        ratio = cpu[2] / cpu[1]
+        extra = {"cpu_ratio": round(ratio, 3), "free_cores_speedup": round(2 / ratio, 2)}
         figure(
             "speedup_2_workers",
             goal=">= 1.8",

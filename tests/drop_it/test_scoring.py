@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamenight.games.drop_it.scoring import (
+    Placed,
     Tolerances,
     awarded,
     distance,
@@ -18,6 +19,7 @@ from gamenight.games.drop_it.scoring import (
     place,
     segment,
     tokens,
+    within,
 )
 
 from .helpers import SQRT3, game, judge, rules
@@ -240,3 +242,30 @@ def test_N6_level_by_bisection_equals_the_scan_of_every_line(
     shape = place(g.shapes[kind], (x, y, angle))
     above = [k for k in range(1, g.board.levels) if height_above(g.board, k, shape) > eps]
     assert level(g.board, shape, eps) == 1 + max(above, default=0)
+
+
+@settings(max_examples=300)
+@given(
+    kinds=st.tuples(*[st.sampled_from(["circle", "square", "triangle", "diamond", "cell"])] * 2),
+    dx=st.floats(-60.0, 60.0),
+    dy=st.floats(-60.0, 60.0),
+    angles=st.tuples(st.floats(0.0, 6.3), st.floats(0.0, 6.3)),
+    gap=st.sampled_from([0.0, 0.5, 2.0, 30.0]),
+)
+def test_N4_N5_within_is_distance_at_most_the_gap(
+    kinds: tuple[str, str], dx: float, dy: float, angles: tuple[float, float], gap: float
+) -> None:
+    """`within` (used for touching pieces and cells) stops at the first close pair; it must
+    answer exactly `distance <= gap` for pieces and edge-cell segments."""
+    g = game()
+
+    def shape(kind: str, x: float, y: float, angle: float) -> Placed:
+        if kind == "cell":
+            c, s_ = math.cos(angle), math.sin(angle)
+            return segment((x - 20 * c, y - 20 * s_), (x + 20 * c, y + 20 * s_))
+        return place(g.shapes[kind], (x, y, angle))
+
+    a = shape(kinds[0], 150.0, 200.0, angles[0])
+    b = shape(kinds[1], 150.0 + dx, 200.0 + dy, angles[1])
+    assert within(a, b, gap) == (distance(a, b) <= gap)
+    assert within(b, a, gap) == (distance(b, a) <= gap)

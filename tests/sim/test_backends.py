@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from gamenight.cli import app
 from gamenight.engine import BadInput
-from gamenight.sim.runner import Job, run, run_many, stream
+from gamenight.sim.runner import Job, Summary, Tally, run, run_many, stream, summarize
 from gamenight.sim.tournament import play_tournament
 
 ARNE = Job("arne", (("players", 3),), ("bot:random",) * 3, 11)
@@ -25,6 +25,50 @@ def test_processes_give_the_same_results_for_one_and_two_workers():
         two = run(job, 60, workers=2)
         assert one == two
         assert [r.index for r in two] == list(range(60))
+
+
+DROP_IT = Job("drop-it", (("players", 2),), ("bot:random",) * 2, 3)
+
+
+def test_summed_in_the_workers_is_the_summary_of_every_result():
+    """`summarize` (each chunk tallied where it is played) gives exactly the summary of all
+    games' results, for 1 and 2 workers; the batched path (DOS_DEFAULT) included."""
+    for job, games in ((ARNE, 40), (DOS, 90), (DOS_DEFAULT, 3000), (DROP_IT, 4)):
+        reference = Summary.of(run(job, games), len(job.seats))
+        assert reference.games == games
+        for workers in (1, 2):
+            assert summarize(job, games, workers=workers) == reference, (job.game, workers)
+
+
+def test_tallies_merge_to_the_same_summary_in_any_grouping():
+    results = run(DOS, 120)
+    whole = Summary.of(results, 3)
+    for cut in (1, 7, 60, 119):
+        first, second = Tally.empty(3), Tally.empty(3)
+        for r in results[:cut]:
+            first.add(r)
+        for r in results[cut:]:
+            second.add(r)
+        first.merge(second)
+        assert first.summary() == whole
+        assert list(first.summary().stats) == list(whole.stats)  # first-seen order kept
+
+
+def test_simulate_prints_the_same_for_one_and_two_workers(tmp_path: Path):
+    """A seeded run's whole output, with and without --out (streamed / summed in workers)."""
+    cli = CliRunner()
+    printed = []
+    for game, games in (("drop-or-stop", "600"), ("arne", "60")):
+        for workers in ("1", "2"):
+            args = ["simulate", game, "--games", games, "--seed", "4", "--workers", workers]
+            plain = cli.invoke(app, args)
+            out = tmp_path / f"{game}-{workers}.json"
+            written = cli.invoke(app, [*args, "--out", str(out)])
+            assert plain.exit_code == 0 and written.exit_code == 0, plain.output + written.output
+            table = plain.output[plain.output.index(f"{game}: {games} games") :]
+            assert table in written.output
+            printed.append(table)
+    assert printed[0] == printed[1] and printed[2] == printed[3]
 
 
 def test_a_running_pool_is_used_and_left_running():

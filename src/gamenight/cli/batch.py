@@ -32,7 +32,7 @@ from gamenight.cli.table import GameName, SetOpt, parse_sets
 from gamenight.engine.core import BadInput, Game
 from gamenight.engine.options import options_to_json
 from gamenight.engine.registry import load
-from gamenight.sim.runner import Job, Summary, stream, write_json
+from gamenight.sim.runner import Job, Summary, stream, summarize, write_json
 
 Backend = Annotated[
     str,
@@ -192,10 +192,17 @@ def simulate(
     job = Job(game, tuple(sorted(game_options(the_game).items())), seats, seed, batched or None)
     try:
         with _progress(game, games_) as advance:
-            results = stream(
-                job, games_, workers=workers, on_progress=advance, backend=backend, address=address
-            )
-            summary = Summary.of(results if out_ is None else write_json(results, out_), n)
+            if out_ is None:  # summed in the workers: no game's result comes back
+                summary = summarize(
+                    job, games_, workers=workers, on_progress=advance, backend=backend,
+                    address=address,
+                )  # fmt: skip
+            else:
+                results = stream(
+                    job, games_, workers=workers, on_progress=advance, backend=backend,
+                    address=address,
+                )  # fmt: skip
+                summary = Summary.of(write_json(results, out_), n)
     except (ConnectionError, RuntimeError) as error:
         raise _run_failed(error, backend, address) from error
     except OSError as error:

@@ -1,11 +1,11 @@
 """The physics world (spec §3.8, §4, D12, D14, D16, D17a), on pymunk 7.
 
-The State keeps the world as plain data: the settled poses and the pickled pymunk space
-(immutable bytes). Every drop restores a fresh space from those bytes, adds the new piece,
-steps with a fixed `dt` until the pile is at rest or the timeout, resets velocities and
-pickles the result (D17a). pymunk caches contact impulses that positions alone do not carry
-(pymunk#181), so a space rebuilt from poses or run on without the round trip would not
-reproduce a replay bit for bit; the round trip does, in every process.
+The State keeps the world as plain data: the settled poses and the space's snapshot
+(immutable bytes, `snapshot.py`). Every drop restores a fresh space from those bytes, adds
+the new piece, steps with a fixed `dt` until the pile is at rest or the timeout, resets
+velocities and snapshots the result (D17a). pymunk caches contact impulses that positions
+alone do not carry (pymunk#181), so a space rebuilt from poses or run on without the round
+trip would not reproduce a replay bit for bit; the round trip does, in every process.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import math
 import operator
-import pickle
 import threading
 from array import array
 from collections.abc import Mapping, Sequence
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 import pymunk
 import pymunk.batch
 
+from gamenight.games.drop_it import snapshot
 from gamenight.games.drop_it.board import Board
 from gamenight.games.drop_it.components import MATERIALS, Outline
 from gamenight.games.drop_it.scoring import Placed, Pose, distance, near, place
@@ -74,7 +74,7 @@ class DropResult:
 
 
 def empty_world(board: Board, cfg: PhysicsConfig) -> bytes:
-    """§3.8 + §4: the empty space with the three walls, pickled (turn 0 of D17a)."""
+    """§3.8 + §4: the empty space with the three walls, as a snapshot (turn 0 of D17a)."""
     space = pymunk.Space()
     space.gravity = (0.0, -cfg.gravity)
     space.iterations = cfg.iterations
@@ -93,13 +93,12 @@ def empty_world(board: Board, cfg: PhysicsConfig) -> bytes:
         wall.friction = cfg.wall_friction
         wall.elasticity = cfg.wall_elasticity
         space.add(wall)
-    return pickle.dumps(space)
+    return snapshot.dumps(space, [])
 
 
 def restore(world: bytes) -> pymunk.Space:
     """A fresh space from a snapshot (D17a); body and shape objects are new each time."""
-    space: pymunk.Space = pickle.loads(world)
-    return space
+    return snapshot.loads(world)
 
 
 def _pieces(space: pymunk.Space) -> list[pymunk.Body]:
@@ -173,7 +172,7 @@ def simulate_drop(
     else:
         f = _read(space, _POSE, len(bodies))
         final = tuple((pid, f[3 * i], f[3 * i + 1], f[3 * i + 2]) for i, pid in enumerate(ids))
-    return DropResult(pickle.dumps(space), final, settled, steps, tuple(frames))
+    return DropResult(snapshot.dumps(space, bodies), final, settled, steps, tuple(frames))
 
 
 # -- settling (D14) ---------------------------------------------------------------------------

@@ -132,6 +132,19 @@ def distance(a: Placed, b: Placed) -> float:
     )
 
 
+def within(a: Placed, b: Placed, gap: float) -> bool:
+    """`distance(a, b) <= gap`, stopping at the first vertex-edge pair within `gap`
+    (the same comparisons of the same values: the minimum is <= gap iff one of them is)."""
+    if a.is_circle or b.is_circle:
+        return distance(a, b) <= gap
+    if not _separated(a.verts, b.verts):
+        return gap >= 0.0  # they overlap: distance 0
+    edges_b, edges_a = _edges(b.verts), _edges(a.verts)
+    return any(
+        point_segment_distance(v, e0, e1) <= gap for v in a.verts for e0, e1 in edges_b
+    ) or any(point_segment_distance(v, e0, e1) <= gap for v in b.verts for e0, e1 in edges_a)
+
+
 def near(a: Placed, b: Placed, gap: float) -> bool:
     """A cheap bounding-box pre-test: could dist(a, b) be <= gap?"""
     ax0, ay0, ax1, ay1 = a.bbox()
@@ -245,7 +258,7 @@ def touched_cells(board: Board, shape: Placed, tol: float) -> list[EdgeCell]:
         cell
         for cell, seg, (bx0, by0, bx1, by1) in cell_outlines(board)
         if not (ax1 + tol < bx0 or bx1 + tol < ax0 or ay1 + tol < by0 or by1 + tol < ay0)
-        and distance(shape, seg) <= tol
+        and within(shape, seg, tol)
     ]
 
 
@@ -306,7 +319,7 @@ def assess(
         bx0, by0, bx1, by1 = placed.bbox()  # `touches`, with the dropped piece's box once
         if ax1 + gap < bx0 or bx1 + gap < ax0 or ay1 + gap < by0 or by1 + gap < ay0:
             continue
-        if distance(mine, placed) <= gap:
+        if within(mine, placed, gap):
             touching.append(other_id)
             if other.kind == me.kind:
                 same_kind.append(other_id)  # D19
