@@ -351,10 +351,15 @@ def margin_estimate(state: Any) -> tuple[float, ...]:
     if n < 2:
         return (1.0,)
     return tuple(
-        sum(1.0 / (1.0 + math.exp(other - mine)) for j, other in enumerate(scaled) if j != i)
-        / (n - 1)
+        sum(_behind(other - mine) for j, other in enumerate(scaled) if j != i) / (n - 1)
         for i, mine in enumerate(scaled)
     )
+
+
+def _behind(gap: float) -> float:
+    """The logistic share of a rival `gap` (scaled) points ahead; clamped, since a 3-player
+    tournament met a gap past math.exp's range (about 280,000 points: multipliers)."""
+    return 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, gap))))
 
 
 ESTIMATES = {"margin": margin_estimate}
