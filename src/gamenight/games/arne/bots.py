@@ -1,6 +1,8 @@
-"""Arne bots: `random`, and `greedy`, a one-step heuristic.
+"""Arne bots: `random`; `greedy`, a one-step heuristic; `rollout`, greedy improved by
+simulation (the `hard` level from 3 players up, see RolloutBot and LEVELS).
 
-Both use only what their seat may see: `state.view(seat)` and `state.actions(seat)`.
+All use only what their seat may see: `state.view(seat)`, `state.actions(seat)` and
+`state.determinize(seat, rng)`.
 The greedy bot scores every legal action by how it changes the live score preview
 (spec 5.1) for itself against its best opponent, minus a price for spending a card, and
 plays the best one (passing when nothing is worth its card). So it lays its own points,
