@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 import gamenight
-from gamenight.bots import levels, make_seat
+from gamenight.bots import levels, make, make_seat
+from gamenight.engine.core import BadInput
 from gamenight.engine.driver import play
 from gamenight.games.arne.bots import GreedyBot, RolloutBot
 from tests.bots.test_search import arne_states
@@ -56,3 +57,11 @@ def test_a_whole_game_with_a_rollout_seat_ends():
     seats = [make_seat("bot:rollout?samples=2&horizon=5", game, 1), GreedyBot(2), GreedyBot(3)]
     final = play(game, seats, 4)
     assert final.over
+
+
+def test_a_server_caps_the_rollout_bots_work_per_move():
+    game = gamenight.load("arne", players=4)
+    assert make("rollout", game, bounded=True, samples="48", top="12", horizon="200")
+    for key, value in (("samples", "49"), ("top", "13"), ("horizon", "201")):
+        with pytest.raises(BadInput, match=f"'{key}'"):
+            make("rollout", game, bounded=True, **{key: value})
