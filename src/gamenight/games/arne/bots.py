@@ -313,6 +313,8 @@ def ismcts_for(players: int) -> dict[str, Any]:
 #   3 players: 61.8% [56.4-67.2] (rows 63.2%, 60.4%), won alone 45.3%; the old hard
 #              (ISMCTS 200 iterations) was 48-57% in small runs.
 #   4 players: 61.6% [56.7-66.5] (rows 60.8%, 61.3%, 62.7%), won alone 35.0%.
+#   5 players: 58.6% [50.3-66.9] in only 70 games (--games 70), rows 51.4-66.4%, won
+#              alone 32.9%: below the 60% goal, interval wide.
 #   6 players: 53.1% [45.1-61.0] in only 72 games (--games 72; no time for 200), rows
 #              49.3-56.9%, won alone 20.8%: NOT the 60% goal; the 20-game probe's 0.72 was
 #              noise. One move moves a 6-player result little; open.
