@@ -50,6 +50,20 @@ def test_margin_estimate_is_a_payoff_that_follows_the_lead():
             assert all(sign * (more[p] - guess[p]) < 0 for p in range(1, players))
 
 
+def test_margin_estimate_survives_a_huge_lead():
+    """A 3-player tournament crashed with OverflowError in math.exp: a gap of ~280,000
+    points (1/MARGIN_SCALE of it past exp's range). Still a payoff, leader first."""
+    for state in arne_states(3, 2, seed=9, wide=0):
+        for lead in (10**6, -(10**7)):
+            far = state.copy()
+            far.totals[1] += lead
+            guess = margin_estimate(far)
+            assert all(0.0 <= g <= 1.0 for g in guess)
+            assert sum(guess) == pytest.approx(1.5)
+            leader = 1 if lead > 0 else max((0, 2), key=lambda p: guess[p])
+            assert guess[leader] == max(guess)
+
+
 def test_arne_names_its_margin_estimate_and_an_unknown_name_is_refused():
     assert estimates("arne")["margin"] is margin_estimate
     game = gamenight.load("arne", players=3)

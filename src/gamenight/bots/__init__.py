@@ -69,6 +69,8 @@ PARAMETER_CEILINGS: dict[str, float] = {
     "samples": 48,  # Drop It planner: candidate drops simulated
     "jitter_samples": 6,
     "budget_s": 2.0,
+    "horizon": 200,  # Arne rollout bot: decisions played on per candidate and sample
+    "top": 12,  # Arne rollout bot: candidates tried
 }
 
 
