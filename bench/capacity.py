@@ -30,11 +30,16 @@ actions (an action sent but not answered before the run ended counts as lost onl
 not in the stored log); peak tree RSS at 1,000 tables < 100 KB per live table. Each level's
 load average is printed beside it. Run it niced: `nice -n 10 python bench/capacity.py`.
 
-Two runs, 2026-12-01, 2 cores shared (load average 9-13), niced 10; p99 ms (p50) per level
-10 / 100 / 300 / 1,000 tables: run 1: 58.8 (1.57) / 120.6 (1.61) / 111.1 (1.81) / 461.3
-(21.7); run 2: 17.1 (1.55) / 14.6 (1.34) / 119.5 (2.77) / 801.2 (2.25). Server CPU per
-action at 1,000 tables 0.87 / 0.84 ms (0.36 / 0.35 cores; 1.32 ms before issue 17's fixes);
-0 lost actions; peak tree RSS 365 / 361 MB at 1,000 tables (186 MB idle).
+Two runs of `make bench`, 2026-12-01 (second session), 2 cores shared, niced 10; p99 ms
+(echo p99) at 10 / 100 / 300 / 1,000 tables: run 1 (load 2.2-2.7): 7.63 (8.41) / 4.99
+(0.61) / 3.61 (0.48) / 43.41 (0.41); run 2 (load 1.1-1.3): 2.51 (1.20) / 2.09 (0.40) / 2.54
+(0.50) / 33.73 (0.53). Server CPU per action at 1,000 tables 0.86 / 0.62 ms (1.32 ms before
+issue 17); 0 lost actions; peak tree RSS 336 MB at 1,000 tables in both (187 MB idle; the
+server process alone grows about 78 KB per table, the rest is the worker processes that
+start with the first bot move). Not met: p99 <= 3x echo at 100 tables (8.2x, 5.2x): the
+action's path has a hop to the database thread (with GAMENIGHT_INLINE_DB=1, p99 1.62 ms
+against 2.21 ms in a paired run) that the echo has not; and memory read as the tree's
+total per table.
 
 Usage: python bench/capacity.py [LEVEL ...] [--seconds S] [--profile DIR] [--trace-memory DIR]
 (default levels 10 100 300 1000; --profile records the server with py-spy during the
