@@ -255,6 +255,31 @@ def _contacts(rows: Sequence[tuple[float, ...]]) -> Any:
     return out
 
 
+def _body(
+    mass: float,
+    moment: float,
+    kind: int,
+    force: tuple[float, float],
+    angle: float,
+    position: tuple[float, float],
+    cog: tuple[float, float],
+    velocity: tuple[float, float],
+    spin: float,
+    torque: float,
+) -> Body:
+    """A body made as pickle.loads makes it: the constructor, then the properties in
+    pymunk's order (the dynamic bodies and the static one alike)."""
+    b = Body(mass, moment, kind)
+    _set_force(b, force)
+    _set_angle(b, angle)
+    _set_position(b, position)
+    _set_cog(b, cog)
+    _set_velocity(b, velocity)
+    _set_spin(b, spin)
+    _set_torque(b, torque)
+    return b
+
+
 def loads(world: bytes) -> pymunk.Space:
     """A fresh space from a world, as `pickle.loads` of the pickled space would give."""
     data = pickle.loads(world)
@@ -266,26 +291,23 @@ def loads(world: bytes) -> pymunk.Space:
     # its constructor, then its properties in pymunk's order), then the space.
     bodies = []
     for mass, moment, kind, x, y, angle, vx, vy, w, fx, fy, torque, cx, cy, pid in body_rows:
-        b = Body(mass, moment, kind)
-        _set_force(b, (fx, fy))
-        _set_angle(b, angle)
-        _set_position(b, (x, y))
-        _set_cog(b, (cx, cy))
-        _set_velocity(b, (vx, vy))
-        _set_spin(b, w)
-        _set_torque(b, torque)
+        b = _body(mass, moment, kind, (fx, fy), angle, (x, y), (cx, cy), (vx, vy), w, torque)
         if pid is not None:
             b.__dict__["piece_id"] = pid
         bodies.append(b)
     smass, smoment, sfx, sfy, sangle, sx, sy, scx, scy, svx, svy, sw, storque = static_row
-    static = Body(smass, smoment, Body.STATIC)
-    _set_force(static, (sfx, sfy))
-    _set_angle(static, sangle)
-    _set_position(static, (sx, sy))
-    _set_cog(static, (scx, scy))
-    _set_velocity(static, (svx, svy))
-    _set_spin(static, sw)
-    _set_torque(static, storque)
+    static = _body(
+        smass,
+        smoment,
+        Body.STATIC,
+        (sfx, sfy),
+        sangle,
+        (sx, sy),
+        (scx, scy),
+        (svx, svy),
+        sw,
+        storque,
+    )
     owners = [*bodies, static]  # index -1: the static body
     shapes: list[pymunk.Shape] = []
     for owner, init, values, mass, density, pid in shape_rows:
