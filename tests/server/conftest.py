@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,3 +72,39 @@ def receive_state(ws: Any, version: int | None = None, see: bool = True) -> dict
             ws.send_json({"type": "seen", "version": msg["version"]})
         if msg["type"] == "state" and (version is None or msg["version"] >= version):
             return msg
+
+
+def hub_of(client: TestClient) -> Any:
+    """The app's Hub (the tables live in it)."""
+    return client.app.state.holder["hub"]  # type: ignore[attr-defined]
+
+
+def two_people(client: TestClient, **extra: Any) -> tuple[str, str, str]:
+    """A started table of Ann (seat 0) and Bob (seat 1): its id and their seat tokens."""
+    t = new_table(client, seats=["open", "open"], **extra)
+    a = join(client, t["id"], 0, "Ann")
+    b = join(client, t["id"], 1, "Bob")
+    assert client.post(f"/api/tables/{t['id']}/start").status_code == 200
+    return t["id"], a, b
+
+
+def play_to_the_end(
+    client: TestClient, tid: str, a: str, b: str, seed: int = 5
+) -> dict[int, dict[str, Any]]:
+    """Ann and Bob play seeded random moves over their sockets until the game is over;
+    the last state each seat was sent."""
+    rng = random.Random(seed)
+    with (
+        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
+        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, b)) as wb,
+    ):
+        socks = {0: wa, 1: wb}
+        last = {0: receive_state(wa), 1: receive_state(wb)}
+        while not last[0]["view"]["over"]:
+            seat = last[0]["view"]["to_act"]
+            msg = last[seat]
+            assert msg["asked"] and msg["version"] == last[0]["version"]
+            action = rng.choice(msg["actions"])
+            socks[seat].send_json({"type": "act", "version": msg["version"], "action": action})
+            last = {s: receive_state(w, msg["version"] + 1) for s, w in socks.items()}
+        return last

@@ -11,11 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import cookie, join, new_table, receive_state
-
-
-def hub_of(client: TestClient) -> Any:
-    return client.app.state.holder["hub"]  # type: ignore[attr-defined]
+from tests.server.conftest import cookie, hub_of, join, new_table, receive_state
 
 
 def wait_for(check: Callable[[], bool], seconds: float = 10.0) -> bool:

@@ -3,14 +3,20 @@ live state; a refused or unstored action changes nothing."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from gamenight.server.app import create_app
-from tests.server.conftest import TEST_RATES, cookie, join, new_table, receive_state
+from tests.server.conftest import (
+    TEST_RATES,
+    cookie,
+    hub_of,
+    play_to_the_end,
+    receive_state,
+    two_people,
+)
 
 
 def app_client(db: Path) -> TestClient:
@@ -18,38 +24,9 @@ def app_client(db: Path) -> TestClient:
     return TestClient(app)
 
 
-def hub_of(client: TestClient) -> Any:
-    return client.app.state.holder["hub"]  # type: ignore[attr-defined]
-
-
-def two_people(client: TestClient) -> tuple[str, str, str]:
-    t = new_table(client, options={"players": 2, "wins_to_win": 1}, seed=3)
-    a = join(client, t["id"], 0, "Ann")
-    b = join(client, t["id"], 1, "Bob")
-    assert client.post(f"/api/tables/{t['id']}/start").status_code == 200
-    return t["id"], a, b
-
-
-def play_to_the_end(client: TestClient, tid: str, a: str, b: str) -> dict[str, Any]:
-    rng = random.Random(5)
-    with (
-        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
-        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, b)) as wb,
-    ):
-        socks = {0: wa, 1: wb}
-        last = {0: receive_state(wa), 1: receive_state(wb)}
-        while not last[0]["view"]["over"]:
-            seat = last[0]["view"]["to_act"]
-            msg = last[seat]
-            action = rng.choice(msg["actions"])
-            socks[seat].send_json({"type": "act", "version": msg["version"], "action": action})
-            last = {s: receive_state(w, msg["version"] + 1) for s, w in socks.items()}
-        return last[0]
-
-
 def test_an_action_that_could_not_be_stored_changes_nothing(tmp_path: Path) -> None:
     with app_client(tmp_path / "t.sqlite3") as client:
-        tid, a, b = two_people(client)
+        tid, a, b = two_people(client, options={"players": 2, "wins_to_win": 1}, seed=3)
         hub = hub_of(client)
         store = hub.store
         real = store.append_action
@@ -84,8 +61,8 @@ def test_an_action_that_could_not_be_stored_changes_nothing(tmp_path: Path) -> N
 
 def test_the_last_action_stores_the_table_as_finished(tmp_path: Path) -> None:
     with app_client(tmp_path / "t.sqlite3") as client:
-        tid, a, b = two_people(client)
-        end = play_to_the_end(client, tid, a, b)
+        tid, a, b = two_people(client, options={"players": 2, "wins_to_win": 1}, seed=3)
+        end = play_to_the_end(client, tid, a, b)[0]
         row = hub_of(client).store.table(tid)
         assert end["outcome"] and row.status == "finished"
         assert row.version == len(hub_of(client).store.history(tid))
@@ -97,7 +74,7 @@ def test_a_table_stored_as_running_after_its_last_action_loads_as_finished(
     """A crash between storing the last action and its status (pipeline._store_finished)."""
     db = tmp_path / "t.sqlite3"
     with app_client(db) as client:
-        tid, a, b = two_people(client)
+        tid, a, b = two_people(client, options={"players": 2, "wins_to_win": 1}, seed=3)
         play_to_the_end(client, tid, a, b)
         hub_of(client).store.set_status(tid, "running")
     with app_client(db) as client:

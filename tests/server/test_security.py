@@ -25,7 +25,7 @@ from gamenight.server.app import create_app
 from gamenight.server.db import WAL_LIMIT, DatabaseInUse, Store, connect, disconnect
 from gamenight.server.limits import Rates
 from gamenight.server.tables import Limits
-from tests.server.conftest import TEST_RATES, cookie, join, new_table, receive_state
+from tests.server.conftest import TEST_RATES, cookie, hub_of, join, new_table, receive_state
 
 WEB = Path(gamenight.__file__).parent / "web"
 CSP = (
@@ -33,10 +33,6 @@ CSP = (
     "img-src 'self' data: blob:; connect-src 'self' ws: wss:; frame-ancestors 'none'; "
     "base-uri 'none'; form-action 'self'"
 )
-
-
-def hub_of(client: TestClient) -> Any:
-    return client.app.state.holder["hub"]  # type: ignore[attr-defined]
 
 
 def app_client(tmp_path: Path, name: str = "t.sqlite3", **kwargs: Any) -> TestClient:

@@ -159,3 +159,53 @@ def test_a_game_is_stored_and_restored_by_a_new_app(db_url: str) -> None:
             12, [(s, game.action_from_json(a)) for s, a in history[: before["version"]]]
         ).history
     )
+
+
+def test_a_table_has_one_rematch_however_many_processes_ask(db_url: str) -> None:
+    """Two processes asked at once for the rematch of one finished table each found none
+    and made one (the table's lock is per process): the store now refuses the second."""
+    from gamenight.server.db import RematchTaken
+
+    engine = connect(db_url)
+    store = Store(engine)
+    tid = f"r{time.time_ns() % 10**9}"
+    store.create_table(a_table(tid))
+    first, second = a_table(f"{tid}a"), a_table(f"{tid}b")
+    first.rematch_of = second.rematch_of = tid
+    store.create_table(first)
+    with pytest.raises(RematchTaken):
+        store.create_table(second)
+    assert store.rematch_of(tid) == f"{tid}a" and store.table(f"{tid}b") is None
+    disconnect(engine)
+
+
+def test_the_migration_keeps_the_earliest_of_two_rematches(tmp_path: Path) -> None:
+    """A database where the race happened before migration 0006 still upgrades."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    import gamenight.server.db as db
+
+    url = f"sqlite:///{tmp_path / 'raced.sqlite3'}"
+    old = create_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    with old.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0005")
+        for tid, created, of in (("t0", 1, None), ("t1", 2, "t0"), ("t2", 3, "t0")):
+            conn.execute(
+                text(
+                    "insert into tables (id, game, options, seed, status, settings, owner_hash,"
+                    " version, created, updated, rematch_of) values (:id, 'drop-or-stop',"
+                    " '{}', 1, 'open', '{}', 'h', 0, :c, :c, :of)"
+                ),
+                {"id": tid, "c": created, "of": of},
+            )
+    old.dispose()
+    store = Store(connect(url))  # migrates to head
+    assert store.rematch_of("t0") == "t1"
+    later = store.table("t2")
+    assert later is not None and later.rematch_of is None
+    disconnect(store.engine)

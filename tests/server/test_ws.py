@@ -12,40 +12,25 @@ from fastapi.testclient import TestClient
 
 import gamenight
 from gamenight.server.db import Store
-from tests.server.conftest import cookie, join, new_table, receive_state
-
-
-def two_people(client: TestClient, **extra: Any) -> tuple[str, str, str]:
-    t = new_table(client, seats=["open", "open"], **extra)
-    a = join(client, t["id"], 0, "Ann")
-    b = join(client, t["id"], 1, "Bob")
-    assert client.post(f"/api/tables/{t['id']}/start").status_code == 200
-    return t["id"], a, b
+from tests.server.conftest import (
+    cookie,
+    hub_of,
+    join,
+    new_table,
+    play_to_the_end,
+    receive_state,
+    two_people,
+)
 
 
 def store(client: TestClient) -> Store:
-    hub = client.app.state.holder["hub"]  # type: ignore[attr-defined]
-    return hub.store  # type: ignore[no-any-return]
+    return hub_of(client).store  # type: ignore[no-any-return]
 
 
 def test_two_people_play_a_whole_game_and_the_log_replays(client: TestClient) -> None:
     tid, a, b = two_people(client, seed=11)
-    rng = random.Random(3)
-    with (
-        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
-        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, b)) as wb,
-    ):
-        socks = {0: wa, 1: wb}
-        last = {0: receive_state(wa), 1: receive_state(wb)}
-        while not last[0]["view"]["over"]:
-            seat = last[0]["view"]["to_act"]
-            msg = last[seat]
-            assert msg["asked"] and msg["version"] == last[0]["version"]
-            action = rng.choice(msg["actions"])
-            socks[seat].send_json({"type": "act", "version": msg["version"], "action": action})
-            version = msg["version"] + 1
-            last = {s: receive_state(w, version) for s, w in socks.items()}
-        assert last[0]["outcome"] == last[1]["outcome"]
+    last = play_to_the_end(client, tid, a, b, seed=3)
+    assert last[0]["outcome"] == last[1]["outcome"]
     history = store(client).history(tid)
     row = store(client).table(tid)
     assert row is not None and row.status == "finished" and row.version == len(history)

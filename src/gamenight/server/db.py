@@ -42,6 +42,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
 
@@ -58,7 +59,7 @@ tables = Table(
     Column("version", Integer, nullable=False, default=0),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
-    Column("rematch_of", String(32), nullable=True),
+    Column("rematch_of", String(32), nullable=True),  # unique (migration 0006)
 )
 
 seats = Table(
@@ -119,6 +120,10 @@ def default_url() -> str:
 
 class DatabaseInUse(RuntimeError):
     """Another server holds this SQLite file."""
+
+
+class RematchTaken(RuntimeError):
+    """The table already has its rematch (made meanwhile, maybe by another process)."""
 
 
 _LOCKS: dict[int, IO[bytes]] = {}  # id(engine) -> the open, exclusively locked lock file
@@ -252,6 +257,16 @@ class Store:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def create_table(self, row: TableRow) -> None:
+        """The table and its seats, in one transaction. RematchTaken if it is the rematch of
+        a table that has one already (`rematch_of` is unique: migration 0006)."""
+        try:
+            self._insert_table(row)
+        except IntegrityError:
+            if row.rematch_of is not None and self.rematch_of(row.rematch_of) is not None:
+                raise RematchTaken(row.rematch_of) from None
+            raise
+
+    def _insert_table(self, row: TableRow) -> None:
         with self.engine.begin() as conn:
             conn.execute(
                 insert(tables).values(

@@ -17,7 +17,7 @@ from contextlib import suppress
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from gamenight.server.db import SeatRow, token_hash
+from gamenight.server.db import RematchTaken, SeatRow, token_hash
 
 if TYPE_CHECKING:
     from gamenight.server.tables import Hub, LiveTable
@@ -61,9 +61,10 @@ async def rematch(hub: Hub, old: LiveTable, asker: int | None) -> tuple[LiveTabl
         if asker in old.rematch_asked:
             raise Refused("you have already asked for a rematch of this table")
         made = await hub.db(hub.store.rematch_of, old.row.id)
-        if made is None:
-            table = await _make(hub, old)
-        else:
+        table = await _make(hub, old) if made is None else None
+        if table is None:  # made before, or just now by another process (RematchTaken)
+            made = made or await hub.db(hub.store.rematch_of, old.row.id)
+            assert made is not None  # rematch_of is never unset once stored
             table = await hub.get(made)
         old.rematch_asked.add(asker)
     token = None
@@ -76,7 +77,9 @@ async def rematch(hub: Hub, old: LiveTable, asker: int | None) -> tuple[LiveTabl
     return table, token
 
 
-async def _make(hub: Hub, old: LiveTable) -> LiveTable:
+async def _make(hub: Hub, old: LiveTable) -> LiveTable | None:
+    """The next table of the series, its people and bots seated with it in one store; None
+    if another process made it first (the old table's lock is this process's only)."""
     n = len(old.row.seats)
     rotated = [old.row.seats[(j + 1) % n] for j in range(n)]
     specs = [s.bot or "bot" if s.kind == "bot" else "open" for s in rotated]
@@ -87,23 +90,25 @@ async def _make(hub: Hub, old: LiveTable) -> LiveTable:
         games.append(result)
     waiting = [j for j, s in enumerate(rotated) if s.kind == "person"]
     settings["series"] = {"games": games, "pending": waiting, "declined": []}
-    table, _ = await hub.create(
-        old.row.game,
-        old.row.options,
-        specs,
-        settings,
-        rematch_of=old.row.id,
-        owner_hash=old.row.owner_hash,  # the same owner: their cookie's token works here too
-    )
-    for j, s in enumerate(rotated):
-        if s.kind == "bot":
-            new = SeatRow(j, "bot", s.name, s.bot)
-        elif s.kind == "person":
-            new = SeatRow(j, "person", s.name, None, None, False)
-        else:
-            continue
-        await hub.db(hub.store.update_seat, table.row.id, new)
-        table.row.seats[j] = new
+    seated = {
+        j: SeatRow(j, "bot", s.name, s.bot)
+        if s.kind == "bot"
+        else SeatRow(j, "person", s.name, None, None, False)
+        for j, s in enumerate(rotated)
+        if s.kind in ("bot", "person")
+    }
+    try:
+        table, _ = await hub.create(
+            old.row.game,
+            old.row.options,
+            specs,
+            settings,
+            rematch_of=old.row.id,
+            owner_hash=old.row.owner_hash,  # the same owner: their cookie's token works here too
+            seated=seated,
+        )
+    except RematchTaken:
+        return None
     return table
 
 

@@ -110,16 +110,18 @@ async def create(
     seed: int | None = None,
     rematch_of: str | None = None,
     owner_hash: str | None = None,
+    seated: dict[int, SeatRow] | None = None,
 ) -> tuple[LiveTable, str]:
     """A new open table; returns it and the owner's secret token ("" when the owner of an
-    earlier table of the series, `owner_hash`, owns it)."""
+    earlier table of the series, `owner_hash`, owns it). `seated` replaces the rows of
+    those seats (a rematch's people and bots), stored with the table in one transaction."""
     game = load(game_name, **options)  # BadInput names a bad option
     if len(seat_specs) != game.players:
         raise BadInput(
             f"{game_name} with these options has {game.players} seats; "
             f"{len(seat_specs)} seat settings were given"
         )
-    rows = _seat_rows(game, seat_specs)
+    rows = [(seated or {}).get(i, r) for i, r in enumerate(_seat_rows(game, seat_specs))]
     owner = secrets.token_urlsafe(24)
     now = time.time()
     row = TableRow(

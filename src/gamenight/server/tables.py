@@ -21,7 +21,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 from gamenight.server import messages, pipeline, scheduler, series, table_store
-from gamenight.server.db import Store
+from gamenight.server.db import SeatRow, Store
 from gamenight.server.live_table import (
     CHECKPOINT_EVERY,
     EVENTS_ON_CONNECT,
@@ -114,6 +114,7 @@ class Hub:
         seed: int | None = None,
         rematch_of: str | None = None,
         owner_hash: str | None = None,
+        seated: dict[int, SeatRow] | None = None,
     ) -> tuple[LiveTable, str]:
         return await table_store.create(
             self,
@@ -124,6 +125,7 @@ class Hub:
             seed=seed,
             rematch_of=rematch_of,
             owner_hash=owner_hash,
+            seated=seated,
         )
 
     async def join(self, table: LiveTable, seat: int, name: str, token: str | None) -> str:
