@@ -105,6 +105,9 @@ class LiveTable:
     asked_key: tuple[int, int] | None = None  # (version, seat) holding priority in a window
     asked_at: float = 0.0  # when that seat was given priority (monotonic seconds)
     moment: Moment | None = None  # a round's moment holding the automatic steps
+    # people's pages on other server processes (cluster): process -> {seat: newest version
+    # its pages say they have shown}; a moment waits for them too (moments.py)
+    elsewhere: dict[str, dict[int, int]] = field(default_factory=dict)
     idle_since: float = field(default_factory=time.time)
     started_at: float = field(default_factory=time.monotonic)  # (or restored at)
     rematch_asked: set[int | None] = field(default_factory=set)  # seats (None: owner) that asked

@@ -32,6 +32,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 from gamenight.engine.registry import spec as game_spec
+from gamenight.server import moments
 from gamenight.server.cluster.fanout import Bus, table_channel
 from gamenight.server.cluster.forward import Forwarder, NoAnswer, NotOwnerAnymore
 from gamenight.server.cluster.lease import ClusterStore
@@ -148,9 +149,13 @@ class ClusterHub(Hub):
     async def _renew_loop(self) -> None:
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
+            stale = time.monotonic() - 3 * self.lease_seconds  # that process is gone
             for table in list(self.live.values()):  # presence heartbeat
                 if any(c.seat is not None for c in table.conns):
                     await self._publish_presence(table)
+                heard = self.presence.get(table.row.id, {})
+                for process in [p for p in table.elsewhere if heard.get(p, (0, 0, 0.0))[2] < stale]:
+                    del table.elsewhere[process]
             ids = list(self.owned)
             if not ids:
                 continue
@@ -250,6 +255,7 @@ class ClusterHub(Hub):
                 table.deadline = msg.get("d")
                 table.deadline_seat = msg.get("ds")
                 table.pass_ahead = set(msg.get("pa") or ())
+                moments.mirror(table, msg.get("m"))
             if msg.get("st") in ("finished", "abandoned"):
                 table.row.status = str(msg["st"])
             newer = table.version > int(msg.get("v") or 0)
@@ -291,6 +297,7 @@ class ClusterHub(Hub):
             table.deadline_seat,
             tuple(sorted(table.pass_ahead)),
             self.row_rev.get(table_id, 0),
+            table.moment.version if table.moment else None,
         )
         old = self.announced.get(table_id)
         if old == key and closed is None:
@@ -304,6 +311,7 @@ class ClusterHub(Hub):
             "ds": table.deadline_seat,
             "pa": sorted(table.pass_ahead),
             "row": old is None or old[5] != key[5],
+            "m": moments.announced(table),
         }
         if closed:
             msg["closed"] = closed
@@ -524,8 +532,23 @@ class ClusterHub(Hub):
     async def _publish_presence(self, table: LiveTable) -> None:
         seats = sorted({c.seat for c in table.conns if c.seat is not None})
         names = spectators(table.conns)  # (spectators on this process only)
-        msg = {"o": self.me, "k": "presence", "seats": seats, "names": names}
+        seen: dict[int, int] = {}  # per seat, what its pages here have shown (moments)
+        for c in moments.watchers(table):
+            if c.seat is not None:
+                seen[c.seat] = min(seen.get(c.seat, c.seen), c.seen)
+        msg = {"o": self.me, "k": "presence", "seats": seats, "names": names, "seen": seen}
         await self.bus.publish(table_channel(table.row.id), msg)
+
+    async def seen(self, table: LiveTable, conn: Any, version: Any) -> None:
+        """A page here has shown `version`: the owner's moment may end (the owner hears
+        it in this process's presence message)."""
+        if self.owns(table):
+            await super().seen(table, conn, version)
+            return
+        before = conn.seen
+        conn.seen = max(conn.seen, min(int(version), table.version))
+        if conn.seen != before and table.moment is not None:
+            await self._publish_presence(table)
 
     async def _heard_presence(self, table_id: str, msg: dict[str, Any]) -> None:
         table = self.live.get(table_id)
@@ -534,9 +557,18 @@ class ClusterHub(Hub):
         seats = frozenset(s for s in msg.get("seats") or () if isinstance(s, int))
         names = tuple(str(n)[:40] for n in msg.get("names") or () if isinstance(n, str))
         heard = self.presence.setdefault(table_id, {})
-        old = heard.get(str(msg.get("o")))
-        heard[str(msg.get("o"))] = (seats, names[:MAX_SPECTATORS_LISTED], time.monotonic())
-        if old is None or old[:2] != (seats, names):
+        sender = str(msg.get("o"))
+        old = heard.get(sender)
+        heard[sender] = (seats, names[:MAX_SPECTATORS_LISTED], time.monotonic())
+        raw = msg.get("seen")
+        seen: dict[Any, Any] = raw if isinstance(raw, dict) else {}
+        table.elsewhere[sender] = {
+            int(k): v for k, v in seen.items() if str(k).isdigit() and isinstance(v, int)
+        }
+        if self.owns(table) and table.moment is not None and not moments.holding(table):
+            moments.end(table)  # the people there have seen the round end
+            await self._plan(table, broadcast=True)
+        elif old is None or old[:2] != (seats, names):
             await self.broadcast(table)
 
     async def relay(self, table: LiveTable, kind: str) -> None:
