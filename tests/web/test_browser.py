@@ -1,4 +1,5 @@
-"""People in a real browser (Debian's Chromium, headless, driven by Playwright).
+"""People in a real browser (Debian's Chromium, headless, driven by Playwright); the
+module's server and browser are tests/web/conftest.py's.
 
 Screenshots of every game page go to out/screenshots/.
 """
@@ -6,43 +7,16 @@ Screenshots of every game page go to out/screenshots/.
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from gamenight.server.db import Store, connect
-from tests.server.helpers import CHROMIUM, CHROMIUM_ARGS, SHOTS, Server, wait_js
-
-if not os.path.exists(CHROMIUM):
-    pytest.skip(
-        f"no Chromium at {CHROMIUM}: install the Debian package chromium to run the browser "
-        "tests (.ci/run does this when it runs as root)",
-        allow_module_level=True,
-    )
-
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    data = tmp_path_factory.mktemp("browser")
-    srv = Server(f"sqlite:///{data / 'gn.sqlite3'}", data).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+from gamenight.server.db import Store, connect
+from tests.server.helpers import SHOTS, Server, wait_js
 
 
 def new_page(browser: Browser, width: int = 1200, height: int = 900) -> Page:
