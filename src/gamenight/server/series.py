@@ -64,7 +64,8 @@ async def rematch(hub: Hub, old: LiveTable, asker: int | None) -> tuple[LiveTabl
         table = await _make(hub, old) if made is None else None
         if table is None:  # made before, or just now by another process (RematchTaken)
             made = made or await hub.db(hub.store.rematch_of, old.row.id)
-            assert made is not None  # rematch_of is never unset once stored
+            if made is None:  # (never: a stored rematch_of is not unset)
+                raise Refused("the rematch could not be made; nothing changed, try again")
             table = await hub.get(made)
         old.rematch_asked.add(asker)
     token = None
