@@ -264,7 +264,7 @@ function drawHandBar(view, names, msg, ctx) {
       for (const c of colours) choices.append(el("button", { type: "button", style: `border-color:${COLOURS[c]?.fill};border-width:3px`, onclick: () => pick("colour", c) }, `${COLOURS[c]?.symbol || ""} ${colourWord(c)}`));
     }
     choices.append(el("span", { class: "hint" }, `${cardWords(selected)}: ${cands.length > 1 ? "pick a lit target or a button" : "confirm"}`));
-    // Cancel before the ways to play: on a phone this row scrolls sideways and Cancel stays in view.
+    // Cancel before the ways to play (on a phone first of all, app.css): the row scrolls sideways.
     choices.append(el("button", { type: "button", id: "cancel", onclick: () => { selected = null; filters = {}; draw(); } }, "Cancel (Esc)"));
     for (const a of cands.slice(0, 12)) choices.append(el("button", { type: "button", class: "choice", onclick: () => send(a) }, label(a, names, view)));
     if (cands.length > 12) choices.append(el("span", { class: "muted" }, `and ${cands.length - 12} more: pick a lit target`));
