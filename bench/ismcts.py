@@ -157,12 +157,14 @@ def iteration_rates(players: int, iterations: int, count: int = 12) -> None:
     )
 
 
-def duel(args: tuple[int, int, int, float, dict[str, str]]) -> dict[str, Any]:
-    """One game; ours sit in the seats of one parity (which one alternates by game)."""
-    master, index, players, seconds, overrides = args
+def duel(args: tuple[int, int, int, float, dict[str, str], bool]) -> dict[str, Any]:
+    """One game; ours sit in the seats of one parity (which one alternates by game). With
+    `duplicate`, games 2k and 2k+1 share one deal (the same shuffle, seats swapped)."""
+    master, index, players, seconds, overrides, duplicate = args
+    deal = index // 2 if duplicate else index
     game = pyspiel.load_game(
         "python_gamenight_arne",
-        {"players": players, "rng_seed": derive_seed(master, index) % 2**31},
+        {"players": players, "rng_seed": derive_seed(master, deal) % 2**31},
     )
     ours_seats = [s for s in range(players) if s % 2 == index % 2]
     ours = {
@@ -216,9 +218,14 @@ def duel(args: tuple[int, int, int, float, dict[str, str]]) -> dict[str, Any]:
 
 
 def head_to_head(
-    games: int, players: int, seconds: float, workers: int, overrides: dict[str, str]
+    games: int,
+    players: int,
+    seconds: float,
+    workers: int,
+    overrides: dict[str, str],
+    duplicate: bool = False,
 ) -> None:
-    tasks = [(2026, i, players, seconds, overrides) for i in range(games)]
+    tasks = [(2026, i, players, seconds, overrides, duplicate) for i in range(games)]
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             results = pool.map(duel, tasks, chunksize=1)
@@ -230,6 +237,19 @@ def head_to_head(
     their_n = max(1, sum(r["their_searches"] for r in results))
     ours_t = sum(r["our_time"] for r in results) / ours_n
     their_t = sum(r["their_time"] for r in results) / their_n
+    extra = {}
+    if duplicate and games >= 4:
+        # Each deal played from both sides: its luck cancels within the pair, so the
+        # t-interval over deals is the honest (narrower) one; Wilson's over games stays
+        # the goal's, which only overstates the spread of negatively correlated pairs.
+        whole = len(results) // 2 * 2
+        firsts, seconds_ = results[0:whole:2], results[1:whole:2]
+        pairs = [(a["score"] + b["score"]) / 2 for a, b in zip(firsts, seconds_, strict=True)]
+        mean = sum(pairs) / len(pairs)
+        spread = (sum((p - mean) ** 2 for p in pairs) / (len(pairs) - 1)) ** 0.5
+        half = 1.96 * spread / len(pairs) ** 0.5
+        extra["deals"] = len(pairs)
+        extra["interval_95_over_deals"] = [round(mean - half, 3), round(mean + half, 3)]
     figure(
         "head_to_head",
         goal="interval above 0.55",
@@ -245,6 +265,8 @@ def head_to_head(
         openspiel_mean_iterations=round(sum(r["their_iterations"] for r in results) / their_n, 1),
         ours_finish_ahead=round(rate, 3),
         interval_95=[round(low, 3), round(high, 3)],
+        duplicate_deals=duplicate,
+        **extra,
         load_average=load_average(),
     )
 
@@ -295,6 +317,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--skip-rates", action="store_true")
     parser.add_argument("--ours", default="", help="our search settings, e.g. max_rollout=20")
+    parser.add_argument(
+        "--duplicate", action="store_true", help="each deal twice, seats swapped (less luck)"
+    )
     args = parser.parse_args()
     if not args.skip_rates:
         for players in (2, 4):
@@ -303,7 +328,7 @@ def main() -> None:
     for players in map(int, args.players.split(",")):
         for seconds in map(float, args.seconds.split(",")):
             overrides = dict(parse_qsl(args.ours))
-            head_to_head(args.games, players, seconds, args.workers, overrides)
+            head_to_head(args.games, players, seconds, args.workers, overrides, args.duplicate)
 
 
 if __name__ == "__main__":

@@ -79,3 +79,35 @@ def test_paired_without_widening_compares_every_legal_action():
     children = bot.search(state, seat)
     assert sorted(str(c.action) for c in children) == sorted(map(str, legal))
     assert {c.visits for c in children} == {4}
+
+
+def test_widen_tree_expands_the_movers_best_ranked_action_first(monkeypatch):
+    """widen_tree: below the root a node's actions are the heuristic's ranking on the
+    iteration's world from the mover's view, and the best of them is expanded first (not a
+    random one of dozens)."""
+    seen = []
+    original = GreedyBot.ranked
+
+    def recording(self, state, seat):
+        ranked = original(self, state, seat)
+        seen.append((seat, [str(a) for a in ranked]))
+        return ranked
+
+    monkeypatch.setattr(GreedyBot, "ranked", recording)
+    checked = 0
+    for state in arne_states(2, 8, seed=40, wide=3):
+        seat = state.actors[0]
+        seen.clear()
+        bot = ISMCTSBot(seed=4, iterations=2, widen=1, widen_tree=True, max_rollout=3)
+        (only,) = bot.search(state, seat)
+        assert str(only.action) == seen[0][1][0]  # the root: greedy's best alone
+        if len(seen) == 2:  # the second iteration expanded below it, the mover had a choice
+            (grandchild,) = only.children.values()
+            mover, ranked = seen[1]
+            assert grandchild.mover == mover and str(grandchild.action) == ranked[0]
+            checked += 1
+        plain = ISMCTSBot(seed=4, iterations=2, widen=1, max_rollout=3)
+        seen.clear()
+        plain.search(state, seat)
+        assert len(seen) == 1  # without widen_tree only the root is ranked
+    assert checked >= 3
