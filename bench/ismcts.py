@@ -167,15 +167,11 @@ def duel(args: tuple[int, int, int, float, dict[str, str], bool]) -> dict[str, A
         {"players": players, "rng_seed": derive_seed(master, deal) % 2**31},
     )
     ours_seats = [s for s in range(players) if s % 2 == index % 2]
-    ours = {
-        s: make(
-            "ismcts",  # Arne's own settings for the table size, then the overrides
-            game.inner,
-            **{"seed": str(derive_seed(master, index, s)), "seconds": str(seconds), "c": str(C)},
-            **overrides,
-        )
-        for s in ours_seats
-    }
+    ours: dict[int, Any] = {}
+    for s in ours_seats:  # Arne's own settings for the table size, then the overrides
+        seed = str(derive_seed(master, index, s))
+        params: dict[str, Any] = {"seed": seed, "seconds": str(seconds), "c": str(C), **overrides}
+        ours[s] = make("ismcts", game.inner, **params)
     theirs = {
         s: FairOpenSpielISMCTS(game, derive_seed(master, index, s) % 2**31, seconds=seconds)
         for s in range(players)
@@ -237,7 +233,7 @@ def head_to_head(
     their_n = max(1, sum(r["their_searches"] for r in results))
     ours_t = sum(r["our_time"] for r in results) / ours_n
     their_t = sum(r["their_time"] for r in results) / their_n
-    extra = {}
+    extra: dict[str, Any] = {}
     if duplicate and games >= 4:
         # Each deal played from both sides: its luck cancels within the pair, so the
         # t-interval over deals is the honest (narrower) one; Wilson's over games stays

@@ -24,6 +24,7 @@ def test_paired_search_is_legal_and_deterministic_by_seed(players):
         runs = []
         for _ in range(2):
             bot = make("ismcts", state.game, seed="7", iterations="30", paired="true")
+            assert isinstance(bot, ISMCTSBot) and bot.paired
             runs.append((str(bot.choose(state, seat)), stats(bot.search(state.copy(), seat))))
         assert runs[0] == runs[1]
         assert runs[0][0] in legal
