@@ -290,6 +290,10 @@ ISMCTS = {
     "rollout": "heuristic",
     "estimate": "margin",
     "widen": 3,
+    # Every node widened along greedy's ranking from the mover's view, its best expanded
+    # first: a reply is searched where greedy would play, not at random among dozens.
+    # Screens, 2 players, 0.1 s, 40 games (bench/ismcts.py --duplicate): 0.775 with it.
+    "widen_tree": True,
 }
 
 
