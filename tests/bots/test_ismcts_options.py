@@ -1,5 +1,6 @@
-"""ISMCTS with paired root comparison (`paired=True`): every round resamples the hidden cards
-once and searches each candidate root action on a copy of that same world."""
+"""ISMCTS options: paired root comparison (`paired=True`: every round resamples the hidden
+cards once and searches each candidate root action on a copy of that same world) and
+widening of every node along the heuristic (`widen_tree=True`, Arne's setting)."""
 
 from __future__ import annotations
 
@@ -17,19 +18,23 @@ def stats(children):
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_paired_search_is_legal_and_deterministic_by_seed(players):
-    for state in arne_states(players, 4, seed=players + 20, wide=3):
+@pytest.mark.parametrize("options", [{}, {"paired": "true"}, {"widen_tree": "false"}])
+def test_search_is_legal_and_deterministic_by_seed(players, options):
+    """Arne's own settings (widen_tree on), with paired on, and with widen_tree off."""
+    for state in arne_states(players, 3, seed=players + 20, wide=3):
         seat = state.actors[0]
         legal = [str(a) for a in state.actions(seat)]
         runs = []
         for _ in range(2):
-            bot = make("ismcts", state.game, seed="7", iterations="30", paired="true")
-            assert isinstance(bot, ISMCTSBot) and bot.paired
+            bot = make("ismcts", state.game, seed="7", iterations="30", **options)
+            assert isinstance(bot, ISMCTSBot)
+            assert bot.paired == ("paired" in options)
+            assert bot.widen_tree == ("widen_tree" not in options)
             runs.append((str(bot.choose(state, seat)), stats(bot.search(state.copy(), seat))))
         assert runs[0] == runs[1]
         assert runs[0][0] in legal
         assert all(action in legal for action, _, _ in runs[0][1])
-        other = make("ismcts", state.game, seed="8", iterations="30", paired="true")
+        other = make("ismcts", state.game, seed="8", iterations="30", **options)
         assert str(other.choose(state, seat)) in legal
 
 
