@@ -16,10 +16,14 @@ Figures (one JSON line each, with goal and met / not met; see goals.py):
    buys fewer iterations, which favours the bot with the better-informed search, so quote
    the load average with the figure). Ours plays with Arne's own search settings
    (`ismcts_for(players)` in games/arne/bots.py: greedy rollouts cut and scored by the
-   margin estimate, the root widened along greedy's ranking), OpenSpiel's with its own
-   (random rollouts to the end). A game scores the share of (ours, theirs) seat pairs where
-   ours finishes ahead, a tie 1/2. Goal: the 95% interval above 0.55 (issue 17, item 5) at
-   0.1 s and 1 s per decision.
+   margin estimate, every node of the tree widened along greedy's ranking from the mover's
+   view), OpenSpiel's with its own (random rollouts to the end). A game scores the share of
+   (ours, theirs) seat pairs where ours finishes ahead, a tie 1/2. Goal: the 95% interval
+   above 0.55 (issue 17, item 5) at 0.1 s and 1 s per decision. `--duplicate` plays each
+   deal twice with the seats swapped, so the deal's luck cancels within the pair (the
+   screens of two settings then also meet the same deals); the goal keeps Wilson's interval
+   over games, which for such pairs only overstates the spread, and the t-interval over
+   deals is printed beside it.
 3. `peak_rss_ismcts_decision`: one 4-player Arne decision of the `hard` level in a fresh
    process: the process's RSS before it, its peak during the decision (VmHWM, reset just
    before) and the difference (reported, no goal set; the tree of the level's iterations and
@@ -35,6 +39,7 @@ legal actions). Their search loop, selection, expansion, evaluator and final pol
 untouched.
 
 Usage: python bench/ismcts.py [--games 40] [--seconds 0.1] [--players 2,4] [--iterations 100]
+       [--workers 1] [--skip-rates] [--duplicate] [--ours "paired=true&widen=5"]
 """
 
 from __future__ import annotations
