@@ -39,7 +39,7 @@ legal actions). Their search loop, selection, expansion, evaluator and final pol
 untouched.
 
 Usage: python bench/ismcts.py [--games 40] [--seconds 0.1] [--players 2,4] [--iterations 100]
-       [--workers 1] [--skip-rates] [--duplicate] [--ours "paired=true&widen=5"]
+       [--workers 1] [--skip-rates] [--duplicate] [--first 0] [--ours "paired=true&widen=5"]
 """
 
 from __future__ import annotations
@@ -225,8 +225,10 @@ def head_to_head(
     workers: int,
     overrides: dict[str, str],
     duplicate: bool = False,
+    first: int = 0,
 ) -> None:
-    tasks = [(2026, i, players, seconds, overrides, duplicate) for i in range(games)]
+    indices = range(first, first + games)
+    tasks = [(2026, i, players, seconds, overrides, duplicate) for i in indices]
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             results = pool.map(duel, tasks, chunksize=1)
@@ -257,6 +259,7 @@ def head_to_head(
         met=low > 0.55,
         game=f"arne, {players} players, seats rotated every game",
         games=games,
+        first_game=first,
         ours_settings={**search_settings("arne", players), **overrides},
         seconds_per_decision=seconds,
         ours_mean_search_s=round(ours_t, 4),
@@ -321,6 +324,9 @@ def main() -> None:
     parser.add_argument(
         "--duplicate", action="store_true", help="each deal twice, seats swapped (less luck)"
     )
+    parser.add_argument(
+        "--first", type=int, default=0, help="index of the first game (more games, new deals)"
+    )
     args = parser.parse_args()
     if not args.skip_rates:
         for players in (2, 4):
@@ -329,7 +335,9 @@ def main() -> None:
     for players in map(int, args.players.split(",")):
         for seconds in map(float, args.seconds.split(",")):
             overrides = dict(parse_qsl(args.ours))
-            head_to_head(args.games, players, seconds, args.workers, overrides, args.duplicate)
+            head_to_head(
+                args.games, players, seconds, args.workers, overrides, args.duplicate, args.first
+            )
 
 
 if __name__ == "__main__":
