@@ -328,6 +328,8 @@ def main() -> None:
         "--first", type=int, default=0, help="index of the first game (more games, new deals)"
     )
     args = parser.parse_args()
+    if args.duplicate and args.first % 2:
+        parser.error("--first must be even with --duplicate (a deal's two games stay together)")
     if not args.skip_rates:
         for players in (2, 4):
             iteration_rates(players, args.iterations)
