@@ -16,10 +16,14 @@ Figures (one JSON line each, with goal and met / not met; see goals.py):
    buys fewer iterations, which favours the bot with the better-informed search, so quote
    the load average with the figure). Ours plays with Arne's own search settings
    (`ismcts_for(players)` in games/arne/bots.py: greedy rollouts cut and scored by the
-   margin estimate, the root widened along greedy's ranking), OpenSpiel's with its own
-   (random rollouts to the end). A game scores the share of (ours, theirs) seat pairs where
-   ours finishes ahead, a tie 1/2. Goal: the 95% interval above 0.55 (issue 17, item 5) at
-   0.1 s and 1 s per decision.
+   margin estimate, every node of the tree widened along greedy's ranking from the mover's
+   view), OpenSpiel's with its own (random rollouts to the end). A game scores the share of
+   (ours, theirs) seat pairs where ours finishes ahead, a tie 1/2. Goal: the 95% interval
+   above 0.55 (issue 17, item 5) at 0.1 s and 1 s per decision. `--duplicate` plays each
+   deal twice with the seats swapped, so the deal's luck cancels within the pair (the
+   screens of two settings then also meet the same deals); the goal keeps Wilson's interval
+   over games, which for such pairs only overstates the spread, and the t-interval over
+   deals is printed beside it.
 3. `peak_rss_ismcts_decision`: one 4-player Arne decision of the `hard` level in a fresh
    process: the process's RSS before it, its peak during the decision (VmHWM, reset just
    before) and the difference (reported, no goal set; the tree of the level's iterations and
@@ -35,6 +39,7 @@ legal actions). Their search loop, selection, expansion, evaluator and final pol
 untouched.
 
 Usage: python bench/ismcts.py [--games 40] [--seconds 0.1] [--players 2,4] [--iterations 100]
+       [--workers 1] [--skip-rates] [--duplicate] [--first 0] [--ours "paired=true&widen=5"]
 """
 
 from __future__ import annotations
@@ -157,23 +162,21 @@ def iteration_rates(players: int, iterations: int, count: int = 12) -> None:
     )
 
 
-def duel(args: tuple[int, int, int, float, dict[str, str]]) -> dict[str, Any]:
-    """One game; ours sit in the seats of one parity (which one alternates by game)."""
-    master, index, players, seconds, overrides = args
+def duel(args: tuple[int, int, int, float, dict[str, str], bool]) -> dict[str, Any]:
+    """One game; ours sit in the seats of one parity (which one alternates by game). With
+    `duplicate`, games 2k and 2k+1 share one deal (the same shuffle, seats swapped)."""
+    master, index, players, seconds, overrides, duplicate = args
+    deal = index // 2 if duplicate else index
     game = pyspiel.load_game(
         "python_gamenight_arne",
-        {"players": players, "rng_seed": derive_seed(master, index) % 2**31},
+        {"players": players, "rng_seed": derive_seed(master, deal) % 2**31},
     )
     ours_seats = [s for s in range(players) if s % 2 == index % 2]
-    ours = {
-        s: make(
-            "ismcts",  # Arne's own settings for the table size, then the overrides
-            game.inner,
-            **{"seed": str(derive_seed(master, index, s)), "seconds": str(seconds), "c": str(C)},
-            **overrides,
-        )
-        for s in ours_seats
-    }
+    ours: dict[int, Any] = {}
+    for s in ours_seats:  # Arne's own settings for the table size, then the overrides
+        seed = str(derive_seed(master, index, s))
+        params: dict[str, Any] = {"seed": seed, "seconds": str(seconds), "c": str(C), **overrides}
+        ours[s] = make("ismcts", game.inner, **params)
     theirs = {
         s: FairOpenSpielISMCTS(game, derive_seed(master, index, s) % 2**31, seconds=seconds)
         for s in range(players)
@@ -216,9 +219,16 @@ def duel(args: tuple[int, int, int, float, dict[str, str]]) -> dict[str, Any]:
 
 
 def head_to_head(
-    games: int, players: int, seconds: float, workers: int, overrides: dict[str, str]
+    games: int,
+    players: int,
+    seconds: float,
+    workers: int,
+    overrides: dict[str, str],
+    duplicate: bool = False,
+    first: int = 0,
 ) -> None:
-    tasks = [(2026, i, players, seconds, overrides) for i in range(games)]
+    indices = range(first, first + games)
+    tasks = [(2026, i, players, seconds, overrides, duplicate) for i in indices]
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             results = pool.map(duel, tasks, chunksize=1)
@@ -230,12 +240,26 @@ def head_to_head(
     their_n = max(1, sum(r["their_searches"] for r in results))
     ours_t = sum(r["our_time"] for r in results) / ours_n
     their_t = sum(r["their_time"] for r in results) / their_n
+    extra: dict[str, Any] = {}
+    if duplicate and games >= 4:
+        # Each deal played from both sides: its luck cancels within the pair, so the
+        # t-interval over deals is the honest (narrower) one; Wilson's over games stays
+        # the goal's, which only overstates the spread of negatively correlated pairs.
+        whole = len(results) // 2 * 2
+        firsts, seconds_ = results[0:whole:2], results[1:whole:2]
+        pairs = [(a["score"] + b["score"]) / 2 for a, b in zip(firsts, seconds_, strict=True)]
+        mean = sum(pairs) / len(pairs)
+        spread = (sum((p - mean) ** 2 for p in pairs) / (len(pairs) - 1)) ** 0.5
+        half = 1.96 * spread / len(pairs) ** 0.5
+        extra["deals"] = len(pairs)
+        extra["interval_95_over_deals"] = [round(mean - half, 3), round(mean + half, 3)]
     figure(
         "head_to_head",
         goal="interval above 0.55",
         met=low > 0.55,
         game=f"arne, {players} players, seats rotated every game",
         games=games,
+        first_game=first,
         ours_settings={**search_settings("arne", players), **overrides},
         seconds_per_decision=seconds,
         ours_mean_search_s=round(ours_t, 4),
@@ -245,6 +269,8 @@ def head_to_head(
         openspiel_mean_iterations=round(sum(r["their_iterations"] for r in results) / their_n, 1),
         ours_finish_ahead=round(rate, 3),
         interval_95=[round(low, 3), round(high, 3)],
+        duplicate_deals=duplicate,
+        **extra,
         load_average=load_average(),
     )
 
@@ -295,7 +321,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--skip-rates", action="store_true")
     parser.add_argument("--ours", default="", help="our search settings, e.g. max_rollout=20")
+    parser.add_argument(
+        "--duplicate", action="store_true", help="each deal twice, seats swapped (less luck)"
+    )
+    parser.add_argument(
+        "--first", type=int, default=0, help="index of the first game (more games, new deals)"
+    )
     args = parser.parse_args()
+    if args.duplicate and args.first % 2:
+        parser.error("--first must be even with --duplicate (a deal's two games stay together)")
     if not args.skip_rates:
         for players in (2, 4):
             iteration_rates(players, args.iterations)
@@ -303,7 +337,9 @@ def main() -> None:
     for players in map(int, args.players.split(",")):
         for seconds in map(float, args.seconds.split(",")):
             overrides = dict(parse_qsl(args.ours))
-            head_to_head(args.games, players, seconds, args.workers, overrides)
+            head_to_head(
+                args.games, players, seconds, args.workers, overrides, args.duplicate, args.first
+            )
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ of the root along the game's heuristic (Arne's margin estimate and greedy rankin
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ def arne_states(players, count, seed, wide=2, **options):
     game = gamenight.load("arne", players=players, **options)
     rng = random.Random(seed)
     state = game.start(seed)
-    found = []
+    found: list[Any] = []
     while len(found) < count:
         if state.over:
             state = game.start(rng.randrange(1 << 30))

@@ -49,6 +49,19 @@ class ISMCTSBot:
     each time the root's iterations pass the next square of 4, 8, 12, ... (all of them
     after enough iterations); a wide choice (Arne's black cards: any stack of any display)
     then spends its iterations on the moves worth comparing.
+    widen_tree: widen every node of the tree the same way (with the node's visits for the
+    root's iterations), the mover's actions ranked on the iteration's world from the
+    mover's own view, and expand the best-ranked untried action first: an opponent's reply
+    is then first searched where the heuristic would play, not at random among dozens.
+    paired: compare the root's actions on common determinizations: every round resamples
+    the hidden cards once and runs one iteration below each candidate root action (the
+    heuristic's best `widen`, or every legal action when widen is 0) on a copy of that
+    same world, with the same seeds for what follows (rollout policy, the tree's random
+    choices). The tree below each root action is the usual ISMCTS. With fresh
+    determinizations per root selection, the deal's noise (which hand the opponent holds)
+    hides the small edges between two moves; on a shared deal it cancels out of their
+    difference. Rounds run whole, so every candidate gets the same visits and the most
+    visited (ties: the best summed payoff) is the best mean.
     """
 
     def __init__(
@@ -62,6 +75,8 @@ class ISMCTSBot:
         max_rollout: int = 400,
         estimate: str = "state",
         widen: int = 0,
+        paired: bool = False,
+        widen_tree: bool = False,
     ) -> None:
         if iterations < 1 and seconds <= 0:
             raise ValueError("ismcts needs iterations >= 1 or seconds > 0")
@@ -76,6 +91,9 @@ class ISMCTSBot:
         self.max_rollout = max_rollout
         self.estimate = estimate
         self.widen = widen
+        self.paired = paired
+        self.widen_tree = widen_tree
+        self._tree_ranker: Any = None
         self._estimator: Any = None
         self._heuristic: Any = None
         self.last_iterations = 0
@@ -87,11 +105,14 @@ class ISMCTSBot:
 
     def _heuristic_bot(self, game: Game) -> Any:
         if self._heuristic is None:
-            from gamenight.bots import available, default_bot
-
-            cls = available(game.name)[default_bot(game.name)]
-            self._heuristic = cls(seed=self.rng.randrange(1 << 30))
+            self._heuristic = self._heuristic_class(game)(seed=self.rng.randrange(1 << 30))
         return self._heuristic
+
+    @staticmethod
+    def _heuristic_class(game: Game) -> Any:
+        from gamenight.bots import available, default_bot
+
+        return available(game.name)[default_bot(game.name)]
 
     def _estimator_of(self, game: Game) -> Any:
         """The function scoring a cut rollout: `State.estimate` or one the game names."""
@@ -129,7 +150,14 @@ class ISMCTSBot:
         rng = self.rng
         root = SearchNode(None, seat)
         ranked = self._ranked(state, seat, legal)
+        if self.widen_tree and self.widen > 0:
+            self._tree_ranker = self._ranker(game)
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
+        if self.paired:
+            candidates = ranked[: self.widen] if ranked else legal
+            self._search_paired(state, seat, root, candidates, estimator, deadline)
+            legal_keys = {index(a) for a in legal}
+            return [child for key, child in root.children.items() if key in legal_keys]
         done = 0
         while True:
             if deadline is not None:
@@ -146,15 +174,55 @@ class ISMCTSBot:
         legal_keys = {index(a) for a in legal}
         return [child for key, child in root.children.items() if key in legal_keys]
 
+    def _search_paired(
+        self,
+        state: State,
+        seat: int,
+        root: SearchNode,
+        candidates: list[Action],
+        estimator: Any,
+        deadline: float | None,
+    ) -> None:
+        """Whole rounds: one determinization, one iteration below every candidate on a copy
+        of it, each with the same seed for the rest (see the class docstring). Under a
+        time budget a round starts only when it is expected to end before the deadline."""
+        game = state.game
+        index = game.action_index
+        rng = self.rng
+        heuristic = None if self.rollout == "random" else self._heuristic_class(game)
+        k = len(candidates)
+        rounds = 0
+        round_time = 0.0
+        while True:
+            if deadline is not None:
+                now = time.perf_counter()
+                if rounds > 0 and now + round_time > deadline:
+                    break
+            elif rounds * k >= self.iterations:
+                break
+            world = state.determinize(seat, rng)
+            seed = rng.getrandbits(32)
+            for i, action in enumerate(candidates):
+                d = world if i == k - 1 else world.copy()
+                policy = None if heuristic is None else heuristic(seed=seed)
+                self._iterate(d, root, index, policy, estimator, random.Random(seed), [action])
+            rounds += 1
+            if deadline is not None:
+                round_time = time.perf_counter() - now
+        self.last_iterations = rounds * k
+
     def _ranked(self, state: State, seat: int, legal: list[Action]) -> list[Action] | None:
         """The root's actions best first by the game's heuristic, when widening pays."""
         if self.widen <= 0 or len(legal) <= self.widen:
             return None
-        heuristic = self._heuristic_bot(state.game)
-        if not hasattr(heuristic, "ranked"):
-            raise ValueError(f"widen needs a heuristic with ranked(); {state.game.name} has none")
-        ranked: list[Action] = heuristic.ranked(state, seat)
+        ranked: list[Action] = self._ranker(state.game).ranked(state, seat)
         return ranked
+
+    def _ranker(self, game: Game) -> Any:
+        heuristic = self._heuristic_bot(game)
+        if not hasattr(heuristic, "ranked"):
+            raise ValueError(f"widen needs a heuristic with ranked(); {game.name} has none")
+        return heuristic
 
     def _iterate(
         self,
@@ -169,10 +237,20 @@ class ISMCTSBot:
         node = root
         path = []
         c = self.c
+        ranker = self._tree_ranker
         # Selection and expansion.
         while d.actors:
             mover = d.actors[0]
-            legal = allowed if node is root and allowed is not None else d.actions(mover)
+            ordered = False
+            if node is root and allowed is not None:
+                legal = allowed
+            else:
+                legal = d.actions(mover)
+                if ranker is not None and len(legal) > self.widen:
+                    # The mover's best by the heuristic, on this world as the mover sees it.
+                    top = self.widen + math.isqrt(node.visits) // 4
+                    legal = ranker.ranked(d, mover)[:top]
+                    ordered = True
             children = node.children
             untried = []
             for action in legal:
@@ -182,7 +260,10 @@ class ISMCTSBot:
                 else:
                     child.avail += 1
             if untried:
-                action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                if ordered or len(untried) == 1:
+                    action = untried[0]
+                else:
+                    action = untried[rng.randrange(len(untried))]
                 child = SearchNode(action, mover)
                 child.avail = 1
                 children[index(action)] = child
