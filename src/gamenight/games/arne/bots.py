@@ -219,6 +219,8 @@ class RolloutBot:
     between futures that differ only by this move; ISMCTS spreads the same budget over a
     tree of every seat's decisions and fresh determinizations per iteration, so two root
     moves are compared through different deals and the noise hides small edges.
+    cut: after half the samples only the best `cut` candidates play the other half (0: all
+    play every sample), so the close ones get the samples the clearly worse ones would cost.
     seconds: a cap on one decision's time (0: none; results then depend on the clock)."""
 
     def __init__(
@@ -227,14 +229,16 @@ class RolloutBot:
         samples: int = 48,
         top: int = 4,
         horizon: int = 20,
+        cut: int = 0,
         seconds: float = 0.0,
     ) -> None:
-        if samples < 1 or top < 1 or horizon < 0:
-            raise ValueError("rollout needs samples >= 1, top >= 1 and horizon >= 0")
+        if samples < 1 or top < 1 or horizon < 0 or cut < 0:
+            raise ValueError("rollout needs samples >= 1, top >= 1, horizon >= 0 and cut >= 0")
         self.rng = random.Random(seed)
         self.samples = samples
         self.top = top
         self.horizon = horizon
+        self.cut = cut
         self.seconds = seconds
         self.greedy = GreedyBot(seed)
 
@@ -248,27 +252,37 @@ class RolloutBot:
         return candidates[best]
 
     def values(self, state: State, seat: int, candidates: list[Action]) -> list[float]:
-        """Summed payoff of each candidate over the samples (the same futures for all)."""
+        """Summed payoff of each candidate over the samples (the same futures for all);
+        a candidate cut after half the samples gets -inf."""
         totals = [0.0] * len(candidates)
+        alive = list(range(len(candidates)))
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
-        players = range(state.game.players)
+        first = self.samples
+        if 0 < self.cut < len(candidates):
+            first = max(1, self.samples // 2)
         for done in range(self.samples):
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
+            if done == first:
+                alive = sorted(alive, key=lambda i: (-totals[i], i))[: self.cut]
             world = state.determinize(seat, self.rng)
             bot_seed = self.rng.getrandbits(32)
-            for i, action in enumerate(candidates):
-                future = world.copy()
-                future.act_legal(seat, action)
-                bots = [GreedyBot(bot_seed + p) for p in players]
-                steps = 0
-                while future.actors and steps < self.horizon:
-                    mover = future.actors[0]
-                    future.act_legal(mover, bots[mover].choose(future, mover))
-                    steps += 1
-                payoff = future.outcome().payoff if not future.actors else margin_estimate(future)
-                totals[i] += payoff[seat]
-        return totals
+            for i in alive:
+                totals[i] += self._play_on(world, seat, candidates[i], bot_seed)
+        return [t if i in alive else float("-inf") for i, t in enumerate(totals)]
+
+    def _play_on(self, world: State, seat: int, action: Action, bot_seed: int) -> float:
+        """`seat`'s payoff after `action` and `horizon` greedy decisions in every seat."""
+        future = world.copy()
+        future.act_legal(seat, action)
+        bots = [GreedyBot(bot_seed + p) for p in range(world.game.players)]
+        steps = 0
+        while future.actors and steps < self.horizon:
+            mover = future.actors[0]
+            future.act_legal(mover, bots[mover].choose(future, mover))
+            steps += 1
+        payoff = future.outcome().payoff if not future.actors else margin_estimate(future)
+        return payoff[seat]
 
 
 BOTS: dict[str, type[Any]] = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
