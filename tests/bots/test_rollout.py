@@ -9,7 +9,13 @@ import gamenight
 from gamenight.bots import levels, make, make_seat
 from gamenight.engine.core import BadInput
 from gamenight.engine.driver import play
-from gamenight.games.arne.bots import GreedyBot, RolloutBot
+from gamenight.games.arne.bots import (
+    GreedyBot,
+    RolloutBot,
+    _Context,
+    _RolloutGreedy,
+    _table_view,
+)
 from tests.bots.test_search import arne_states
 
 
@@ -99,3 +105,28 @@ def test_without_cut_every_candidate_plays_every_sample():
     )
     with pytest.raises(ValueError, match="cut >= 0"):
         RolloutBot(cut=-1)
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (3, {}),
+        (5, {"mode": "losing"}),
+        (4, {"variant": "team"}),
+        (3, {"variant": "dummy"}),
+        (6, {"variant": "team", "mode": "losing"}),
+    ],
+)
+def test_rollout_seats_value_every_action_as_greedy_does(players, options):
+    """The rollout's greedy reads `_table_view`, built from the state, instead of the
+    whole view: every action gets the very value greedy gives it, in every variant."""
+    for state in arne_states(players, 25, seed=players, wide=1, **options):
+        for seat in {state.actors[0], 0}:
+            full = _Context(state.view(seat), seat)
+            table = _Context(_table_view(state), seat)
+            for action in state.actions(seat) or []:
+                assert table.value(action) == full.value(action), action
+    rollout, greedy = _RolloutGreedy(4), GreedyBot(4)  # ties drawn from one stream
+    for state in arne_states(players, 40, seed=players + 1, wide=1, **options):
+        seat = state.actors[0]
+        assert rollout.choose(state, seat) == greedy.choose(state, seat)
