@@ -5,9 +5,9 @@ decision, in one run (a probe for choosing settings; the figures of record come 
 Each deal is played `players` times with the hard seat rotated through every seat (like
 the tournament's rotations), greedy seeded per seat elsewhere. Prints the hard seat's
 mean payoff (= the share of greedy seats it finished ahead of, ties half) with a 95%
-t-interval over games, and the wall time of each of its decisions (mean, p99, max; only
-decisions with two or more legal actions, since one legal action is returned at once),
-and the load average.
+t-interval over games, and the wall and CPU time of each of its decisions (mean, p99, max;
+only decisions with two or more legal actions, since one legal action is returned at
+once; wall time includes waits for a busy CPU, this being niced), and the load average.
 
 Usage: python bench/arne_hard_probe.py PLAYERS DEALS [SEAT TEXT, default hard] [FIRST DEAL]
 """
@@ -33,14 +33,22 @@ class Timed:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.times: list[float] = []
+        self.cpu: list[float] = []
 
     def choose(self, state: State, seat: int) -> Action:
         wide = len(state.actions(seat)) > 1
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action: Action = self.bot.choose(state, seat)
         if wide:
             self.times.append(time.perf_counter() - start)
+            self.cpu.append(time.process_time() - cpu)
         return action
+
+
+def spread(times: list[float]) -> str:
+    times = sorted(times)
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+    return f"mean {statistics.fmean(times):.3f}s p99 {p99:.3f}s max {times[-1]:.3f}s"
 
 
 def main() -> None:
@@ -51,6 +59,7 @@ def main() -> None:
     game = gamenight.load("arne", players=players)
     payoffs: list[float] = []
     times: list[float] = []
+    cpu: list[float] = []
     start = time.perf_counter()
     for deal in range(first, first + deals):
         for hard_seat in range(players):
@@ -63,15 +72,14 @@ def main() -> None:
                 state.act(seat, seats[seat].choose(state, seat))
             payoffs.append(state.outcome().payoff[hard_seat])
             times.extend(hard.times)
+            cpu.extend(hard.cpu)
     n = len(payoffs)
     mean = statistics.fmean(payoffs)
     half = 1.96 * statistics.stdev(payoffs) / math.sqrt(n) if n > 1 else float("nan")
-    times.sort()
-    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
     print(
         f"{players}p {text}: {n} games, ahead of greedy {mean:.1%} "
         f"[{mean - half:.1%}-{mean + half:.1%}]; {len(times)} decisions, "
-        f"mean {statistics.fmean(times):.3f}s p99 {p99:.3f}s max {times[-1]:.3f}s; "
+        f"wall {spread(times)}, CPU {spread(cpu)}; over 1 s: {sum(t >= 1 for t in times)}; "
         f"{time.perf_counter() - start:.0f}s wall; load {os.getloadavg()[0]:.2f}",
         flush=True,
     )

@@ -25,7 +25,10 @@ def test_hard_is_the_rollout_bot_at_three_players_and_up(players):
     assert levels("arne", players)["hard"].startswith("bot:rollout")
     bot = make_seat("hard", game, 7)
     assert isinstance(bot, RolloutBot)
-    assert (bot.samples, bot.horizon) == ((16, 60) if players <= 4 else (48, 20))
+    # about three rounds of decisions (a turn is n + 1 of them) from 4 players up
+    assert (bot.samples, bot.horizon) == {3: (16, 60), 4: (16, 60), 5: (32, 90), 6: (16, 126)}[
+        players
+    ]
 
 
 @pytest.mark.parametrize("players", [3, 6])

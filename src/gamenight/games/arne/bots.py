@@ -404,6 +404,8 @@ HARD = {
     2: "bot:ismcts?iterations=200",
     3: "bot:rollout?samples=16&horizon=60",
     4: "bot:rollout?samples=16&horizon=60",
+    5: "bot:rollout?samples=32&horizon=90",
+    6: "bot:rollout?samples=16&horizon=126",
 }
 
 
