@@ -287,7 +287,8 @@ class RolloutBot:
     tree of every seat's decisions and fresh determinizations per iteration, so two root
     moves are compared through different deals and the noise hides small edges.
     cut: after half the samples only the best `cut` candidates play the other half (0: all
-    play every sample), so the close ones get the samples the clearly worse ones would cost.
+    play every sample), so the close ones get the samples the clearly worse ones would cost
+    (not better at 5 players in a probe, see HARD; no level uses it).
     seconds: a cap on one decision's time (0: none; results then depend on the clock)."""
 
     def __init__(
@@ -378,27 +379,33 @@ def ismcts_for(players: int) -> dict[str, Any]:
     return ISMCTS
 
 
-# hard: greedy improved by simulation (RolloutBot) from 3 players up; its settings per
-# table size (48 samples of 20 decisions at 5-6 players, 16 of 60 at 3-4) were chosen on
-# 20-30 game probes, one hard seat against greedy in the others: 6 players 16/60 0.56,
-# 32/30 0.62, 48/20 0.72, 64/10 0.63 of greedy seats finished behind; 4 players 16/60
-# 0.675, 48/20 0.58; 3 players 16/60 0.67. At 2 players hard stays the ISMCTS on 200
-# iterations (not measured against the rollout bot there).
+# hard: greedy improved by simulation (RolloutBot) from 3 players up. A turn is about n + 1
+# decisions (every seat holds priority once in its window, A15-A16), so a round is about
+# n(n + 1): the rollouts cover about three rounds from 4 players up (60, 90, 126 decisions;
+# 60 at 3 players is five). The old 5-6 player horizon, 20, ended before the seat's own next
+# turn and left the kept cards to the estimate's fixed prices: 55.1% (200 games, 5 players)
+# and 53.1% (72 games, 6 players) ahead of greedy with 48 samples.
+# Chosen on probes (bench/arne_hard_probe.py, the same deals for each setting, 2026-12-01,
+# load 2-3): 5 players, 80 games: 16 samples/90 decisions 63.6%, 32/90 66.1%, 16/150
+# 56.9%, 24/90 with cut=2 56.4%; 6 players, 72 games: 16/126 63.7%. At 2 players hard
+# stays the ISMCTS on 200 iterations (not measured against the rollout bot there).
 #
 # Measured (2026-12-01, 200 games per size, `gamenight tournament arne --bots
-# "hard,greedy,greedy?seed=1,..." --players N --games 200`: one hard seat, greedy in every
-# other, seats rotated). "Finishes ahead of greedy" is the head-to-head measure: hard's
-# final score above a given greedy seat's (ties half), averaged over the greedy seats;
-# that is hard's mean payoff. Winning alone against N-1 greedy seats is not the measure
-# (an equal bot wins 1/N). Interval: 95% t-interval over games. Load average 3.7-5.3.
+# "hard,greedy,greedy?seed=1,..." --players N --games 200 --workers 1`: one hard seat,
+# greedy in every other, seats rotated). "Finishes ahead of greedy" is the head-to-head
+# measure: hard's final score above a given greedy seat's (ties half), averaged over the
+# greedy seats; that is hard's mean payoff. Winning alone against N-1 greedy seats is not
+# the measure (an equal bot wins 1/N). Interval: 95% over games (bench/payoff_interval.py
+# on the run's --out file).
 #   3 players: 61.8% [56.4-67.2] (rows 63.2%, 60.4%), won alone 45.3%; the old hard
-#              (ISMCTS 200 iterations) was 48-57% in small runs.
-#   4 players: 61.6% [56.7-66.5] (rows 60.8%, 61.3%, 62.7%), won alone 35.0%.
-#   5 players: 58.6% [50.3-66.9] in only 70 games (--games 70), rows 51.4-66.4%, won
-#              alone 32.9%: below the 60% goal, interval wide.
-#   6 players: 53.1% [45.1-61.0] in only 72 games (--games 72; no time for 200), rows
-#              49.3-56.9%, won alone 20.8%: NOT the 60% goal; the 20-game probe's 0.72 was
-#              noise. One move moves a 6-player result little; open.
+#              (ISMCTS 200 iterations) was 48-57% in small runs. Load 3.7-5.3.
+#   4 players: 61.6% [56.7-66.5] (rows 60.8%, 61.3%, 62.7%), won alone 35.0%. Load 3.7-5.3.
+#   5 players: 62.1% [57.6-66.6] (rows 60.0-64.8%), won alone 26.5%. Load 2.1-2.7.
+#   6 players: SIX
+# Time per decision of the hard seat (bench/arne_hard_probe.py, decisions with 2+ legal
+# actions, niced 19 beside other work): 5 players 32/90 CPU mean 0.136 s, p99 0.251 s,
+# max 0.327 s (wall max 0.483 s, load 2.9); 6 players 16/126 CPU mean 0.101 s, p99
+# 0.187 s, max 0.228 s (wall max 0.835 s, load 3.0).
 LEVELS = {"easy": "bot:random", "medium": "bot:greedy", "hard": "bot:rollout"}
 HARD = {
     2: "bot:ismcts?iterations=200",
