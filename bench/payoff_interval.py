@@ -12,13 +12,17 @@ import json
 import math
 import statistics
 import sys
+from pathlib import Path
 
 
 def main() -> None:
-    data = json.loads(open(sys.argv[1]).read())
+    data = json.loads(Path(sys.argv[1]).read_text())
     bot = sys.argv[2] if len(sys.argv) > 2 else "hard"
     payoffs = [
-        p for game in data["games"] for b, p in zip(game["seats"], game["payoff"]) if b == bot
+        p
+        for game in data["games"]
+        for b, p in zip(game["seats"], game["payoff"], strict=True)
+        if b == bot
     ]
     n = len(payoffs)
     mean = statistics.fmean(payoffs)
