@@ -9,7 +9,13 @@ import gamenight
 from gamenight.bots import levels, make, make_seat
 from gamenight.engine.core import BadInput
 from gamenight.engine.driver import play
-from gamenight.games.arne.bots import GreedyBot, RolloutBot
+from gamenight.games.arne.bots import (
+    GreedyBot,
+    RolloutBot,
+    _Context,
+    _RolloutGreedy,
+    _table_view,
+)
 from tests.bots.test_search import arne_states
 
 
@@ -19,7 +25,10 @@ def test_hard_is_the_rollout_bot_at_three_players_and_up(players):
     assert levels("arne", players)["hard"].startswith("bot:rollout")
     bot = make_seat("hard", game, 7)
     assert isinstance(bot, RolloutBot)
-    assert (bot.samples, bot.horizon) == ((16, 60) if players <= 4 else (48, 20))
+    # about three rounds of decisions (a turn is n + 1 of them) from 4 players up
+    assert (bot.samples, bot.horizon) == {3: (16, 60), 4: (16, 60), 5: (32, 90), 6: (16, 126)}[
+        players
+    ]
 
 
 @pytest.mark.parametrize("players", [3, 6])
@@ -61,7 +70,66 @@ def test_a_whole_game_with_a_rollout_seat_ends():
 
 def test_a_server_caps_the_rollout_bots_work_per_move():
     game = gamenight.load("arne", players=4)
-    assert make("rollout", game, bounded=True, samples="48", top="12", horizon="200")
-    for key, value in (("samples", "49"), ("top", "13"), ("horizon", "201")):
+    assert make("rollout", game, bounded=True, samples="48", top="12", horizon="200", cut="12")
+    for key, value in (("samples", "49"), ("top", "13"), ("horizon", "201"), ("cut", "13")):
         with pytest.raises(BadInput, match=f"'{key}'"):
             make("rollout", game, bounded=True, **{key: value})
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_the_hard_level_stays_within_a_servers_ceilings(players):
+    game = gamenight.load("arne", players=players)
+    assert make_seat(levels("arne", players)["hard"], game, 0, bounded=True)
+
+
+def test_cut_keeps_the_best_candidates_after_half_the_samples():
+    """With cut=2 of 4 candidates, the two that lead after half the samples (the very same
+    futures as a bot that stops there: one seed, one stream) play the rest; the others
+    are out (-inf), and the pick is one of the two."""
+    for state in arne_states(5, 4, seed=8, wide=4):
+        seat = state.actors[0]
+        candidates = GreedyBot().ranked(state, seat)[:4]
+        half = RolloutBot(seed=9, samples=3, horizon=6).values(state, seat, candidates)
+        full = RolloutBot(seed=9, samples=6, horizon=6, cut=2).values(state, seat, candidates)
+        leaders = sorted(range(4), key=lambda i: (-half[i], i))[:2]
+        assert [i for i in range(4) if full[i] > float("-inf")] == sorted(leaders)
+        for i in leaders:
+            assert full[i] >= half[i] - 1e-9  # the second half only adds payoffs
+        pick = RolloutBot(seed=9, samples=6, horizon=6, cut=2).choose(state, seat)
+        assert pick in [candidates[i] for i in leaders]
+
+
+def test_without_cut_every_candidate_plays_every_sample():
+    state = arne_states(5, 1, seed=8, wide=4)[0]
+    seat = state.actors[0]
+    candidates = GreedyBot().ranked(state, seat)[:4]
+    assert all(
+        v > float("-inf") for v in RolloutBot(samples=4, horizon=4).values(state, seat, candidates)
+    )
+    with pytest.raises(ValueError, match="cut >= 0"):
+        RolloutBot(cut=-1)
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (3, {}),
+        (5, {"mode": "losing"}),
+        (4, {"variant": "team"}),
+        (3, {"variant": "dummy"}),
+        (6, {"variant": "team", "mode": "losing"}),
+    ],
+)
+def test_rollout_seats_value_every_action_as_greedy_does(players, options):
+    """The rollout's greedy reads `_table_view`, built from the state, instead of the
+    whole view: every action gets the very value greedy gives it, in every variant."""
+    for state in arne_states(players, 25, seed=players, wide=1, **options):
+        for seat in {state.actors[0], 0}:
+            full = _Context(state.view(seat), seat)
+            table = _Context(_table_view(state), seat)
+            for action in state.actions(seat) or []:
+                assert table.value(action) == full.value(action), action
+    rollout, greedy = _RolloutGreedy(4), GreedyBot(4)  # ties drawn from one stream
+    for state in arne_states(players, 40, seed=players + 1, wide=1, **options):
+        seat = state.actors[0]
+        assert rollout.choose(state, seat) == greedy.choose(state, seat)

@@ -71,6 +71,7 @@ PARAMETER_CEILINGS: dict[str, float] = {
     "budget_s": 2.0,
     "horizon": 200,  # Arne rollout bot: decisions played on per candidate and sample
     "top": 12,  # Arne rollout bot: candidates tried
+    "cut": 12,  # Arne rollout bot: candidates kept for the second half of the samples
 }
 
 

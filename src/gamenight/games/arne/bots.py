@@ -64,12 +64,14 @@ class GreedyBot:
     def _value_of(self, state: State, seat: int, action: Action) -> float:
         return _Context(state.view(seat), seat).value(action)
 
+    def _view(self, state: State, seat: int) -> dict[str, Any]:
+        return state.view(seat)
+
     def choose(self, state: State, seat: int) -> Action:
         legal = state.actions(seat)
         if len(legal) == 1:
             return legal[0]
-        view = state.view(seat)
-        ctx = _Context(view, seat)
+        ctx = _Context(self._view(state, seat), seat)
         best: list[Action] = []
         best_value = float("-inf")
         for action in legal:
@@ -78,7 +80,72 @@ class GreedyBot:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-9:
                 best.append(action)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+        return best[0] if len(best) == 1 else self._tie(best)
+
+    def _tie(self, best: list[Action]) -> Action:
+        return self.rng.choice(best)
+
+
+class _RolloutGreedy(GreedyBot):
+    """Greedy for the seats of a rollout: the same choices from `_table_view`, the part of
+    the seat's view greedy reads, built straight from the (determinized) state; the whole
+    view was a third of a rollout's time. Its random stream starts at the first tie (the
+    same draws; seeding one per seat and rollout cost 3%)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.tie_rng: random.Random | None = None
+
+    def _tie(self, best: list[Action]) -> Action:
+        if self.tie_rng is None:
+            self.tie_rng = random.Random(self.seed)
+        return self.tie_rng.choice(best)
+
+    def _view(self, state: State, seat: int) -> dict[str, Any]:
+        return _table_view(state)
+
+
+def _table_view(state: Any) -> dict[str, Any]:
+    """The public keys of `state.view(seat)` that `_Context` reads, the same values."""
+    game = state.game
+    names, card_kind = game.kind_name, game.card_kind
+    hands, player_at = state.hands, state.player_at
+    pending = state.pending
+    return {
+        "mode": game.options.mode,
+        "variant": game.options.variant,
+        "seat_of": list(state.seat_of),
+        "seats": [
+            {
+                "team": seat % game.teams if game.team else seat,
+                "hand_size": len(hands[player_at[seat]]),
+            }
+            for seat in range(game.n)
+        ],
+        "displays": [
+            {
+                "stacks": [
+                    {
+                        "base": names[card_kind[stack.base]],
+                        "chameleon": stack.chameleon >= 0,
+                        "x3": stack.x3 >= 0,
+                        "crush": stack.crush >= 0,
+                        "lock": stack.lock >= 0,
+                    }
+                    for stack in stacks
+                ]
+            }
+            for stacks in state.displays
+        ],
+        "dummy_seat": state.dummy_controller
+        if game.dummy and state.dummy_controller >= 0
+        else None,
+        "discard": [names[card_kind[c]] for c in state.discard[-1:]],
+        "draw_pile": len(state.deck),
+        "turn_seat": state.turn_seat,
+        "direction": state.direction,
+        "pending": {"kind": pending.kind, "player": pending.player} if pending else None,
+    }
 
 
 class _Context:
@@ -219,6 +286,9 @@ class RolloutBot:
     between futures that differ only by this move; ISMCTS spreads the same budget over a
     tree of every seat's decisions and fresh determinizations per iteration, so two root
     moves are compared through different deals and the noise hides small edges.
+    cut: after half the samples only the best `cut` candidates play the other half (0: all
+    play every sample), so the close ones get the samples the clearly worse ones would cost
+    (not better at 5 players in a probe, see HARD; no level uses it).
     seconds: a cap on one decision's time (0: none; results then depend on the clock)."""
 
     def __init__(
@@ -227,14 +297,16 @@ class RolloutBot:
         samples: int = 48,
         top: int = 4,
         horizon: int = 20,
+        cut: int = 0,
         seconds: float = 0.0,
     ) -> None:
-        if samples < 1 or top < 1 or horizon < 0:
-            raise ValueError("rollout needs samples >= 1, top >= 1 and horizon >= 0")
+        if samples < 1 or top < 1 or horizon < 0 or cut < 0:
+            raise ValueError("rollout needs samples >= 1, top >= 1, horizon >= 0 and cut >= 0")
         self.rng = random.Random(seed)
         self.samples = samples
         self.top = top
         self.horizon = horizon
+        self.cut = cut
         self.seconds = seconds
         self.greedy = GreedyBot(seed)
 
@@ -248,27 +320,37 @@ class RolloutBot:
         return candidates[best]
 
     def values(self, state: State, seat: int, candidates: list[Action]) -> list[float]:
-        """Summed payoff of each candidate over the samples (the same futures for all)."""
+        """Summed payoff of each candidate over the samples (the same futures for all);
+        a candidate cut after half the samples gets -inf."""
         totals = [0.0] * len(candidates)
+        alive = list(range(len(candidates)))
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
-        players = range(state.game.players)
+        first = self.samples
+        if 0 < self.cut < len(candidates):
+            first = max(1, self.samples // 2)
         for done in range(self.samples):
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
+            if done == first:
+                alive = sorted(alive, key=lambda i: (-totals[i], i))[: self.cut]
             world = state.determinize(seat, self.rng)
             bot_seed = self.rng.getrandbits(32)
-            for i, action in enumerate(candidates):
-                future = world.copy()
-                future.act_legal(seat, action)
-                bots = [GreedyBot(bot_seed + p) for p in players]
-                steps = 0
-                while future.actors and steps < self.horizon:
-                    mover = future.actors[0]
-                    future.act_legal(mover, bots[mover].choose(future, mover))
-                    steps += 1
-                payoff = future.outcome().payoff if not future.actors else margin_estimate(future)
-                totals[i] += payoff[seat]
-        return totals
+            for i in alive:
+                totals[i] += self._play_on(world, seat, candidates[i], bot_seed)
+        return [t if i in alive else float("-inf") for i, t in enumerate(totals)]
+
+    def _play_on(self, world: State, seat: int, action: Action, bot_seed: int) -> float:
+        """`seat`'s payoff after `action` and `horizon` greedy decisions in every seat."""
+        future = world.copy()
+        future.act_legal(seat, action)
+        bots = [_RolloutGreedy(bot_seed + p) for p in range(world.game.players)]
+        steps = 0
+        while future.actors and steps < self.horizon:
+            mover = future.actors[0]
+            future.act_legal(mover, bots[mover].choose(future, mover))
+            steps += 1
+        payoff = future.outcome().payoff if not future.actors else margin_estimate(future)
+        return payoff[seat]
 
 
 BOTS: dict[str, type[Any]] = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
@@ -305,32 +387,42 @@ def ismcts_for(players: int) -> dict[str, Any]:
     return ISMCTS
 
 
-# hard: greedy improved by simulation (RolloutBot) from 3 players up; its settings per
-# table size (48 samples of 20 decisions at 5-6 players, 16 of 60 at 3-4) were chosen on
-# 20-30 game probes, one hard seat against greedy in the others: 6 players 16/60 0.56,
-# 32/30 0.62, 48/20 0.72, 64/10 0.63 of greedy seats finished behind; 4 players 16/60
-# 0.675, 48/20 0.58; 3 players 16/60 0.67. At 2 players hard stays the ISMCTS on 200
-# iterations (not measured against the rollout bot there).
+# hard: greedy improved by simulation (RolloutBot) from 3 players up. A turn is about n + 1
+# decisions (every seat holds priority once in its window, A15-A16), so a round is about
+# n(n + 1): the rollouts cover about three rounds from 4 players up (60, 90, 126 decisions;
+# 60 at 3 players is five). The old 5-6 player horizon, 20, ended before the seat's own next
+# turn and left the kept cards to the estimate's fixed prices: 55.1% (200 games, 5 players)
+# and 53.1% (72 games, 6 players) ahead of greedy with 48 samples.
+# Chosen on probes (bench/arne_hard_probe.py, the same deals for each setting, 2026-12-01,
+# load 2-3): 5 players, 80 games: 16 samples/90 decisions 63.6%, 32/90 66.1%, 16/150
+# 56.9%, 24/90 with cut=2 56.4%; 6 players, 72 games: 16/126 63.7%. At 2 players hard
+# stays the ISMCTS on 200 iterations (not measured against the rollout bot there).
 #
 # Measured (2026-12-01, 200 games per size, `gamenight tournament arne --bots
-# "hard,greedy,greedy?seed=1,..." --players N --games 200`: one hard seat, greedy in every
-# other, seats rotated). "Finishes ahead of greedy" is the head-to-head measure: hard's
-# final score above a given greedy seat's (ties half), averaged over the greedy seats;
-# that is hard's mean payoff. Winning alone against N-1 greedy seats is not the measure
-# (an equal bot wins 1/N). Interval: 95% t-interval over games. Load average 3.7-5.3.
+# "hard,greedy,greedy?seed=1,..." --players N --games 200 --workers 1`: one hard seat,
+# greedy in every other, seats rotated). "Finishes ahead of greedy" is the head-to-head
+# measure: hard's final score above a given greedy seat's (ties half), averaged over the
+# greedy seats; that is hard's mean payoff. Winning alone against N-1 greedy seats is not
+# the measure (an equal bot wins 1/N). Interval: 95% over games (bench/payoff_interval.py
+# on the run's --out file).
 #   3 players: 61.8% [56.4-67.2] (rows 63.2%, 60.4%), won alone 45.3%; the old hard
-#              (ISMCTS 200 iterations) was 48-57% in small runs.
-#   4 players: 61.6% [56.7-66.5] (rows 60.8%, 61.3%, 62.7%), won alone 35.0%.
-#   5 players: 58.6% [50.3-66.9] in only 70 games (--games 70), rows 51.4-66.4%, won
-#              alone 32.9%: below the 60% goal, interval wide.
-#   6 players: 53.1% [45.1-61.0] in only 72 games (--games 72; no time for 200), rows
-#              49.3-56.9%, won alone 20.8%: NOT the 60% goal; the 20-game probe's 0.72 was
-#              noise. One move moves a 6-player result little; open.
+#              (ISMCTS 200 iterations) was 48-57% in small runs. Load 3.7-5.3.
+#   4 players: 61.6% [56.7-66.5] (rows 60.8%, 61.3%, 62.7%), won alone 35.0%. Load 3.7-5.3.
+#   5 players: 62.1% [57.6-66.6] (rows 60.0-64.8%), won alone 26.5%. Load 2.1-2.7.
+#   6 players: 58.2% [53.9-62.5] in 204 games (--games 200 rounds up to whole
+#              rotations; rows 54.4-61.0%), won alone 15.2%: NOT the 60% goal (the
+#              probe's 63.7% was luck). Load 2.0-2.7.
+# Time per decision of the hard seat (bench/arne_hard_probe.py, decisions with 2+ legal
+# actions, niced 19 beside other work): 5 players 32/90 CPU mean 0.136 s, p99 0.251 s,
+# max 0.327 s (wall max 0.483 s, load 2.9); 6 players 16/126 CPU mean 0.101 s, p99
+# 0.187 s, max 0.228 s (wall max 0.835 s, load 3.0).
 LEVELS = {"easy": "bot:random", "medium": "bot:greedy", "hard": "bot:rollout"}
 HARD = {
     2: "bot:ismcts?iterations=200",
     3: "bot:rollout?samples=16&horizon=60",
     4: "bot:rollout?samples=16&horizon=60",
+    5: "bot:rollout?samples=32&horizon=90",
+    6: "bot:rollout?samples=16&horizon=126",
 }
 
 
