@@ -6,11 +6,13 @@ the page's socket is watched through Playwright's route_web_socket."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from typing import Any
 
 from playwright.sync_api import Browser, Page, WebSocketRoute
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.server.helpers import Server, wait_js
 from tests.web.conftest import PHONE, create_table, open_page, serious_violations
@@ -215,19 +217,26 @@ def test_with_reduced_motion_the_reveal_appears_without_moving(
 
 
 def play_arne_turn(page: Page) -> None:
-    """One step of a person who plays the first card they may, on the first target."""
+    """One step of a person who plays the first card they may, on the first target. The
+    table may move on between looking and clicking (the bot answers, the game ends): a
+    click that finds nothing within 3 s is skipped, and the caller looks again."""
+
+    def click(selector: str) -> None:
+        with contextlib.suppress(PlaywrightTimeout):
+            page.locator(selector).first.click(timeout=3000)
+
     if page.locator("button.colour-choice").count():
-        page.locator("button.colour-choice").first.click()
+        click("button.colour-choice")
     elif page.locator("#handbar.answer #pass").count():
         page.keyboard.press("p")
     elif page.locator("#handbar.asked .handcard.playable [role=button]").count():
-        page.locator("#handbar.asked .handcard.playable [role=button]").first.click()
+        click("#handbar.asked .handcard.playable [role=button]")
         if page.locator("#choices button.choice").count():
-            page.locator("#choices button.choice").first.click()
+            click("#choices button.choice")
         elif page.locator("#game .target").count():
-            page.locator("#game .target").first.click()
+            click("#game .target")
     elif page.locator("#choices button[data-action]").count():
-        page.locator("#choices button[data-action]").first.click()
+        click("#choices button[data-action]")
     elif page.locator("#pass").count():
         page.keyboard.press("p")
 
