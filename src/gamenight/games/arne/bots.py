@@ -22,6 +22,7 @@ from gamenight.engine.core import Action, State
 from gamenight.engine.driver import RandomBot
 from gamenight.games.arne import actions as A
 from gamenight.games.arne.components import FACE
+from gamenight.games.arne.observation import stack_view
 from gamenight.games.arne.scoring import ScoredStack, display_score, player_scores
 
 # What spending a card costs the greedy bot (it keeps black cards for good moments).
@@ -123,18 +124,7 @@ def _table_view(state: Any) -> dict[str, Any]:
             for seat in range(game.n)
         ],
         "displays": [
-            {
-                "stacks": [
-                    {
-                        "base": names[card_kind[stack.base]],
-                        "chameleon": stack.chameleon >= 0,
-                        "x3": stack.x3 >= 0,
-                        "crush": stack.crush >= 0,
-                        "lock": stack.lock >= 0,
-                    }
-                    for stack in stacks
-                ]
-            }
+            {"stacks": [stack_view(stack, names, card_kind) for stack in stacks]}
             for stacks in state.displays
         ],
         "dummy_seat": state.dummy_controller

@@ -123,6 +123,17 @@ class ArneView(TypedDict, total=False):
     known: dict[str, list[str]]  # A58: cards the seat knows in other players' hands
 
 
+def stack_view(stack: Any, names: Any, card_kind: Any) -> StackView:
+    """One stack of a display as every seat sees it (also the rollout bots' table view)."""
+    return {
+        "base": names[card_kind[stack.base]],
+        "chameleon": stack.chameleon >= 0,
+        "x3": stack.x3 >= 0,
+        "crush": stack.crush >= 0,
+        "lock": stack.lock >= 0,
+    }
+
+
 def seat_view(state: ArneState, seat: int | None) -> ArneView:
     """Section 6: exactly what `seat` may see (None: a spectator), with the live score
     preview (5.1) and the window with its priority order (A15)."""
@@ -141,16 +152,7 @@ def seat_view(state: ArneState, seat: int | None) -> ArneView:
                 "owner_seat": j if j < players else None,
                 "controller_seat": dummy_seat if j == players else j,
                 "score": display_scores[j],
-                "stacks": [
-                    {
-                        "base": names[card_kind[stack.base]],
-                        "chameleon": stack.chameleon >= 0,
-                        "x3": stack.x3 >= 0,
-                        "crush": stack.crush >= 0,
-                        "lock": stack.lock >= 0,
-                    }
-                    for stack in stacks
-                ],
+                "stacks": [stack_view(stack, names, card_kind) for stack in stacks],
             }
         )
     scores = state.scores()
