@@ -179,10 +179,11 @@ def test_a_killed_server_leaves_no_worker_processes(tmp_path: Path) -> None:
     a test that kills the server must not leave them running (they piled up by the
     hundred over a session): the helper kills the server's whole process group."""
     server = Server(f"sqlite:///{tmp_path / 'g.db'}", tmp_path).start()
-    # A bot table makes the pool start its workers.
+    # A table of a heavy game makes the pool start its workers when it starts.
     body = {"game": "drop-it", "seats": ["random", "random"], "settings": {"bot_delay": 0}}
-    table = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
-    httpx.post(f"{server.url}/api/tables/{table['id']}/start", timeout=10)
+    with httpx.Client(base_url=server.url, timeout=10) as owner:  # keeps the owner's cookie
+        table = owner.post("/api/tables", json=body).json()
+        assert owner.post(f"/api/tables/{table['id']}/start").status_code == 200
     time.sleep(1.0)
     assert server.proc is not None
     below = _descendants(server.proc.pid)

@@ -173,7 +173,7 @@ def test_a_bot_move_has_a_wall_clock_budget(
 
     monkeypatch.setattr(workers, "bot_choose", slow)
     with app_client(tmp_path, limits=Limits(move_seconds=0.3)) as client:
-        t = new_table(client, seats=["easy", "easy"])
+        t = new_table(client, seats=["hard", "hard"])  # bots that think (in the pool)
         client.post(f"/api/tables/{t['id']}/start")
         start = time.monotonic()
         wait_for(lambda: hub_of(client).live[t["id"]].version >= 1, 5.0)
@@ -202,13 +202,13 @@ def test_tables_of_only_bots_are_capped(tmp_path: Path) -> None:
 def test_a_killed_worker_is_replaced_and_the_game_goes_on(tmp_path: Path) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", pool="process", workers_n=1)
     with TestClient(app) as client:
-        t = new_table(client, seats=["open", "easy"])
+        t = new_table(client, seats=["open", "hard"])  # hard thinks in a worker; easy is quick
         tid = t["id"]
         token = join(client, tid, 0, "Ann")
         client.post(f"/api/tables/{tid}/start")
         pool = hub_of(client).pool
+        assert wait_for(lambda: pool.executor._processes, 10.0)  # started with the table
         victims = list(pool.executor._processes)
-        assert victims
         for pid in victims:
             os.kill(pid, 9)
         # Health says so (503 while broken, then the restart), never a plain "ok".

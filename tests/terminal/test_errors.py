@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -190,6 +191,19 @@ def test_an_ascii_only_terminal_gets_question_marks_not_a_crash(tmp_path: Path) 
     assert "?" in run.stdout and "Drop It" in run.stdout
 
 
+def _start_a_table_of_thinking_bots(port: int) -> None:
+    base = f"http://127.0.0.1:{port}/api/tables"
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())  # the owner
+    body = {"game": "drop-or-stop", "seats": ["hard", "hard"], "options": {"players": 2}}
+    made = urllib.request.Request(
+        base, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with browser.open(made, timeout=10) as answer:
+        table = json.loads(answer.read())["id"]
+    with browser.open(urllib.request.Request(f"{base}/{table}/start", method="POST")):
+        pass
+
+
 def test_ctrl_c_on_serve_stops_it_in_one_line(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -212,7 +226,8 @@ def test_ctrl_c_on_serve_stops_it_in_one_line(tmp_path: Path) -> None:
                 break
             except OSError:
                 time.sleep(0.2)
-        time.sleep(1)
+        _start_a_table_of_thinking_bots(port)  # so worker processes are up to get Ctrl+C
+        time.sleep(2)
         os.killpg(server.pid, signal.SIGINT)
         _, err = server.communicate(timeout=60)
     finally:

@@ -214,15 +214,32 @@ def parse_seat(text: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
-def make_seat(text: str, game: Game, seed: int, *, bounded: bool = False) -> Bot:
-    """A bot from its seat text, seeded; plain `bot` is the game's heuristic and a
-    difficulty (`easy`, `bot:hard`) names the level's bot."""
+def _seat_bot(text: str, game: Game) -> tuple[str, dict[str, str]]:
+    """The bot name and parameters a seat text means: plain `bot` is the game's heuristic
+    and a difficulty (`easy`, `bot:hard`) names the level's bot."""
     text = text.strip()
     level = text.removeprefix("bot:")
     if level in LEVELS:
         text = levels(game.name, game.players)[level]
     name, params = parse_seat(text)
-    name = name or default_bot(game.name)
+    return name or default_bot(game.name), params
+
+
+def is_quick(text: str, game: Game) -> bool:
+    """Whether the seat's bot decides in microseconds (its class says `quick = True`).
+    A server plays such a bot in its own event loop: sending the state to a worker
+    process and back would cost more than the move, and a server whose bots are all
+    quick needs no worker processes at all. An unknown bot is not quick."""
+    try:
+        name, _ = _seat_bot(text, game)
+    except BadInput:
+        return False
+    return bool(getattr(available(game.name).get(name), "quick", False))
+
+
+def make_seat(text: str, game: Game, seed: int, *, bounded: bool = False) -> Bot:
+    """A bot from its seat text, seeded (see `_seat_bot` for what the text may say)."""
+    name, params = _seat_bot(text, game)
     if "seed" in parameters(available(game.name).get(name, object)) and "seed" not in params:
         params["seed"] = str(seed)
     return make(name, game, bounded=bounded, **params)

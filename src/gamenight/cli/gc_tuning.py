@@ -12,6 +12,16 @@ loaded machine, whole runs): 5,004 / 454 / 39 collections of generation 0 / 1 / 
 132 s over 30,865 players' actions with the defaults (4.3 ms per action); 54 / 2 / 0
 taking 8.6 s over 18,161 with these (0.47 ms per action).
 
+A middle collection (generation 1) runs after every third young one (THRESHOLDS[1] = 2,
+not 20), and a full one after 400 of those (about as many young ones as before): what a
+middle collection walks is what survived the young ones since the last, and when 1,000
+tables' connections come up nearly all of it survives (about 200 objects a WebSocket).
+With 20, the first middle collection after that burst walked 310,000 objects in one
+pause of 160-250 ms, inside the measured window; with 2 the same work comes in pieces
+(bench/capacity.py at 1,000 tables, 10 s windows at load 3, paired runs 2026-12-01:
+longest middle pause 63-76 ms CPU against 162-239 ms; p99 27.6 and 69.5 ms against 97.8
+and 240 ms).
+
 GAMENIGHT_GC_THRESHOLDS="700,10,10" sets other thresholds and GAMENIGHT_GC_FREEZE=0 leaves
 everything in the collections (to compare). With GAMENIGHT_GC_LOG=path the server appends,
 at exit, one JSON line with the count and pause times of collections per generation (the
@@ -28,7 +38,7 @@ import os
 import time
 from typing import Any
 
-THRESHOLDS = (20_000, 20, 40)
+THRESHOLDS = (20_000, 2, 400)
 
 
 def tune(preload: list[str]) -> None:

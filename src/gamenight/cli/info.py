@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import socket
 from typing import Annotated, Any
 
@@ -137,20 +136,6 @@ def _check_database(url: str | None) -> None:
         raise fail(f"cannot use the database {url}: {first}") from err
 
 
-def _workers_ignore_ctrl_c() -> None:
-    """Start the server's forkserver (its worker processes are forked from it) with Ctrl+C
-    ignored: the terminal sends SIGINT to every process of the group, and only the main
-    process should stop on it (each worker printed a KeyboardInterrupt traceback)."""
-    import multiprocessing.forkserver
-
-    multiprocessing.get_context("forkserver").set_forkserver_preload(["gamenight.server.workers"])
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        multiprocessing.forkserver.ensure_running()
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(metavar="ADDRESS", help="address to listen on")] = (
@@ -179,7 +164,6 @@ def serve(
         raise fail(str(error)) from error
     _check_port(host, port)
     _check_database(db)
-    _workers_ignore_ctrl_c()
     from gamenight.cli import gc_tuning
     from gamenight.server.app import serve as run_server
 

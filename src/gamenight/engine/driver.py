@@ -19,6 +19,8 @@ class Bot(Protocol):
 class RandomBot:
     """Picks uniformly among the legal actions, from its own seeded RNG."""
 
+    quick = True  # a move costs microseconds (see gamenight.bots.is_quick)
+
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 

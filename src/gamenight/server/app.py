@@ -96,8 +96,6 @@ def create_app(
         hub.on_finished = rate
         hub.relays["chat"] = table_chat.heard  # a line written on another process
         try:
-            if pool == "process":
-                await work.run(workers.warm)
             await rate()  # games that finished before a restart
             restored = await hub.restore()
             if restored:

@@ -19,6 +19,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any
 
+from gamenight.bots import is_quick
 from gamenight.server import moments, seats, timers, workers
 from gamenight.server.live_table import PASS_DWELL, REACTION_SECONDS, Conn, LiveTable, Refused
 
@@ -243,7 +244,10 @@ async def bot_move(
     hub: Hub, table: LiveTable, state: State, seat: int, text: str, seed: int
 ) -> dict[str, Any]:
     """The bot's move within the server's wall-clock budget; past it a seeded random legal
-    move (the worker cuts its own search at the budget too)."""
+    move (the worker cuts its own search at the budget too). A quick bot (random, a
+    game's heuristic) moves here in the event loop, with no worker process."""
+    if is_quick(text, state.game):
+        return workers.bot_choose(state, seat, text, seed)
     budget = hub.limits.move_seconds
     state = state.copy()  # the live state changes in place (pipeline) while the bot thinks
     try:

@@ -15,6 +15,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from gamenight.bots import is_quick
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import load
 from gamenight.engine.registry import spec as game_spec
@@ -53,9 +54,20 @@ async def get(hub: Hub, table_id: str) -> LiveTable:
         table = await _load(hub, table_id)
         hub.live[table_id] = table
         if table.row.status == "running":
+            _prepare_workers(hub, table)
             await hub._plan(table)
             seats.watch_all(hub, table)
         return table
+
+
+def _prepare_workers(hub: Hub, table: LiveTable) -> None:
+    """Warm the worker processes for a table that will use them: a heavy game, or a bot
+    that thinks (a quick bot moves in the event loop, scheduler.bot_move)."""
+    game = table.game
+    if game_spec(game.name).heavy or any(
+        s.kind == "bot" and not is_quick(s.bot or "bot", game) for s in table.row.seats
+    ):
+        hub.pool.prepare()
 
 
 async def _load(hub: Hub, table_id: str) -> LiveTable:
@@ -189,6 +201,7 @@ async def start(hub: Hub, table: LiveTable) -> None:
         table.state = table.game.start(table.row.seed)
         await hub.db(hub.store.set_status, table.row.id, "running")
         table.row.status = "running"
+    _prepare_workers(hub, table)
     await hub.broadcast(table)
     await hub._plan(table)
 

@@ -84,17 +84,38 @@ def warm() -> int:
     return 0
 
 
+def _log_failure(done: asyncio.Future[Any]) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        log.warning("warming the worker pool failed: %r", done.exception())
+
+
 class WorkerPool:
     """An executor that is replaced when it breaks (a worker process died)."""
 
     def __init__(self, factory: Callable[[], Executor]) -> None:
         self.factory = factory
-        self.executor = factory()
+        self._executor: Executor | None = None  # made with the first job (see prepare)
         self.restarts = 0
+        self._warming: asyncio.Future[Any] | None = None
+
+    @property
+    def executor(self) -> Executor:
+        if self._executor is None:
+            self._executor = self.factory()
+        return self._executor
+
+    def prepare(self) -> None:
+        """Start the workers in the background, games imported, unless done already:
+        called when a table that will need them starts, so its first heavy move does
+        not wait for that. A server whose tables need none (people, quick bots) never
+        starts a worker process."""
+        if self._warming is None:
+            self._warming = asyncio.ensure_future(self.run(warm))
+            self._warming.add_done_callback(_log_failure)
 
     @property
     def broken(self) -> bool:
-        return bool(getattr(self.executor, "_broken", False))
+        return bool(getattr(self._executor, "_broken", False))
 
     def heal(self) -> bool:
         """Replace a broken executor; True if it was broken."""
@@ -108,7 +129,7 @@ class WorkerPool:
             return  # another job replaced it already
         log.warning("a worker process died; starting a new worker pool")
         executor.shutdown(wait=False, cancel_futures=True)
-        self.executor = self.factory()
+        self._executor = self.factory()
         self.restarts += 1
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -125,7 +146,8 @@ class WorkerPool:
         raise AssertionError("unreachable")
 
     def shutdown(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
 
 
 def make_pool(kind: str, workers_n: int) -> Executor:
@@ -135,4 +157,11 @@ def make_pool(kind: str, workers_n: int) -> Executor:
         return ThreadPoolExecutor(max_workers=workers_n, thread_name_prefix="gamenight-work")
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["gamenight.server.workers"])
-    return ProcessPoolExecutor(max_workers=workers_n, mp_context=ctx)
+    return ProcessPoolExecutor(max_workers=workers_n, mp_context=ctx, initializer=_ignore_ctrl_c)
+
+
+def _ignore_ctrl_c() -> None:
+    """A worker ignores Ctrl+C: the terminal sends SIGINT to every process of the group,
+    and only the server should stop on it (each worker printed a KeyboardInterrupt
+    traceback). The forkserver and the resource tracker ignore it themselves."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -50,6 +50,8 @@ def _stacks(display: dict[str, Any]) -> list[ScoredStack]:
 class GreedyBot:
     """One-step look-ahead on the public score preview (see the module docstring)."""
 
+    quick = True  # tens of microseconds a move (see gamenight.bots.is_quick)
+
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 

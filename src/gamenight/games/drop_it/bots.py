@@ -20,6 +20,8 @@ from gamenight.games.drop_it.scoring import Tolerances, assess, distance, place
 class RandomDropBot:
     """A random point of the drop grid; a random joker choice."""
 
+    quick = True  # picking costs microseconds; the drop itself still runs in a worker
+
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 

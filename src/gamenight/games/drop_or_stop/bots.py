@@ -26,6 +26,8 @@ class ThresholdBot:
       (tableau value + an average hidden hand), since nothing more is to be gained.
     """
 
+    quick = True  # tens of microseconds a move (see gamenight.bots.is_quick)
+
     def __init__(self, seed: int = 0, stop_at: int = 8, max_risk: float = 0.5) -> None:
         self.rng = random.Random(seed)
         self.stop_at = stop_at
