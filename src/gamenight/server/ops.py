@@ -38,9 +38,11 @@ async def health(request: Request) -> Response:
     return Response("ok" + extra, media_type="text/plain")
 
 
-@router.websocket("/ws/echo")
 async def echo(websocket: WebSocket) -> None:
     await websocket.accept()
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             await websocket.send_text(await websocket.receive_text())
+
+
+router.add_websocket_route("/ws/echo", echo)  # a plain route, as the tables' own (live.py)
