@@ -18,6 +18,7 @@ from gamenight.games.drop_it.components import Outline, piece_of
 
 Point = tuple[float, float]
 Pose = tuple[float, float, float]
+_HAIR = 1e-6  # mm: far above the rounding of the distances, far below any tolerance
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,35 +39,43 @@ class Placed:
     cy: float
     r: float
     verts: tuple[Point, ...]
+    # (xmin, ymin, xmax, ymax), made by `place`: a drop's assessment asks for it four times
+    box: tuple[float, float, float, float] | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_circle(self) -> bool:
         return not self.verts
 
     def bbox(self) -> tuple[float, float, float, float]:
-        if not self.verts:
-            return self.cx - self.r, self.cy - self.r, self.cx + self.r, self.cy + self.r
-        xs = [v[0] for v in self.verts]
-        ys = [v[1] for v in self.verts]
-        return min(xs), min(ys), max(xs), max(ys)
+        return self.box if self.box is not None else _bbox(self.cx, self.cy, self.r, self.verts)
 
     def top(self) -> float:
         """N8: the largest y of the outline."""
-        return self.cy + self.r if not self.verts else max(v[1] for v in self.verts)
+        return self.bbox()[3]
 
     def bottom(self) -> float:
-        return self.cy - self.r if not self.verts else min(v[1] for v in self.verts)
+        return self.bbox()[1]
+
+
+def _bbox(
+    cx: float, cy: float, r: float, verts: tuple[Point, ...]
+) -> tuple[float, float, float, float]:
+    if not verts:
+        return cx - r, cy - r, cx + r, cy + r
+    xs = [v[0] for v in verts]
+    ys = [v[1] for v in verts]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def place(outline: Outline, pose: Pose) -> Placed:
     """N2: the outline transformed by (centroid, θ)."""
     x, y, a = pose
     if outline.is_circle:
-        return Placed(x, y, outline.radius, ())
+        r = outline.radius
+        return Placed(x, y, r, (), (x - r, y - r, x + r, y + r))
     c, s = math.cos(a), math.sin(a)
-    return Placed(
-        x, y, 0.0, tuple((x + vx * c - vy * s, y + vx * s + vy * c) for vx, vy in outline.vertices)
-    )
+    verts = tuple((x + vx * c - vy * s, y + vx * s + vy * c) for vx, vy in outline.vertices)
+    return Placed(x, y, 0.0, verts, _bbox(x, y, 0.0, verts))
 
 
 def segment(a: Point, b: Point) -> Placed:
@@ -134,15 +143,18 @@ def distance(a: Placed, b: Placed) -> float:
 
 def within(a: Placed, b: Placed, gap: float) -> bool:
     """`distance(a, b) <= gap`, stopping at the first vertex-edge pair within `gap`
-    (the same comparisons of the same values: the minimum is <= gap iff one of them is)."""
+    (the same comparisons of the same values: the minimum is <= gap iff one of them is).
+
+    The pairs come first: a touching pair answers without the separating-axis test, and
+    only when no pair is close does it matter whether the outlines overlap (distance 0)."""
     if a.is_circle or b.is_circle:
         return distance(a, b) <= gap
-    if not _separated(a.verts, b.verts):
-        return gap >= 0.0  # they overlap: distance 0
     edges_b, edges_a = _edges(b.verts), _edges(a.verts)
-    return any(
-        point_segment_distance(v, e0, e1) <= gap for v in a.verts for e0, e1 in edges_b
-    ) or any(point_segment_distance(v, e0, e1) <= gap for v in b.verts for e0, e1 in edges_a)
+    if any(point_segment_distance(v, e0, e1) <= gap for v in a.verts for e0, e1 in edges_b) or any(
+        point_segment_distance(v, e0, e1) <= gap for v in b.verts for e0, e1 in edges_a
+    ):
+        return True
+    return gap >= 0.0 and not _separated(a.verts, b.verts)
 
 
 def near(a: Placed, b: Placed, gap: float) -> bool:
@@ -202,15 +214,42 @@ def level(board: Board, shape: Placed, eps: float) -> int:
     """N6 / D24: 1 + the highest k with h_k(P) > LEVEL_EPS, or 1.
 
     The boundaries never cross (checked when a board loads), so h_k(P) falls as k rises
-    and the k with h_k(P) > LEVEL_EPS are 1..K: K is found by bisection."""
+    and the k with h_k(P) > LEVEL_EPS are 1..K: K is found by bisection. A line wholly
+    above or below P (by more than a hair) answers from P's box and the line's lowest and
+    highest y, without computing h_k: h_k lies between bottom - highest and top - lowest."""
+    _, bottom, _, top = shape.bbox()
+    spans = line_spans(board)
     highest, unknown_above = 0, board.levels - 1  # h_k > eps up to `highest`
     while highest < unknown_above:
         k = (highest + unknown_above + 1) // 2
-        if height_above(board, k, shape) > eps:
+        lowest_y, highest_y = spans[k - 1]
+        if top - lowest_y < eps - _HAIR:
+            above = False
+        elif bottom - highest_y > eps + _HAIR:
+            above = True
+        else:
+            above = height_above(board, k, shape) > eps
+        if above:
             highest = k
         else:
             unknown_above = k - 1
     return 1 + highest
+
+
+# Per tuple of level boundaries (held, so its id stays unique): each line's lowest and
+# highest y (the lines run flat beyond the walls, so these are over their points).
+_LINE_SPANS: dict[int, tuple[tuple[tuple[tuple[float, float], ...], ...], tuple[Point, ...]]] = {}
+
+
+def line_spans(board: Board) -> tuple[Point, ...]:
+    """(lowest y, highest y) of every level boundary L_1.., made once per board."""
+    lines = board.boundaries
+    known = _LINE_SPANS.get(id(lines))
+    if known is None or known[0] is not lines:
+        spans = tuple((min(y for _, y in line), max(y for _, y in line)) for line in lines)
+        known = (lines, spans)
+        _LINE_SPANS[id(lines)] = known
+    return known[1]
 
 
 def covered_bonus(board: Board, shape: Placed, eps: float) -> list[str]:
@@ -230,9 +269,6 @@ def covered_bonus(board: Board, shape: Placed, eps: float) -> list[str]:
         if point_distance(c.center, shape) < reach:
             covered.append(c.id)
     return covered
-
-
-_HAIR = 1e-6  # mm: far above the rounding of the distances, far below any tolerance
 
 
 CellOutline = tuple[EdgeCell, Placed, tuple[float, float, float, float]]
