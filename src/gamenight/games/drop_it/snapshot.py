@@ -5,76 +5,83 @@ The world used to be `pickle.dumps(space)`; a restore, `pickle.loads`. pymunk's 
 arbiter, rebuilds a map of all bodies and shapes (quadratic in the pile); its
 `__setstate__` goes through generic per-attribute loops and a `__setattr__` hook for every
 value. Here the same values are kept as plain tuples (one `pymunk.batch` read for the
-bodies, one shape map for the arbiters), and `loads` makes exactly the calls
-`pickle.loads` makes, in the same order (bodies, the static body, shapes, then the space,
-its settings, the adds, the counters and the cached arbiters), with the property setters
-called directly. The restored space is the one `pickle.loads(pickle.dumps(space))` gives:
-tests/drop_it/test_snapshot.py compares both restores through pymunk's own pickling and
-after stepping them, on whole games; golden logs pin the rest. A space with anything else
-(a collision handler, a constraint, a body callback, another shape type) is pickled as
-before, and `loads` takes both forms.
+bodies, one shape map for the arbiters, each arbiter's contacts as the bytes of its C
+array), and `loads` makes exactly the C calls `pickle.loads` makes, in the same order
+(bodies, the static body, shapes, then the space, its settings, the adds, the counters and
+the cached arbiters), calling the C setters pymunk's properties call and doing what
+pymunk's `Space.add` does for new objects, without a Python frame per value. The restored
+space is the one `pickle.loads(pickle.dumps(space))` gives: tests/drop_it/test_snapshot.py
+compares both restores through pymunk's own pickling and after stepping them, on whole
+games; golden logs pin the rest. A space with anything else (a collision handler, a
+constraint, a body callback, another shape type) is pickled as before, and `loads` takes
+both forms.
 """
 
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+import weakref
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import pymunk
 import pymunk.batch
-from pymunk._chipmunk import lib
+from pymunk._chipmunk import ffi, lib
 
 _F = pymunk.batch.BodyFields
-# pymunk writes a body's fields in this order: x, y, θ, vx, vy, ω, fx, fy, τ
+# pymunk writes a body's fields in this order: x, y, θ, vx, vy, ω, fx, fy, τ (BODY_ID goes
+# to the int buffer)
 _STATE_FIELDS = _F.POSITION | _F.ANGLE | _F.VELOCITY | _F.ANGULAR_VELOCITY | _F.FORCE | _F.TORQUE
+_READ_FIELDS = _F.BODY_ID | _STATE_FIELDS
 _SPACE_SETTINGS = tuple(pymunk.Space._pickle_attrs_general)
 _SHAPES = (pymunk.Poly, pymunk.Segment, pymunk.Circle)
 _BUFFER = pymunk.batch.Buffer()  # one per process: pymunk never frees a Buffer's arrays
-FORMAT = "drop-it-world-1"
+_CONTACT_BYTES = ffi.sizeof("cpContact")  # plain doubles and a hash: no pointers
+FORMAT = "drop-it-world-2"
 
 Body = pymunk.Body
 
-
-def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    """A property's setter, called directly: what setattr runs, minus pymunk's
-    `__setattr__` hook."""
-    setter: Callable[[Any, Any], None] = getattr(cls, name).fset
-    return setter
-
-
-_set_force, _set_angle = _setter(Body, "force"), _setter(Body, "angle")
-_set_position, _set_cog = _setter(Body, "position"), _setter(Body, "center_of_gravity")
-_set_velocity, _set_spin = _setter(Body, "velocity"), _setter(Body, "angular_velocity")
-_set_torque = _setter(Body, "torque")
-_SHAPE_SETTERS = tuple(
-    _setter(pymunk.Shape, name)
-    for name in (
-        "sensor",
-        "collision_type",
-        "filter",
-        "elasticity",
-        "friction",
-        "surface_velocity",
-        "_hashid",
-    )
+# The C setters pymunk's property setters call, called directly: the same C calls with
+# the same values, without a Python frame (and pymunk's `__setattr__` hook) for each.
+# Space: in pymunk's pickle order; `threads` does nothing on a space that is not threaded.
+_SPACE_SETTERS = tuple(
+    {
+        "iterations": lib.cpSpaceSetIterations,
+        "gravity": lib.cpSpaceSetGravity,
+        "damping": lib.cpSpaceSetDamping,
+        "idle_speed_threshold": lib.cpSpaceSetIdleSpeedThreshold,
+        "sleep_time_threshold": lib.cpSpaceSetSleepTimeThreshold,
+        "collision_slop": lib.cpSpaceSetCollisionSlop,
+        "collision_bias": lib.cpSpaceSetCollisionBias,
+        "collision_persistence": lib.cpSpaceSetCollisionPersistence,
+        "threads": None,
+    }[name]
+    for name in _SPACE_SETTINGS
 )
-_set_mass, _set_density = _setter(pymunk.Shape, "mass"), _setter(pymunk.Shape, "density")
-_SPACE_SETTERS = tuple(_setter(pymunk.Space, name) for name in _SPACE_SETTINGS)
+# Shape: the order of pymunk's `Shape._pickle_attrs_general`, as `_shape_row` reads them.
+_SHAPE_SETTERS = (
+    lib.cpShapeSetSensor,
+    lib.cpShapeSetCollisionType,
+    lib.cpShapeSetFilter,
+    lib.cpShapeSetElasticity,
+    lib.cpShapeSetFriction,
+    lib.cpShapeSetSurfaceVelocity,
+    lib.cpShapeSetHashID,
+)
 
 
-@dataclass(frozen=True)
-class _Known:
+class _Known(NamedTuple):
     """What `loads` built, with the rows it built them from. A body's mass, moment, centre
-    of gravity and id and every shape row never change once made (a drop only adds a
-    piece and moves bodies), so `dumps` of the same space takes them from here instead of
-    reading them back; only the bodies' motion is read again."""
+    of gravity and id, every shape row and the space's settings never change once made (a
+    drop only adds a piece and moves bodies), so `dumps` of the same space takes them from
+    here instead of reading them back; only the bodies' motion is read again."""
 
     static: pymunk.Body
     static_row: tuple[Any, ...]
+    settings: tuple[Any, ...]
     bodies: list[pymunk.Body]
     body_consts: list[tuple[Any, ...]]  # (mass, moment, type), (cog x, cog y, id)
+    body_ids: list[int]  # `Body.id`, the order pymunk.batch reads them in
     shapes: list[pymunk.Shape]
     shape_rows: list[tuple[Any, ...]]
 
@@ -111,12 +118,11 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
         return pickle.dumps(space)
     buf = _BUFFER
     buf.clear()
-    pymunk.batch.get_space_bodies(space, _F.BODY_ID, buf)
-    ids = memoryview(buf.int_buf()).cast("P")
-    if list(ids[: len(bodies)]) != [b.id for b in bodies]:
+    pymunk.batch.get_space_bodies(space, _READ_FIELDS, buf)  # ids and motion in one call
+    body_ids = list(known.body_ids) if known else []
+    body_ids += [b.id for b in bodies[old_bodies:]]
+    if list(memoryview(buf.int_buf()).cast("P")[: len(bodies)]) != body_ids:
         return pickle.dumps(space)
-    buf.clear()
-    pymunk.batch.get_space_bodies(space, _STATE_FIELDS, buf)
     f = memoryview(buf.float_buf()).cast("d")
     consts = list(known.body_consts) if known else []
     consts += [
@@ -133,30 +139,30 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
     by_cp = {s._shape: k for k, s in enumerate(shapes)}
     arbiters = []
     for a in space._get_arbiters():
-        contacts = a.contacts
+        surface_vr, normal, count = a.surface_vr, a.n, a.count
         arbiters.append(
             (
                 by_cp[a.a],
                 by_cp[a.b],
                 a.e,
                 a.u,
-                a.surface_vr.x,
-                a.surface_vr.y,
-                a.n.x,
-                a.n.y,
+                surface_vr.x,
+                surface_vr.y,
+                normal.x,
+                normal.y,
                 a.swapped,
                 a.stamp,
                 a.state,
-                tuple(_contact_row(contacts[i]) for i in range(a.count)),
+                # the contacts as their bytes: the same doubles and hashes, bit for bit
+                ffi.buffer(a.contacts, count * _CONTACT_BYTES)[:] if count else b"",
             )
         )
-    static_row = known.static_row if known else _static_row(static)
     cp = space._space
     world = (
         FORMAT,
-        tuple(_plain(getattr(space, name)) for name in _SPACE_SETTINGS),
+        known.settings if known else _settings(space),
         body_rows,
-        static_row,
+        known.static_row if known else _static_row(static),
         tuple(shape_rows),
         (
             lib.cpSpaceGetShapeIDCounter(cp),
@@ -166,6 +172,10 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
         tuple(arbiters),
     )
     return pickle.dumps(world, pickle.HIGHEST_PROTOCOL)
+
+
+def _settings(space: pymunk.Space) -> tuple[Any, ...]:
+    return tuple(_plain(getattr(space, name)) for name in _SPACE_SETTINGS)
 
 
 def _static_row(static: pymunk.Body) -> tuple[Any, ...]:
@@ -218,40 +228,11 @@ def _shape_row(s: pymunk.Shape, index: dict[pymunk.Body | None, int]) -> tuple[A
     )
 
 
-def _contact_row(c: Any) -> tuple[float, ...]:
-    return (
-        c.r1.x,
-        c.r1.y,
-        c.r2.x,
-        c.r2.y,
-        c.nMass,
-        c.tMass,
-        c.bounce,
-        c.jnAcc,
-        c.jtAcc,
-        c.jBias,
-        c.bias,
-        c.hash,
-    )
-
-
-def _contacts(rows: Sequence[tuple[float, ...]]) -> Any:
-    """pymunk's `_contacts_from_dicts`, from rows."""
-    out = lib.cpContactArrAlloc(len(rows))
-    for i, (r1x, r1y, r2x, r2y, n_mass, t_mass, bounce, jn, jt, j_bias, bias, h) in enumerate(rows):
-        c = out[i]
-        c.r1.x = r1x
-        c.r1.y = r1y
-        c.r2.x = r2x
-        c.r2.y = r2y
-        c.nMass = n_mass
-        c.tMass = t_mass
-        c.bounce = bounce
-        c.jnAcc = jn
-        c.jtAcc = jt
-        c.jBias = j_bias
-        c.bias = bias
-        c.hash = h
+def _contacts(raw: bytes) -> Any:
+    """pymunk's `_contacts_from_dicts`: a new contact array holding these contacts."""
+    out = lib.cpContactArrAlloc(len(raw) // _CONTACT_BYTES)
+    if raw:
+        ffi.memmove(out, raw, len(raw))
     return out
 
 
@@ -270,14 +251,30 @@ def _body(
     """A body made as pickle.loads makes it: the constructor, then the properties in
     pymunk's order (the dynamic bodies and the static one alike)."""
     b = Body(mass, moment, kind)
-    _set_force(b, force)
-    _set_angle(b, angle)
-    _set_position(b, position)
-    _set_cog(b, cog)
-    _set_velocity(b, velocity)
-    _set_spin(b, spin)
-    _set_torque(b, torque)
+    cp = b._body
+    lib.cpBodySetForce(cp, force)
+    lib.cpBodySetAngle(cp, angle)
+    lib.cpBodySetPosition(cp, position)
+    lib.cpBodySetCenterOfGravity(cp, cog)
+    lib.cpBodySetVelocity(cp, velocity)
+    lib.cpBodySetAngularVelocity(cp, spin)
+    lib.cpBodySetTorque(cp, torque)
     return b
+
+
+def _shape(owner: pymunk.Body, init: tuple[Any, ...], values: tuple[Any, ...]) -> pymunk.Shape:
+    """A shape made as pickle.loads makes it: the constructor, then the properties."""
+    shape: pymunk.Shape
+    if init[0] == "poly":
+        shape = pymunk.Poly(owner, init[1], None, init[2])
+    elif init[0] == "segment":
+        shape = pymunk.Segment(owner, init[1], init[2], init[3])
+    else:
+        shape = pymunk.Circle(owner, init[1], init[2])
+    cp = shape._shape
+    for setter, value in zip(_SHAPE_SETTERS, values, strict=True):
+        setter(cp, value)
+    return shape
 
 
 def loads(world: bytes) -> pymunk.Space:
@@ -286,7 +283,8 @@ def loads(world: bytes) -> pymunk.Space:
     if isinstance(data, pymunk.Space):
         return data
     tag, settings, body_rows, static_row, shape_rows, counters, arbiters = data
-    assert tag == FORMAT, tag
+    if tag != FORMAT:
+        raise ValueError(f"a Drop It world of format {tag!r}, not {FORMAT!r}")
     # pickle.loads builds the bodies, the static body and the shapes first (each from
     # its constructor, then its properties in pymunk's order), then the space.
     bodies = []
@@ -311,40 +309,30 @@ def loads(world: bytes) -> pymunk.Space:
     owners = [*bodies, static]  # index -1: the static body
     shapes: list[pymunk.Shape] = []
     for owner, init, values, mass, density, pid in shape_rows:
-        body = owners[owner]
-        shape: pymunk.Shape
-        if init[0] == "poly":
-            shape = pymunk.Poly(body, init[1], None, init[2])
-        elif init[0] == "segment":
-            shape = pymunk.Segment(body, init[1], init[2], init[3])
-        else:
-            shape = pymunk.Circle(body, init[1], init[2])
-        for setter, value in zip(_SHAPE_SETTERS, values, strict=True):
-            setter(shape, value)
+        shape = _shape(owners[owner], init, values)
         if mass > 0:
-            _set_mass(shape, mass)
+            lib.cpShapeSetMass(shape._shape, mass)
         if density > 0:
-            _set_density(shape, density)
+            lib.cpShapeSetDensity(shape._shape, density)
         if pid is not None:
             shape.__dict__["piece_id"] = pid
         shapes.append(shape)
     space = pymunk.Space(False)
+    cp = space._space
     space.__dict__["_snapshot_known"] = _Known(
         static,
         static_row,
+        settings,
         bodies,
         [(row[:3], row[12:]) for row in body_rows],
+        [b.id for b in bodies],
         shapes,
         list(shape_rows),
     )
     for setter, value in zip(_SPACE_SETTERS, settings, strict=True):
-        setter(space, value)
-    space.add(*bodies)
-    space._static_body = static
-    space._setup_static_body(static)
-    space.add(*shapes)
-    space.add()  # the constraints: none
-    cp = space._space
+        if setter is not None:
+            setter(cp, value)
+    _add(space, bodies, static, shapes)
     id_counter, stamp, step = counters
     lib.cpSpaceSetShapeIDCounter(cp, id_counter)
     lib.cpSpaceSetTimestamp(cp, stamp)
@@ -354,7 +342,7 @@ def loads(world: bytes) -> pymunk.Space:
         arb.e = e
         arb.u = u
         arb.surface_vr = (svx, svy)
-        arb.count = len(contacts)
+        arb.count = len(contacts) // _CONTACT_BYTES
         arb.contacts = _contacts(contacts)
         arb.n = (nx, ny)
         arb.swapped = swapped
@@ -362,3 +350,29 @@ def loads(world: bytes) -> pymunk.Space:
         arb.state = state
         lib.cpSpaceAddCachedArbiter(cp, arb)
     return space
+
+
+def _add(
+    space: pymunk.Space,
+    bodies: list[pymunk.Body],
+    static: pymunk.Body,
+    shapes: list[pymunk.Shape],
+) -> None:
+    """`space.add(*bodies)`, the static body, `space.add(*shapes)` as pickle.loads does them:
+    what pymunk's `_add_body`, `_setup_static_body` and `_add_shape` do, in their order,
+    without their checks (every object here is new and in no space)."""
+    cp = space._space
+    ref = weakref.ref(space)
+    space_bodies, to_check, space_shapes = space._bodies, space._bodies_to_check, space._shapes
+    for b in bodies:
+        b.__dict__["_space"] = ref  # what pymunk's __setattr__ hook would write
+        space_bodies[b] = None
+        to_check.add(b)
+        lib.cpSpaceAddBody(cp, b._body)
+    space._static_body = static
+    static.__dict__["_space"] = ref
+    lib.cpSpaceAddBody(cp, static._body)
+    for shape in shapes:
+        shape.__dict__["_space"] = ref
+        space_shapes[shape] = None
+        lib.cpSpaceAddShape(cp, shape._shape)
