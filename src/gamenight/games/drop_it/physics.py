@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import pymunk
 import pymunk.batch
+from pymunk._chipmunk import lib
 
 from gamenight.games.drop_it import snapshot
 from gamenight.games.drop_it.board import Board
@@ -163,9 +164,9 @@ def simulate_drop(
     else:
         steps, settled, frames = _settle_batched(space, len(bodies), cfg, frame_every)
     if settled and cfg.zero_velocity_at_rest:  # D14: stale spin would return after a restore
-        for b in bodies:
-            b.velocity = (0.0, 0.0)
-            b.angular_velocity = 0.0
+        for b in bodies:  # the C setters the properties call, without a frame per body
+            lib.cpBodySetVelocity(b._body, (0.0, 0.0))
+            lib.cpBodySetAngularVelocity(b._body, 0.0)
     ids = [b.piece_id for b in bodies]
     if cfg.sleep:
         final = poses(space)
@@ -212,7 +213,7 @@ def _batch_order_ok(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bool:
     pymunk.batch.get_space_bodies(space, _FIELDS.BODY_ID, buf)
     ids = list(memoryview(buf.int_buf()).cast("P"))
     n = len(bodies)
-    return ids[:n] == [b.id for b in bodies] and set(ids[n:]) <= {space.static_body.id}
+    return ids[:n] == snapshot.body_ids(space, bodies) and set(ids[n:]) <= {space.static_body.id}
 
 
 def _settle_batched(

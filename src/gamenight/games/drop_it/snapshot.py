@@ -119,9 +119,8 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
     buf = _BUFFER
     buf.clear()
     pymunk.batch.get_space_bodies(space, _READ_FIELDS, buf)  # ids and motion in one call
-    body_ids = list(known.body_ids) if known else []
-    body_ids += [b.id for b in bodies[old_bodies:]]
-    if list(memoryview(buf.int_buf()).cast("P")[: len(bodies)]) != body_ids:
+    ids = body_ids(space, bodies)
+    if list(memoryview(buf.int_buf()).cast("P")[: len(bodies)]) != ids:
         return pickle.dumps(space)
     f = memoryview(buf.float_buf()).cast("d")
     consts = list(known.body_consts) if known else []
@@ -172,6 +171,14 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
         tuple(arbiters),
     )
     return pickle.dumps(world, pickle.HIGHEST_PROTOCOL)
+
+
+def body_ids(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> list[int]:
+    """`[b.id for b in bodies]`, the ids of a space from `loads` taken from what it built."""
+    known: _Known | None = space.__dict__.get("_snapshot_known")
+    if known is None or not _prefix(known.bodies, bodies):
+        return [b.id for b in bodies]
+    return [*known.body_ids, *(b.id for b in bodies[len(known.bodies) :])]
 
 
 def _settings(space: pymunk.Space) -> tuple[Any, ...]:
