@@ -149,12 +149,28 @@ def within(a: Placed, b: Placed, gap: float) -> bool:
     only when no pair is close does it matter whether the outlines overlap (distance 0)."""
     if a.is_circle or b.is_circle:
         return distance(a, b) <= gap
-    edges_b, edges_a = _edges(b.verts), _edges(a.verts)
-    if any(point_segment_distance(v, e0, e1) <= gap for v in a.verts for e0, e1 in edges_b) or any(
-        point_segment_distance(v, e0, e1) <= gap for v in b.verts for e0, e1 in edges_a
-    ):
+    if _pair_within(a.verts, _edges(b.verts), gap) or _pair_within(b.verts, _edges(a.verts), gap):
         return True
     return gap >= 0.0 and not _separated(a.verts, b.verts)
+
+
+def _pair_within(points: tuple[Point, ...], edges: list[tuple[Point, Point]], gap: float) -> bool:
+    """Is some point within `gap` of some edge? `point_segment_distance(p, a, b) <= gap`
+    inlined (the same arithmetic in the same order, so the same floats): the touch tests of
+    every drop run through here."""
+    hypot = math.hypot
+    for px, py in points:
+        for (ax, ay), (bx, by) in edges:
+            dx, dy = bx - ax, by - ay
+            length2 = dx * dx + dy * dy
+            t = (
+                0.0
+                if length2 == 0
+                else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+            )
+            if hypot(px - ax - t * dx, py - ay - t * dy) <= gap:
+                return True
+    return False
 
 
 def near(a: Placed, b: Placed, gap: float) -> bool:
@@ -272,30 +288,65 @@ def covered_bonus(board: Board, shape: Placed, eps: float) -> list[str]:
 
 
 CellOutline = tuple[EdgeCell, Placed, tuple[float, float, float, float]]
-# Per tuple of edge cells (held, so its id stays unique): each cell's segment and box.
-_CELL_OUTLINES: dict[int, tuple[tuple[EdgeCell, ...], tuple[CellOutline, ...]]] = {}
+Box = tuple[float, float, float, float]
+# Per tuple of edge cells (held, so its id stays unique): each cell's segment and box, and
+# the cells grouped by the edge they line (left, right, bottom) with the group's box.
+_CELL_TABLES: dict[
+    int,
+    tuple[
+        tuple[EdgeCell, ...],
+        tuple[CellOutline, ...],
+        tuple[tuple[Box, tuple[CellOutline, ...]], ...],
+    ],
+] = {}
 
 
-def cell_outlines(board: Board) -> tuple[CellOutline, ...]:
-    """Every edge cell of a board with its segment and bounding box, made once per board."""
+def _cell_tables(
+    board: Board,
+) -> tuple[tuple[CellOutline, ...], tuple[tuple[Box, tuple[CellOutline, ...]], ...]]:
+    """Every edge cell's segment and box, and the cells by edge with the edge's box: made
+    once per board."""
     cells = board.cells
-    known = _CELL_OUTLINES.get(id(cells))
+    known = _CELL_TABLES.get(id(cells))
     if known is None or known[0] is not cells:
-        segments = [segment(c.a, c.b) for c in cells]
-        known = (cells, tuple((c, seg, seg.bbox()) for c, seg in zip(cells, segments, strict=True)))
-        _CELL_OUTLINES[id(cells)] = known
-    return known[1]
+        outlines = tuple((c, seg, seg.bbox()) for c in cells for seg in [segment(c.a, c.b)])
+        # runs of one edge in the board's order, so the touched cells keep that order
+        runs = [
+            tuple(rows)
+            for _, rows in itertools.groupby(outlines, key=lambda r: r[0].id.rsplit("-", 1)[0])
+        ]
+        groups = tuple(
+            (
+                (
+                    min(r[2][0] for r in rows),
+                    min(r[2][1] for r in rows),
+                    max(r[2][2] for r in rows),
+                    max(r[2][3] for r in rows),
+                ),
+                rows,
+            )
+            for rows in runs
+        )
+        known = (cells, outlines, groups)
+        _CELL_TABLES[id(cells)] = known
+    return known[1], known[2]
 
 
 def touched_cells(board: Board, shape: Placed, tol: float) -> list[EdgeCell]:
-    """N5: the edge cells within TOUCH_TOL of P (`touches`, with P's box computed once)."""
+    """N5: the edge cells within TOUCH_TOL of P (`touches`, with P's box computed once).
+    An edge's cells are passed over together when P's box is not near the edge's box."""
     ax0, ay0, ax1, ay1 = shape.bbox()
-    return [
-        cell
-        for cell, seg, (bx0, by0, bx1, by1) in cell_outlines(board)
-        if not (ax1 + tol < bx0 or bx1 + tol < ax0 or ay1 + tol < by0 or by1 + tol < ay0)
-        and within(shape, seg, tol)
-    ]
+    touched = []
+    for (gx0, gy0, gx1, gy1), rows in _cell_tables(board)[1]:
+        if ax1 + tol < gx0 or gx1 + tol < ax0 or ay1 + tol < gy0 or gy1 + tol < ay0:
+            continue
+        touched += [
+            cell
+            for cell, seg, (bx0, by0, bx1, by1) in rows
+            if not (ax1 + tol < bx0 or bx1 + tol < ax0 or ay1 + tol < by0 or by1 + tol < ay0)
+            and within(shape, seg, tol)
+        ]
+    return touched
 
 
 def sticks_out(board: Board, shape: Placed, eps: float) -> bool:
