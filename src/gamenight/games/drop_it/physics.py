@@ -1,7 +1,7 @@
 """The physics world (spec §3.8, §4, D12, D14, D16, D17a), on pymunk 7.
 
 The State keeps the world as plain data: the settled poses and the space's snapshot
-(immutable bytes, `snapshot.py`). Every drop restores a fresh space from those bytes, adds
+(immutable tuples, `snapshot.py`). Every drop restores a fresh space from that snapshot, adds
 the new piece, steps with a fixed `dt` until the pile is at rest or the timeout, resets
 velocities and snapshots the result (D17a). pymunk caches contact impulses that positions
 alone do not carry (pymunk#181), so a space rebuilt from poses or run on without the round
@@ -65,7 +65,7 @@ class PhysicsConfig:
 class DropResult:
     """One simulated drop: the new world, every piece's pose and how it ended (D14, D17)."""
 
-    world: bytes
+    world: snapshot.World
     poses: tuple[tuple[str, float, float, float], ...]  # (piece id, x, y, θ), release order
     settled: bool
     steps: int
@@ -74,7 +74,7 @@ class DropResult:
     frames: tuple[tuple[int, bytes], ...]
 
 
-def empty_world(board: Board, cfg: PhysicsConfig) -> bytes:
+def empty_world(board: Board, cfg: PhysicsConfig) -> snapshot.World:
     """§3.8 + §4: the empty space with the three walls, as a snapshot (turn 0 of D17a)."""
     space = pymunk.Space()
     space.gravity = (0.0, -cfg.gravity)
@@ -97,7 +97,7 @@ def empty_world(board: Board, cfg: PhysicsConfig) -> bytes:
     return snapshot.dumps(space, [])
 
 
-def restore(world: bytes) -> pymunk.Space:
+def restore(world: snapshot.World) -> pymunk.Space:
     """A fresh space from a snapshot (D17a); body and shape objects are new each time."""
     return snapshot.loads(world)
 
@@ -138,7 +138,7 @@ def add_piece(
 
 
 def simulate_drop(
-    world: bytes,
+    world: snapshot.World,
     piece_id: str,
     outline: Outline,
     pose: Pose,

@@ -1,10 +1,11 @@
-"""The settled world as bytes and back (D17a), at a fraction of pickle's cost.
+"""The settled world as plain data and back (D17a), at a fraction of pickle's cost.
 
 The world used to be `pickle.dumps(space)`; a restore, `pickle.loads`. pymunk's own
 `Space.__getstate__` reads every body and shape property one at a time and, per cached
 arbiter, rebuilds a map of all bodies and shapes (quadratic in the pile); its
 `__setstate__` goes through generic per-attribute loops and a `__setattr__` hook for every
-value. Here the same values are kept as plain tuples (one `pymunk.batch` read for the
+value. Here the same values are kept as plain immutable tuples, not even pickled (one
+`pymunk.batch` read for the
 bodies, one shape map for the arbiters, each arbiter's contacts as the bytes of its C
 array), and `loads` makes exactly the C calls `pickle.loads` makes, in the same order
 (bodies, the static body, shapes, then the space, its settings, the adds, the counters and
@@ -38,6 +39,9 @@ _SHAPES = (pymunk.Poly, pymunk.Segment, pymunk.Circle)
 _BUFFER = pymunk.batch.Buffer()  # one per process: pymunk never frees a Buffer's arrays
 _CONTACT_BYTES = ffi.sizeof("cpContact")  # plain doubles and a hash: no pointers
 FORMAT = "drop-it-world-2"
+# A world: (FORMAT, settings, body rows, static body row, shape rows, counters, arbiters),
+# all immutable; or the pickled space, for a space this module does not know.
+World = tuple[Any, ...] | bytes
 
 Body = pymunk.Body
 
@@ -90,7 +94,7 @@ def _prefix(known: list[Any], now: Sequence[Any]) -> bool:
     return len(known) <= len(now) and all(a is b for a, b in zip(known, now, strict=False))
 
 
-def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
+def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> World:
     """The world of `space`; `bodies` are its bodies in the order they were added. A space
     from `loads` must have had nothing changed but its bodies' motion and new pieces."""
     shapes = list(space.shapes)
@@ -100,9 +104,9 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
         known.static is static and _prefix(known.bodies, bodies) and _prefix(known.shapes, shapes)
     ):
         known = None
-    old_bodies = len(known.bodies) if known else 0
-    old_shapes = len(known.shapes) if known else 0
-    new = (*bodies[old_bodies:], *shapes[old_shapes:], *(() if known else (static,)))
+    new_bodies = bodies[len(known.bodies) :] if known else bodies
+    new_shapes = shapes[len(known.shapes) :] if known else shapes
+    new = (*new_bodies, *new_shapes, *(() if known else (static,)))
     if (
         space._handlers
         or space.constraints
@@ -110,8 +114,8 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
         or static is None
         or _public(space) - {"threaded"}
         or list(space.bodies) != list(bodies)
-        or not all(type(s) in _SHAPES for s in shapes[old_shapes:])
-        or any(b._velocity_func or b._position_func for b in (*bodies[old_bodies:], static))
+        or not all(type(s) in _SHAPES for s in new_shapes)
+        or any(b._velocity_func or b._position_func for b in (*new_bodies, static))
         or not all(_public(o) <= {"piece_id"} for o in new)
         or _public(static)
     ):
@@ -119,14 +123,14 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
     buf = _BUFFER
     buf.clear()
     pymunk.batch.get_space_bodies(space, _READ_FIELDS, buf)  # ids and motion in one call
-    ids = body_ids(space, bodies)
+    ids = [*known.body_ids, *(b.id for b in new_bodies)] if known else [b.id for b in bodies]
     if list(memoryview(buf.int_buf()).cast("P")[: len(bodies)]) != ids:
         return pickle.dumps(space)
     f = memoryview(buf.float_buf()).cast("d")
     consts = list(known.body_consts) if known else []
     consts += [
         ((b.mass, b.moment, b.body_type), (*b.center_of_gravity, b.__dict__.get("piece_id")))
-        for b in bodies[old_bodies:]
+        for b in new_bodies
     ]
     body_rows = tuple(
         (*head, *f[9 * i : 9 * i + 9], *tail) for i, (head, tail) in enumerate(consts)
@@ -134,7 +138,7 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
     index: dict[pymunk.Body | None, int] = {b: i for i, b in enumerate(bodies)}
     index[static] = -1
     shape_rows = list(known.shape_rows) if known else []
-    shape_rows += [_shape_row(s, index) for s in shapes[old_shapes:]]
+    shape_rows += [_shape_row(s, index) for s in new_shapes]
     by_cp = {s._shape: k for k, s in enumerate(shapes)}
     arbiters = []
     for a in space._get_arbiters():
@@ -157,7 +161,7 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
             )
         )
     cp = space._space
-    world = (
+    return (
         FORMAT,
         known.settings if known else _settings(space),
         body_rows,
@@ -170,7 +174,6 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bytes:
         ),
         tuple(arbiters),
     )
-    return pickle.dumps(world, pickle.HIGHEST_PROTOCOL)
 
 
 def body_ids(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> list[int]:
@@ -284,12 +287,14 @@ def _shape(owner: pymunk.Body, init: tuple[Any, ...], values: tuple[Any, ...]) -
     return shape
 
 
-def loads(world: bytes) -> pymunk.Space:
+def loads(world: World) -> pymunk.Space:
     """A fresh space from a world, as `pickle.loads` of the pickled space would give."""
-    data = pickle.loads(world)
-    if isinstance(data, pymunk.Space):
-        return data
-    tag, settings, body_rows, static_row, shape_rows, counters, arbiters = data
+    if isinstance(world, bytes):
+        space = pickle.loads(world)
+        if not isinstance(space, pymunk.Space):
+            raise ValueError(f"a Drop It world's bytes hold a {type(space).__name__}")
+        return space
+    tag, settings, body_rows, static_row, shape_rows, counters, arbiters = world
     if tag != FORMAT:
         raise ValueError(f"a Drop It world of format {tag!r}, not {FORMAT!r}")
     # pickle.loads builds the bodies, the static body and the shapes first (each from

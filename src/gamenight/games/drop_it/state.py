@@ -3,7 +3,7 @@
 A turn is AWAIT_ACTION -> RELEASE (D11, D12, D16) -> SIMULATE (D14, D17a) -> ASSESS (D18..D26)
 -> [JOKER_DECISION] (V3) -> AWARD (D27) -> ADVANCE (D8, V4); after the 36th, GAME_END (D29).
 The world is plain data on the state: the settled poses and the space's snapshot
-(immutable bytes), so `copy()` is cheap and a replay is bit for bit.
+(immutable tuples), so `copy()` is cheap and a replay is bit for bit.
 """
 
 from __future__ import annotations
