@@ -109,15 +109,15 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> World:
     new = (*new_bodies, *new_shapes, *(() if known else (static,)))
     if (
         space._handlers
-        or space.constraints
+        or space._constraints
         or space.threaded
         or static is None
-        or _public(space) - {"threaded"}
-        or list(space.bodies) != list(bodies)
+        or _custom(space, _SPACE_OWN)
+        or list(space._bodies) != list(bodies)
         or not all(type(s) in _SHAPES for s in new_shapes)
         or any(b._velocity_func or b._position_func for b in (*new_bodies, static))
-        or not all(_public(o) <= {"piece_id"} for o in new)
-        or _public(static)
+        or any(_custom(o, _PIECE_OWN) for o in new)
+        or _custom(static, _BODY_OWN)
     ):
         return pickle.dumps(space)
     buf = _BUFFER
@@ -202,9 +202,33 @@ def _static_row(static: pymunk.Body) -> tuple[Any, ...]:
     )
 
 
-def _public(obj: Any) -> set[str]:
-    """The attributes pickle keeps as the object's "custom" ones."""
-    return {k for k in obj.__dict__ if k[0] != "_"}
+def _custom(obj: Any, own: frozenset[str]) -> bool:
+    """Has `obj` an attribute pickle would keep as a "custom" one (no leading "_"), other
+    than those in `own`? `own` also names the private attributes pymunk gives it, so the
+    usual answer is a set difference that comes out empty."""
+    return any(k[0] != "_" for k in obj.__dict__.keys() - own)
+
+
+_BODY_OWN = frozenset({"_body", "_constraints", "_data_handle", "_shapes", "_space"})
+_PIECE_OWN = _BODY_OWN | {"_h", "_shape", "piece_id"}  # a piece's body or shape
+_SPACE_OWN = frozenset(
+    {
+        "_add_later",
+        "_bodies",
+        "_bodies_to_check",
+        "_constraints",
+        "_handlers",
+        "_locked",
+        "_post_step_callbacks",
+        "_remove_later",
+        "_removed_shapes",
+        "_shapes",
+        "_snapshot_known",
+        "_space",
+        "_static_body",
+        "threaded",
+    }
+)
 
 
 def _plain(value: Any) -> Any:
@@ -213,27 +237,35 @@ def _plain(value: Any) -> Any:
 
 
 def _shape_row(s: pymunk.Shape, index: dict[pymunk.Body | None, int]) -> tuple[Any, ...]:
+    """What pickle keeps of a shape, read with the C getters pymunk's properties call."""
+    cp = s._shape
     if isinstance(s, pymunk.Poly):
-        init: tuple[Any, ...] = ("poly", tuple(map(tuple, s.get_vertices())), s.radius)
+        verts = (lib.cpPolyShapeGetVert(cp, i) for i in range(lib.cpPolyShapeGetCount(cp)))
+        init: tuple[Any, ...] = (
+            "poly",
+            tuple((v.x, v.y) for v in verts),
+            lib.cpPolyShapeGetRadius(cp),
+        )
     elif isinstance(s, pymunk.Segment):
         init = ("segment", tuple(s.a), tuple(s.b), s.radius)
     else:
         assert isinstance(s, pymunk.Circle)
         init = ("circle", s.radius, tuple(s.offset))
+    shape_filter, surface_v = lib.cpShapeGetFilter(cp), lib.cpShapeGetSurfaceVelocity(cp)
     return (
         index[s.body],
         init,
         (
-            s.sensor,
-            s.collision_type,
-            tuple(s.filter),
-            s.elasticity,
-            s.friction,
-            tuple(s.surface_velocity),
-            s._hashid,
+            bool(lib.cpShapeGetSensor(cp)),
+            lib.cpShapeGetCollisionType(cp),
+            (shape_filter.group, shape_filter.categories, shape_filter.mask),
+            lib.cpShapeGetElasticity(cp),
+            lib.cpShapeGetFriction(cp),
+            (surface_v.x, surface_v.y),
+            lib.cpShapeGetHashID(cp),
         ),
-        s.mass,
-        s.density,
+        lib.cpShapeGetMass(cp),
+        lib.cpShapeGetDensity(cp),
         s.__dict__.get("piece_id"),
     )
 
