@@ -155,14 +155,19 @@ def simulate_drop(
     """
     space = restore(world)
     body = add_piece(space, piece_id, outline, pose, density, cfg)
-    body.velocity = velocity
-    body.angular_velocity = angular_velocity
+    # the C setters `body.velocity = ...` and `body.angular_velocity = ...` call
+    lib.cpBodySetVelocity(body._body, velocity)
+    lib.cpBodySetAngularVelocity(body._body, angular_velocity)
 
     bodies = _pieces(space)
-    if cfg.sleep or not _batch_order_ok(space, bodies):
-        steps, settled, frames = _settle_per_body(space, bodies, cfg, frame_every)
-    else:
+    # A world of tuples comes back through snapshot.loads, which adds its bodies in order
+    # to a new space, and add_piece appends: Chipmunk keeps dynamic bodies in the order
+    # they were added (only a removal reorders them), so the batch order needs no check.
+    batched = not cfg.sleep and (isinstance(world, tuple) or _batch_order_ok(space, bodies))
+    if batched:
         steps, settled, frames = _settle_batched(space, len(bodies), cfg, frame_every)
+    else:
+        steps, settled, frames = _settle_per_body(space, bodies, cfg, frame_every)
     if settled and cfg.zero_velocity_at_rest:  # D14: stale spin would return after a restore
         for b in bodies:  # the C setters the properties call, without a frame per body
             lib.cpBodySetVelocity(b._body, (0.0, 0.0))
@@ -171,8 +176,18 @@ def simulate_drop(
     if cfg.sleep:
         final = poses(space)
     else:
-        f = _read(space, _POSE, len(bodies))
-        final = tuple((pid, f[3 * i], f[3 * i + 1], f[3 * i + 2]) for i, pid in enumerate(ids))
+        # the last frame is the last step's read (positions are untouched by the reset)
+        f, width = (
+            (memoryview(frames[-1][1]).cast("d"), 6)
+            if batched and frames
+            else (
+                _read(space, _POSE, len(bodies)),
+                3,
+            )
+        )
+        final = tuple(
+            (pid, f[width * i], f[width * i + 1], f[width * i + 2]) for i, pid in enumerate(ids)
+        )
     return DropResult(snapshot.dumps(space, bodies), final, settled, steps, tuple(frames))
 
 
@@ -259,7 +274,8 @@ def _settle_batched(
             settled = True
             break
     if frame_every and (not frames or frames[-1][0] != step):
-        frames.append((step, _read_frame(space, n)))
+        # the last step's read is still in `m` (no step at all: read the start)
+        frames.append((step, m.tobytes() if step else _read_frame(space, n)))
     return step, settled, frames
 
 
