@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamenight.games.drop_it.board import Board, EdgeCell, polyline_y
+from gamenight.games.drop_it.board import Board, BonusCircle, EdgeCell, polyline_y
 from gamenight.games.drop_it.components import Outline, piece_of
 
 Point = tuple[float, float]
@@ -269,7 +269,12 @@ def line_spans(board: Board) -> tuple[Point, ...]:
 
 
 def covered_bonus(board: Board, shape: Placed, eps: float) -> list[str]:
-    """N7 / D25: ids of the bonus circles with d(q, P) < ρ - BONUS_EPS.
+    """N7 / D25: ids of the bonus circles with d(q, P) < ρ - BONUS_EPS."""
+    return [c.id for c in _covered(board, shape, eps)]
+
+
+def _covered(board: Board, shape: Placed, eps: float) -> list[BonusCircle]:
+    """`covered_bonus`, the circles themselves.
 
     A circle whose centre lies at least ρ - BONUS_EPS (and a hair more, for rounding) from
     P's bounding box is skipped: d(q, P) is never less than the distance to the box."""
@@ -283,7 +288,7 @@ def covered_bonus(board: Board, shape: Placed, eps: float) -> list[str]:
         if dx * dx + dy * dy >= (reach + _HAIR) ** 2 and reach + _HAIR > 0:
             continue
         if point_distance(c.center, shape) < reach:
-            covered.append(c.id)
+            covered.append(c)
     return covered
 
 
@@ -425,16 +430,15 @@ def assess(
     if sticks_out(board, mine, tol.height):
         violations.append({"rule": "HEIGHT", "with": [f"top {mine.top():.2f} mm"]})
     lvl = level(board, mine, tol.level)
-    bonus = covered_bonus(board, mine, tol.bonus)
-    points = {c.id: c.points for c in board.bonus}
-    raw = lvl + sum(points[b] for b in bonus)  # D24 + D25 = D26
+    bonus = _covered(board, mine, tol.bonus)
+    raw = lvl + sum(c.points for c in bonus)  # D24 + D25 = D26
     return Assessment(
         dropped,
         tuple(touching),
         tuple(c.id for c in cells),
         tuple(violations),
         lvl,
-        tuple(bonus),
+        tuple(c.id for c in bonus),
         raw,
     )
 
