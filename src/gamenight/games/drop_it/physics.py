@@ -103,7 +103,8 @@ def restore(world: snapshot.World) -> pymunk.Space:
 
 
 def _pieces(space: pymunk.Space) -> list[pymunk.Body]:
-    return [b for b in space.bodies if b.body_type == pymunk.Body.DYNAMIC]
+    dynamic, body_type = pymunk.Body.DYNAMIC, lib.cpBodyGetType  # what `b.body_type` reads
+    return [b for b in space.bodies if body_type(b._body) == dynamic]
 
 
 def poses(space: pymunk.Space) -> tuple[tuple[str, float, float, float], ...]:

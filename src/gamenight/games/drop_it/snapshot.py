@@ -128,10 +128,7 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> World:
         return pickle.dumps(space)
     f = memoryview(buf.float_buf()).cast("d")
     consts = list(known.body_consts) if known else []
-    consts += [
-        ((b.mass, b.moment, b.body_type), (*b.center_of_gravity, b.__dict__.get("piece_id")))
-        for b in new_bodies
-    ]
+    consts += [_body_consts(b) for b in new_bodies]
     body_rows = tuple(
         (*head, *f[9 * i : 9 * i + 9], *tail) for i, (head, tail) in enumerate(consts)
     )
@@ -186,6 +183,17 @@ def body_ids(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> list[int]:
 
 def _settings(space: pymunk.Space) -> tuple[Any, ...]:
     return tuple(_plain(getattr(space, name)) for name in _SPACE_SETTINGS)
+
+
+def _body_consts(b: pymunk.Body) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """(mass, moment, type), (cog x, cog y, piece id): with the C getters pymunk's
+    properties call."""
+    cp = b._body
+    cog = lib.cpBodyGetCenterOfGravity(cp)
+    return (
+        (lib.cpBodyGetMass(cp), lib.cpBodyGetMoment(cp), lib.cpBodyGetType(cp)),
+        (cog.x, cog.y, b.__dict__.get("piece_id")),
+    )
 
 
 def _static_row(static: pymunk.Body) -> tuple[Any, ...]:
