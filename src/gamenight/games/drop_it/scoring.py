@@ -149,25 +149,38 @@ def within(a: Placed, b: Placed, gap: float) -> bool:
     only when no pair is close does it matter whether the outlines overlap (distance 0)."""
     if a.is_circle or b.is_circle:
         return distance(a, b) <= gap
-    if _pair_within(a.verts, _edges(b.verts), gap) or _pair_within(b.verts, _edges(a.verts), gap):
+    return _polygons_within(a.verts, _edges(a.verts), b.verts, _edges(b.verts), gap)
+
+
+def _polygons_within(
+    a: tuple[Point, ...],
+    a_edges: list[tuple[Point, Point]],
+    b: tuple[Point, ...],
+    b_edges: list[tuple[Point, Point]],
+    gap: float,
+) -> bool:
+    """`within` for two polygons or segments, their edges given."""
+    if _pair_within(a, b_edges, gap) or _pair_within(b, a_edges, gap):
         return True
-    return gap >= 0.0 and not _separated(a.verts, b.verts)
+    return gap >= 0.0 and not _separated(a, b)
 
 
 def _pair_within(points: tuple[Point, ...], edges: list[tuple[Point, Point]], gap: float) -> bool:
     """Is some point within `gap` of some edge? `point_segment_distance(p, a, b) <= gap`
-    inlined (the same arithmetic in the same order, so the same floats): the touch tests of
-    every drop run through here."""
+    inlined (the same arithmetic in the same order, so the same floats; the clamp picks
+    what `max(0.0, min(1.0, t))` picks, NaN included): the touch tests of every drop run
+    through here. Which pair answers first does not change the answer."""
     hypot = math.hypot
-    for px, py in points:
-        for (ax, ay), (bx, by) in edges:
-            dx, dy = bx - ax, by - ay
-            length2 = dx * dx + dy * dy
-            t = (
-                0.0
-                if length2 == 0
-                else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-            )
+    for (ax, ay), (bx, by) in edges:
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        for px, py in points:
+            if length2 == 0:
+                t = 0.0
+            else:
+                t = ((px - ax) * dx + (py - ay) * dy) / length2
+                t = t if t < 1.0 else 1.0
+                t = t if t > 0.0 else 0.0
             if hypot(px - ax - t * dx, py - ay - t * dy) <= gap:
                 return True
     return False
@@ -341,16 +354,21 @@ def touched_cells(board: Board, shape: Placed, tol: float) -> list[EdgeCell]:
     """N5: the edge cells within TOUCH_TOL of P (`touches`, with P's box computed once).
     An edge's cells are passed over together when P's box is not near the edge's box."""
     ax0, ay0, ax1, ay1 = shape.bbox()
+    verts = shape.verts
+    edges = _edges(verts) if verts else []  # a polygon's edges, once for every cell
     touched = []
     for (gx0, gy0, gx1, gy1), rows in _cell_tables(board)[1]:
         if ax1 + tol < gx0 or gx1 + tol < ax0 or ay1 + tol < gy0 or gy1 + tol < ay0:
             continue
-        touched += [
-            cell
-            for cell, seg, (bx0, by0, bx1, by1) in rows
-            if not (ax1 + tol < bx0 or bx1 + tol < ax0 or ay1 + tol < by0 or by1 + tol < ay0)
-            and within(shape, seg, tol)
-        ]
+        for cell, seg, (bx0, by0, bx1, by1) in rows:
+            if ax1 + tol < bx0 or bx1 + tol < ax0 or ay1 + tol < by0 or by1 + tol < ay0:
+                continue
+            if (
+                _polygons_within(verts, edges, seg.verts, _edges(seg.verts), tol)
+                if verts
+                else within(shape, seg, tol)
+            ):
+                touched.append(cell)
     return touched
 
 
