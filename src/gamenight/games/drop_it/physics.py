@@ -229,7 +229,7 @@ def _batch_order_ok(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> bool:
     pymunk.batch.get_space_bodies(space, _FIELDS.BODY_ID, buf)
     ids = list(memoryview(buf.int_buf()).cast("P"))
     n = len(bodies)
-    return ids[:n] == snapshot.body_ids(space, bodies) and set(ids[n:]) <= {space.static_body.id}
+    return ids[:n] == [b.id for b in bodies] and set(ids[n:]) <= {space.static_body.id}
 
 
 def _settle_batched(

@@ -173,14 +173,6 @@ def dumps(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> World:
     )
 
 
-def body_ids(space: pymunk.Space, bodies: Sequence[pymunk.Body]) -> list[int]:
-    """`[b.id for b in bodies]`, the ids of a space from `loads` taken from what it built."""
-    known: _Known | None = space.__dict__.get("_snapshot_known")
-    if known is None or not _prefix(known.bodies, bodies):
-        return [b.id for b in bodies]
-    return [*known.body_ids, *(b.id for b in bodies[len(known.bodies) :])]
-
-
 def _settings(space: pymunk.Space) -> tuple[Any, ...]:
     return tuple(_plain(getattr(space, name)) for name in _SPACE_SETTINGS)
 
