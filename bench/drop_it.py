@@ -31,7 +31,11 @@ machine is shared with busy processes; every clock is `time.process_time` (this 
 CPU time, pymunk's C included: time spent waiting for a core is nobody's cost). The engine
 also frees the space it restored inside `act` (pymunk's finalizers), where the raw side
 frees its space after its clock stops. One JSON line per figure.
-Goals: engine / raw <= 1.25 per scene; a 4-player game < 1 s.
+Goals: engine / raw <= 1.25 per scene; a 4-player game < 1 s. The empty scene's ratio
+moves most with the machine's load: there a drop is ~0.8 ms of physics, and the turn's
+fixed work (the restore of space and walls, D17a's snapshot, the assessment, freeing the
+space) runs once, cold in the caches after the other scenes (drop_it/README.md, Speed).
+The growth from the empty to the full board is pymunk's own (raw_growth_empty_to_full).
 Usage: python bench/drop_it.py [rounds] [seeds]
 """
 

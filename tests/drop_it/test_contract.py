@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 import gamenight
 from gamenight.engine import check
-from gamenight.games.drop_it import DropItState
+from gamenight.engine.core import Action
+from gamenight.games.drop_it import Drop, DropItState
 from gamenight.games.drop_it.scoring import assess, awarded
 
 
@@ -87,3 +88,20 @@ def test_engine_check_two_players_strict_easy_sleep_no_depth() -> None:
         angle_bins=2,
     )
     assert check(game, games=1, seed=2, probe_every=12, accept_samples=1) == 36
+
+
+@given(
+    piece=st.sampled_from(["red-square", "blue-circle-2"]),
+    x=st.floats(allow_nan=False),
+    angle=st.floats(allow_nan=False),
+    depth=st.floats(allow_nan=False),
+)
+def test_drop_json_is_the_generic_action_json(
+    piece: str, x: float, angle: float, depth: float
+) -> None:
+    """Drop writes its JSON out field by field; it must stay what Action.to_json gives, keys
+    in the same order, and read back to the same drop."""
+    drop = Drop(piece, x, angle, depth)
+    generic = Action.to_json(drop)
+    assert list(drop.to_json().items()) == list(generic.items())
+    assert gamenight.load("drop-it", players=2).action_from_json(generic) == drop

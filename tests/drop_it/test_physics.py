@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import pickle
 import random
 
 import pymunk
@@ -215,12 +216,20 @@ def test_D14_batched_rest_test_equals_the_per_body_one(monkeypatch: pytest.Monke
     play_random(s, 20, seed=7)
     space = ph.restore(s.world)
     assert ph._batch_order_ok(space, ph._pieces(space))  # the fast path is the one taken
+    # A pickled space (not the snapshot's tuples) makes simulate_drop check the batch order,
+    # so the check can send it down the per-body path.
+    pickled = pickle.dumps(space)
     outline = g.shapes["triangle"]
-    args = (s.world, "green-triangle-9", outline, (150.0, 380.0, 0.3), (15.0, 0.0), 0.1)
-    fast = ph.simulate_drop(*args, g.board.areal_density, g.physics, frame_every=5)
+    drop = ("green-triangle-9", outline, (150.0, 380.0, 0.3), (15.0, 0.0), 0.1)
+    rest = (g.board.areal_density, g.physics)
+    fast = ph.simulate_drop(s.world, *drop, *rest, frame_every=5)
+    same = ph.simulate_drop(pickled, *drop, *rest, frame_every=5)  # the order checked
+    assert (same.poses, same.steps, same.frames) == (fast.poses, fast.steps, fast.frames)
     monkeypatch.setattr(ph, "_batch_order_ok", lambda space, bodies: False)
-    slow = ph.simulate_drop(*args, g.board.areal_density, g.physics, frame_every=5)
+    slow = ph.simulate_drop(pickled, *drop, *rest, frame_every=5)
     assert (fast.poses, fast.steps, fast.settled) == (slow.poses, slow.steps, slow.settled)
     assert fast.frames == slow.frames and len(fast.frames) >= 2
     last = ph.decode_frame(fast.frames[-1][1])
     assert last == [p[1:] for p in fast.poses]
+    unframed = ph.simulate_drop(s.world, *drop, *rest, frame_every=0)
+    assert (unframed.poses, unframed.steps, unframed.frames) == (fast.poses, fast.steps, ())

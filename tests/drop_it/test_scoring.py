@@ -269,3 +269,28 @@ def test_N4_N5_within_is_distance_at_most_the_gap(
     b = shape(kinds[1], 150.0 + dx, 200.0 + dy, angles[1])
     assert within(a, b, gap) == (distance(a, b) <= gap)
     assert within(b, a, gap) == (distance(b, a) <= gap)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    kind=st.sampled_from(["circle", "square", "triangle", "diamond"]),
+    k=st.integers(1, 7),
+    edge=st.sampled_from(["top_at_lowest", "bottom_at_highest"]),
+    offset=st.floats(-3e-6, 3e-6),
+    x=st.floats(30.0, 210.0),
+    angle=st.floats(0.0, 6.3),
+    eps=st.sampled_from([0.0, 0.5, 3.0]),
+)
+def test_N6_level_answers_as_the_scan_where_the_box_meets_a_line(
+    kind: str, k: int, edge: str, offset: float, x: float, angle: float, eps: float
+) -> None:
+    """N6: `level` decides a line from the piece's box when the piece is wholly above or
+    below it; placed within a hair of where that shortcut stops, it still agrees with h_k."""
+    g = game()
+    line = g.board.boundaries[k - 1]
+    lowest, highest = min(y for _, y in line), max(y for _, y in line)
+    _, bottom, _, top = place(g.shapes[kind], (x, 0.0, angle)).bbox()
+    y = (lowest + eps - top if edge == "top_at_lowest" else highest + eps - bottom) + offset
+    shape = place(g.shapes[kind], (x, y, angle))
+    above = [j for j in range(1, g.board.levels) if height_above(g.board, j, shape) > eps]
+    assert level(g.board, shape, eps) == 1 + max(above, default=0)

@@ -83,3 +83,12 @@ def test_D17a_a_space_the_snapshot_does_not_know_is_pickled() -> None:
     world = snapshot.dumps(space, ph._pieces(space))
     assert isinstance(pickle.loads(world), pymunk.Space)
     assert _same_space(snapshot.loads(world), pickle.loads(pickle.dumps(space)))
+
+
+def test_D17a_a_world_of_another_format_is_refused_with_its_tag() -> None:
+    world = game().empty_world
+    assert isinstance(world, tuple)
+    with pytest.raises(ValueError, match="drop-it-world-1"):
+        snapshot.loads(("drop-it-world-1", *world[1:]))
+    with pytest.raises(ValueError, match="tuple"):
+        snapshot.loads(pickle.dumps(world))  # bytes hold a pickled space, nothing else

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from gamenight.engine.core import Action
 
@@ -22,6 +22,17 @@ class Drop(Action):
     x: float
     angle: float
     depth: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        # Action.to_json written out (it walks dataclasses.fields): every drop's record
+        # holds one
+        return {
+            "type": self.kind,
+            "piece": self.piece,
+            "x": self.x,
+            "angle": self.angle,
+            "depth": self.depth,
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ the two shapes' values), used as the defaults of the matching options.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gamenight.games.drop_it.board import COLOURS, KINDS, Board
 
@@ -44,6 +44,14 @@ class Outline:
     kind: str
     radius: float  # circles; 0 for polygons
     vertices: tuple[tuple[float, float], ...]  # polygons, counter-clockwise; () for circles
+    # the dataclass hash of the fields, kept: every drop looks outlines up in caches
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.kind, self.radius, self.vertices)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def is_circle(self) -> bool:

@@ -1,7 +1,7 @@
 """The physics world (spec §3.8, §4, D12, D14, D16, D17a), on pymunk 7.
 
 The State keeps the world as plain data: the settled poses and the space's snapshot
-(immutable bytes, `snapshot.py`). Every drop restores a fresh space from those bytes, adds
+(immutable tuples, `snapshot.py`). Every drop restores a fresh space from that snapshot, adds
 the new piece, steps with a fixed `dt` until the pile is at rest or the timeout, resets
 velocities and snapshots the result (D17a). pymunk caches contact impulses that positions
 alone do not carry (pymunk#181), so a space rebuilt from poses or run on without the round
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import pymunk
 import pymunk.batch
+from pymunk._chipmunk import lib
 
 from gamenight.games.drop_it import snapshot
 from gamenight.games.drop_it.board import Board
@@ -64,7 +65,7 @@ class PhysicsConfig:
 class DropResult:
     """One simulated drop: the new world, every piece's pose and how it ended (D14, D17)."""
 
-    world: bytes
+    world: snapshot.World
     poses: tuple[tuple[str, float, float, float], ...]  # (piece id, x, y, θ), release order
     settled: bool
     steps: int
@@ -73,7 +74,7 @@ class DropResult:
     frames: tuple[tuple[int, bytes], ...]
 
 
-def empty_world(board: Board, cfg: PhysicsConfig) -> bytes:
+def empty_world(board: Board, cfg: PhysicsConfig) -> snapshot.World:
     """§3.8 + §4: the empty space with the three walls, as a snapshot (turn 0 of D17a)."""
     space = pymunk.Space()
     space.gravity = (0.0, -cfg.gravity)
@@ -96,13 +97,14 @@ def empty_world(board: Board, cfg: PhysicsConfig) -> bytes:
     return snapshot.dumps(space, [])
 
 
-def restore(world: bytes) -> pymunk.Space:
+def restore(world: snapshot.World) -> pymunk.Space:
     """A fresh space from a snapshot (D17a); body and shape objects are new each time."""
     return snapshot.loads(world)
 
 
 def _pieces(space: pymunk.Space) -> list[pymunk.Body]:
-    return [b for b in space.bodies if b.body_type == pymunk.Body.DYNAMIC]
+    dynamic, body_type = pymunk.Body.DYNAMIC, lib.cpBodyGetType  # what `b.body_type` reads
+    return [b for b in space.bodies if body_type(b._body) == dynamic]
 
 
 def poses(space: pymunk.Space) -> tuple[tuple[str, float, float, float], ...]:
@@ -137,7 +139,7 @@ def add_piece(
 
 
 def simulate_drop(
-    world: bytes,
+    world: snapshot.World,
     piece_id: str,
     outline: Outline,
     pose: Pose,
@@ -154,24 +156,39 @@ def simulate_drop(
     """
     space = restore(world)
     body = add_piece(space, piece_id, outline, pose, density, cfg)
-    body.velocity = velocity
-    body.angular_velocity = angular_velocity
+    # the C setters `body.velocity = ...` and `body.angular_velocity = ...` call
+    lib.cpBodySetVelocity(body._body, velocity)
+    lib.cpBodySetAngularVelocity(body._body, angular_velocity)
 
     bodies = _pieces(space)
-    if cfg.sleep or not _batch_order_ok(space, bodies):
-        steps, settled, frames = _settle_per_body(space, bodies, cfg, frame_every)
-    else:
+    # A world of tuples comes back through snapshot.loads, which adds its bodies in order
+    # to a new space, and add_piece appends: Chipmunk keeps dynamic bodies in the order
+    # they were added (only a removal reorders them), so the batch order needs no check.
+    batched = not cfg.sleep and (isinstance(world, tuple) or _batch_order_ok(space, bodies))
+    if batched:
         steps, settled, frames = _settle_batched(space, len(bodies), cfg, frame_every)
+    else:
+        steps, settled, frames = _settle_per_body(space, bodies, cfg, frame_every)
     if settled and cfg.zero_velocity_at_rest:  # D14: stale spin would return after a restore
-        for b in bodies:
-            b.velocity = (0.0, 0.0)
-            b.angular_velocity = 0.0
+        for b in bodies:  # the C setters the properties call, without a frame per body
+            lib.cpBodySetVelocity(b._body, (0.0, 0.0))
+            lib.cpBodySetAngularVelocity(b._body, 0.0)
     ids = [b.piece_id for b in bodies]
     if cfg.sleep:
         final = poses(space)
     else:
-        f = _read(space, _POSE, len(bodies))
-        final = tuple((pid, f[3 * i], f[3 * i + 1], f[3 * i + 2]) for i, pid in enumerate(ids))
+        # the last frame is the last step's read (positions are untouched by the reset)
+        f, width = (
+            (memoryview(frames[-1][1]).cast("d"), 6)
+            if batched and frames
+            else (
+                _read(space, _POSE, len(bodies)),
+                3,
+            )
+        )
+        final = tuple(
+            (pid, f[width * i], f[width * i + 1], f[width * i + 2]) for i, pid in enumerate(ids)
+        )
     return DropResult(snapshot.dumps(space, bodies), final, settled, steps, tuple(frames))
 
 
@@ -258,7 +275,8 @@ def _settle_batched(
             settled = True
             break
     if frame_every and (not frames or frames[-1][0] != step):
-        frames.append((step, _read_frame(space, n)))
+        # the last step's read is still in `m` (no step at all: read the start)
+        frames.append((step, m.tobytes() if step else _read_frame(space, n)))
     return step, settled, frames
 
 

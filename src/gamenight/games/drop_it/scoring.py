@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamenight.games.drop_it.board import Board, EdgeCell, polyline_y
+from gamenight.games.drop_it.board import Board, BonusCircle, EdgeCell, polyline_y
 from gamenight.games.drop_it.components import Outline, piece_of
 
 Point = tuple[float, float]
 Pose = tuple[float, float, float]
+_HAIR = 1e-6  # mm: far above the rounding of the distances, far below any tolerance
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,35 +39,43 @@ class Placed:
     cy: float
     r: float
     verts: tuple[Point, ...]
+    # (xmin, ymin, xmax, ymax), made by `place`: a drop's assessment asks for it four times
+    box: tuple[float, float, float, float] | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_circle(self) -> bool:
         return not self.verts
 
     def bbox(self) -> tuple[float, float, float, float]:
-        if not self.verts:
-            return self.cx - self.r, self.cy - self.r, self.cx + self.r, self.cy + self.r
-        xs = [v[0] for v in self.verts]
-        ys = [v[1] for v in self.verts]
-        return min(xs), min(ys), max(xs), max(ys)
+        return self.box if self.box is not None else _bbox(self.cx, self.cy, self.r, self.verts)
 
     def top(self) -> float:
         """N8: the largest y of the outline."""
-        return self.cy + self.r if not self.verts else max(v[1] for v in self.verts)
+        return self.bbox()[3]
 
     def bottom(self) -> float:
-        return self.cy - self.r if not self.verts else min(v[1] for v in self.verts)
+        return self.bbox()[1]
+
+
+def _bbox(
+    cx: float, cy: float, r: float, verts: tuple[Point, ...]
+) -> tuple[float, float, float, float]:
+    if not verts:
+        return cx - r, cy - r, cx + r, cy + r
+    xs = [v[0] for v in verts]
+    ys = [v[1] for v in verts]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def place(outline: Outline, pose: Pose) -> Placed:
     """N2: the outline transformed by (centroid, θ)."""
     x, y, a = pose
     if outline.is_circle:
-        return Placed(x, y, outline.radius, ())
+        r = outline.radius
+        return Placed(x, y, r, (), (x - r, y - r, x + r, y + r))
     c, s = math.cos(a), math.sin(a)
-    return Placed(
-        x, y, 0.0, tuple((x + vx * c - vy * s, y + vx * s + vy * c) for vx, vy in outline.vertices)
-    )
+    verts = tuple((x + vx * c - vy * s, y + vx * s + vy * c) for vx, vy in outline.vertices)
+    return Placed(x, y, 0.0, verts, _bbox(x, y, 0.0, verts))
 
 
 def segment(a: Point, b: Point) -> Placed:
@@ -134,15 +143,47 @@ def distance(a: Placed, b: Placed) -> float:
 
 def within(a: Placed, b: Placed, gap: float) -> bool:
     """`distance(a, b) <= gap`, stopping at the first vertex-edge pair within `gap`
-    (the same comparisons of the same values: the minimum is <= gap iff one of them is)."""
+    (the same comparisons of the same values: the minimum is <= gap iff one of them is).
+
+    The pairs come first: a touching pair answers without the separating-axis test, and
+    only when no pair is close does it matter whether the outlines overlap (distance 0)."""
     if a.is_circle or b.is_circle:
         return distance(a, b) <= gap
-    if not _separated(a.verts, b.verts):
-        return gap >= 0.0  # they overlap: distance 0
-    edges_b, edges_a = _edges(b.verts), _edges(a.verts)
-    return any(
-        point_segment_distance(v, e0, e1) <= gap for v in a.verts for e0, e1 in edges_b
-    ) or any(point_segment_distance(v, e0, e1) <= gap for v in b.verts for e0, e1 in edges_a)
+    return _polygons_within(a.verts, _edges(a.verts), b.verts, _edges(b.verts), gap)
+
+
+def _polygons_within(
+    a: tuple[Point, ...],
+    a_edges: list[tuple[Point, Point]],
+    b: tuple[Point, ...],
+    b_edges: list[tuple[Point, Point]],
+    gap: float,
+) -> bool:
+    """`within` for two polygons or segments, their edges given."""
+    if _pair_within(a, b_edges, gap) or _pair_within(b, a_edges, gap):
+        return True
+    return gap >= 0.0 and not _separated(a, b)
+
+
+def _pair_within(points: tuple[Point, ...], edges: list[tuple[Point, Point]], gap: float) -> bool:
+    """Is some point within `gap` of some edge? `point_segment_distance(p, a, b) <= gap`
+    inlined (the same arithmetic in the same order, so the same floats; the clamp picks
+    what `max(0.0, min(1.0, t))` picks, NaN included): the touch tests of every drop run
+    through here. Which pair answers first does not change the answer."""
+    hypot = math.hypot
+    for (ax, ay), (bx, by) in edges:
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        for px, py in points:
+            if length2 == 0:
+                t = 0.0
+            else:
+                t = ((px - ax) * dx + (py - ay) * dy) / length2
+                t = t if t < 1.0 else 1.0
+                t = t if t > 0.0 else 0.0
+            if hypot(px - ax - t * dx, py - ay - t * dy) <= gap:
+                return True
+    return False
 
 
 def near(a: Placed, b: Placed, gap: float) -> bool:
@@ -202,19 +243,51 @@ def level(board: Board, shape: Placed, eps: float) -> int:
     """N6 / D24: 1 + the highest k with h_k(P) > LEVEL_EPS, or 1.
 
     The boundaries never cross (checked when a board loads), so h_k(P) falls as k rises
-    and the k with h_k(P) > LEVEL_EPS are 1..K: K is found by bisection."""
+    and the k with h_k(P) > LEVEL_EPS are 1..K: K is found by bisection. A line wholly
+    above or below P (by more than a hair) answers from P's box and the line's lowest and
+    highest y, without computing h_k: h_k lies between bottom - highest and top - lowest."""
+    _, bottom, _, top = shape.bbox()
+    spans = line_spans(board)
     highest, unknown_above = 0, board.levels - 1  # h_k > eps up to `highest`
     while highest < unknown_above:
         k = (highest + unknown_above + 1) // 2
-        if height_above(board, k, shape) > eps:
+        lowest_y, highest_y = spans[k - 1]
+        if top - lowest_y < eps - _HAIR:
+            above = False
+        elif bottom - highest_y > eps + _HAIR:
+            above = True
+        else:
+            above = height_above(board, k, shape) > eps
+        if above:
             highest = k
         else:
             unknown_above = k - 1
     return 1 + highest
 
 
+# Per tuple of level boundaries (held, so its id stays unique): each line's lowest and
+# highest y (the lines run flat beyond the walls, so these are over their points).
+_LINE_SPANS: dict[int, tuple[tuple[tuple[tuple[float, float], ...], ...], tuple[Point, ...]]] = {}
+
+
+def line_spans(board: Board) -> tuple[Point, ...]:
+    """(lowest y, highest y) of every level boundary L_1.., made once per board."""
+    lines = board.boundaries
+    known = _LINE_SPANS.get(id(lines))
+    if known is None or known[0] is not lines:
+        spans = tuple((min(y for _, y in line), max(y for _, y in line)) for line in lines)
+        known = (lines, spans)
+        _LINE_SPANS[id(lines)] = known
+    return known[1]
+
+
 def covered_bonus(board: Board, shape: Placed, eps: float) -> list[str]:
-    """N7 / D25: ids of the bonus circles with d(q, P) < ρ - BONUS_EPS.
+    """N7 / D25: ids of the bonus circles with d(q, P) < ρ - BONUS_EPS."""
+    return [c.id for c in _covered(board, shape, eps)]
+
+
+def _covered(board: Board, shape: Placed, eps: float) -> list[BonusCircle]:
+    """`covered_bonus`, the circles themselves.
 
     A circle whose centre lies at least ρ - BONUS_EPS (and a hair more, for rounding) from
     P's bounding box is skipped: d(q, P) is never less than the distance to the box."""
@@ -228,38 +301,75 @@ def covered_bonus(board: Board, shape: Placed, eps: float) -> list[str]:
         if dx * dx + dy * dy >= (reach + _HAIR) ** 2 and reach + _HAIR > 0:
             continue
         if point_distance(c.center, shape) < reach:
-            covered.append(c.id)
+            covered.append(c)
     return covered
 
 
-_HAIR = 1e-6  # mm: far above the rounding of the distances, far below any tolerance
-
-
 CellOutline = tuple[EdgeCell, Placed, tuple[float, float, float, float]]
-# Per tuple of edge cells (held, so its id stays unique): each cell's segment and box.
-_CELL_OUTLINES: dict[int, tuple[tuple[EdgeCell, ...], tuple[CellOutline, ...]]] = {}
+Box = tuple[float, float, float, float]
+# Per tuple of edge cells (held, so its id stays unique): each cell's segment and box, and
+# the cells grouped by the edge they line (left, right, bottom) with the group's box.
+_CELL_TABLES: dict[
+    int,
+    tuple[
+        tuple[EdgeCell, ...],
+        tuple[CellOutline, ...],
+        tuple[tuple[Box, tuple[CellOutline, ...]], ...],
+    ],
+] = {}
 
 
-def cell_outlines(board: Board) -> tuple[CellOutline, ...]:
-    """Every edge cell of a board with its segment and bounding box, made once per board."""
+def _cell_tables(
+    board: Board,
+) -> tuple[tuple[CellOutline, ...], tuple[tuple[Box, tuple[CellOutline, ...]], ...]]:
+    """Every edge cell's segment and box, and the cells by edge with the edge's box: made
+    once per board."""
     cells = board.cells
-    known = _CELL_OUTLINES.get(id(cells))
+    known = _CELL_TABLES.get(id(cells))
     if known is None or known[0] is not cells:
-        segments = [segment(c.a, c.b) for c in cells]
-        known = (cells, tuple((c, seg, seg.bbox()) for c, seg in zip(cells, segments, strict=True)))
-        _CELL_OUTLINES[id(cells)] = known
-    return known[1]
+        outlines = tuple((c, seg, seg.bbox()) for c in cells for seg in [segment(c.a, c.b)])
+        # runs of one edge in the board's order, so the touched cells keep that order
+        runs = [
+            tuple(rows)
+            for _, rows in itertools.groupby(outlines, key=lambda r: r[0].id.rsplit("-", 1)[0])
+        ]
+        groups = tuple(
+            (
+                (
+                    min(r[2][0] for r in rows),
+                    min(r[2][1] for r in rows),
+                    max(r[2][2] for r in rows),
+                    max(r[2][3] for r in rows),
+                ),
+                rows,
+            )
+            for rows in runs
+        )
+        known = (cells, outlines, groups)
+        _CELL_TABLES[id(cells)] = known
+    return known[1], known[2]
 
 
 def touched_cells(board: Board, shape: Placed, tol: float) -> list[EdgeCell]:
-    """N5: the edge cells within TOUCH_TOL of P (`touches`, with P's box computed once)."""
+    """N5: the edge cells within TOUCH_TOL of P (`touches`, with P's box computed once).
+    An edge's cells are passed over together when P's box is not near the edge's box."""
     ax0, ay0, ax1, ay1 = shape.bbox()
-    return [
-        cell
-        for cell, seg, (bx0, by0, bx1, by1) in cell_outlines(board)
-        if not (ax1 + tol < bx0 or bx1 + tol < ax0 or ay1 + tol < by0 or by1 + tol < ay0)
-        and within(shape, seg, tol)
-    ]
+    verts = shape.verts
+    edges = _edges(verts) if verts else []  # a polygon's edges, once for every cell
+    touched = []
+    for (gx0, gy0, gx1, gy1), rows in _cell_tables(board)[1]:
+        if ax1 + tol < gx0 or gx1 + tol < ax0 or ay1 + tol < gy0 or gy1 + tol < ay0:
+            continue
+        for cell, seg, (bx0, by0, bx1, by1) in rows:
+            if ax1 + tol < bx0 or bx1 + tol < ax0 or ay1 + tol < by0 or by1 + tol < ay0:
+                continue
+            if (
+                _polygons_within(verts, edges, seg.verts, _edges(seg.verts), tol)
+                if verts
+                else within(shape, seg, tol)
+            ):
+                touched.append(cell)
+    return touched
 
 
 def sticks_out(board: Board, shape: Placed, eps: float) -> bool:
@@ -338,16 +448,15 @@ def assess(
     if sticks_out(board, mine, tol.height):
         violations.append({"rule": "HEIGHT", "with": [f"top {mine.top():.2f} mm"]})
     lvl = level(board, mine, tol.level)
-    bonus = covered_bonus(board, mine, tol.bonus)
-    points = {c.id: c.points for c in board.bonus}
-    raw = lvl + sum(points[b] for b in bonus)  # D24 + D25 = D26
+    bonus = _covered(board, mine, tol.bonus)
+    raw = lvl + sum(c.points for c in bonus)  # D24 + D25 = D26
     return Assessment(
         dropped,
         tuple(touching),
         tuple(c.id for c in cells),
         tuple(violations),
         lvl,
-        tuple(bonus),
+        tuple(c.id for c in bonus),
         raw,
     )
 

@@ -3,7 +3,7 @@
 A turn is AWAIT_ACTION -> RELEASE (D11, D12, D16) -> SIMULATE (D14, D17a) -> ASSESS (D18..D26)
 -> [JOKER_DECISION] (V3) -> AWARD (D27) -> ADVANCE (D8, V4); after the 36th, GAME_END (D29).
 The world is plain data on the state: the settled poses and the space's snapshot
-(immutable bytes), so `copy()` is cheap and a replay is bit for bit.
+(immutable tuples), so `copy()` is cheap and a replay is bit for bit.
 """
 
 from __future__ import annotations
@@ -136,9 +136,11 @@ class DropItState(State):
                 f"{action.piece} is not in side {side}'s supply (D10); pieces left: "
                 f"{', '.join(left)}"
             )
-        for name in ("x", "angle", "depth"):
-            if not math.isfinite(getattr(action, name)):
-                return f"{name} must be a finite number, got {getattr(action, name)!r}"
+        isfinite = math.isfinite
+        if not (isfinite(action.x) and isfinite(action.angle) and isfinite(action.depth)):
+            for name in ("x", "angle", "depth"):
+                if not isfinite(getattr(action, name)):
+                    return f"{name} must be a finite number, got {getattr(action, name)!r}"
         if self.game.options.strict:
             outline = self.game.shapes[piece.split("-")[1]]
             angle = normalise_angle(action.angle)
@@ -164,7 +166,8 @@ class DropItState(State):
         supply = self.supplies[self.active_side]
         if len(parts) == 3:
             return name if name in supply else None
-        return next((p for p in supply if p.startswith(name + "-")), None)
+        prefix = name + "-"
+        return next((p for p in supply if p.startswith(prefix)), None)
 
     def release_pose(self, action: Drop, noise: list[float] | None = None) -> dict[str, Any]:
         """D11 / D12 without side effects: the clamped action and the release pose."""
