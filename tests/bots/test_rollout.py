@@ -26,7 +26,7 @@ def test_hard_is_the_rollout_bot_at_three_players_and_up(players):
     bot = make_seat("hard", game, 7)
     assert isinstance(bot, RolloutBot)
     # about three rounds of decisions (a turn is n + 1 of them) from 4 players up
-    assert (bot.samples, bot.horizon) == {3: (16, 60), 4: (16, 60), 5: (32, 90), 6: (16, 126)}[
+    assert (bot.samples, bot.horizon) == {3: (16, 60), 4: (16, 60), 5: (32, 90), 6: (32, 126)}[
         players
     ]
 

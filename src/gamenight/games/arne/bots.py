@@ -401,9 +401,10 @@ def ismcts_for(players: int) -> dict[str, Any]:
 #              (ISMCTS 200 iterations) was 48-57% in small runs. Load 3.7-5.3.
 #   4 players: 61.6% [56.7-66.5] (rows 60.8%, 61.3%, 62.7%), won alone 35.0%. Load 3.7-5.3.
 #   5 players: 62.1% [57.6-66.6] (rows 60.0-64.8%), won alone 26.5%. Load 2.1-2.7.
-#   6 players: 58.2% [53.9-62.5] in 204 games (--games 200 rounds up to whole
-#              rotations; rows 54.4-61.0%), won alone 15.2%: NOT the 60% goal (the
-#              probe's 63.7% was luck). Load 2.0-2.7.
+#   6 players: 60.8% [56.3-65.2] in 204 games (--games 200 rounds up to whole
+#              rotations; rows 58.3-62.7%, won alone 23.5%) with 32 samples/126
+#              decisions (2026-12-01, fourth session, load 0.9-3.7). With 16/126 it
+#              was 58.2% [53.9-62.5] (rows 54.4-61.0%, won alone 15.2%).
 # Time per decision of the hard seat (bench/arne_hard_probe.py, decisions with 2+ legal
 # actions, niced 19 beside other work): 5 players 32/90 CPU mean 0.136 s, p99 0.251 s,
 # max 0.327 s (wall max 0.483 s, load 2.9); 6 players 16/126 CPU mean 0.101 s, p99
@@ -414,7 +415,7 @@ HARD = {
     3: "bot:rollout?samples=16&horizon=60",
     4: "bot:rollout?samples=16&horizon=60",
     5: "bot:rollout?samples=32&horizon=90",
-    6: "bot:rollout?samples=16&horizon=126",
+    6: "bot:rollout?samples=32&horizon=126",
 }
 
 
