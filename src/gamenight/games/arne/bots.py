@@ -370,7 +370,10 @@ ISMCTS = {
     # 0.775 with it, 0.575 without. With it (2026-12-01, load 2-2.9): 0.1 s 2 players 160
     # games 62.5% [54.8-69.6], with 80 more (--first 160, run after seeing that) 240 games
     # 64.2% [57.9-70.0]; 4 players 60 games 60.2% [47.6-71.6]; 1 s 2 players 26 games
-    # 73.1% [53.9-86.3]. Goal (interval above 55%) met only by the 240-game 0.1 s figure.
+    # 73.1% [53.9-86.3], and 60 more games (--first 26, fourth session, load 2.5-3.7)
+    # 60.0% [47.4-71.4] at 1,273 against 525 iterations per decision; 4 players 200 more
+    # games (--first 60, load 1.9-2.0) 59.2% [52.3-65.8], over deals [54.9-63.4], at 169
+    # against 36. Goal (interval above 55%) met only by the 240-game 0.1 s figure.
     "widen_tree": True,
 }
 
