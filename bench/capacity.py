@@ -30,6 +30,14 @@ actions (an action sent but not answered before the run ended counts as lost onl
 not in the stored log); peak tree RSS at 1,000 tables < 100 KB per live table. Each level's
 load average is printed beside it. Run it niced: `nice -n 10 python bench/capacity.py`.
 
+Fourth session (2026-12-01; quick bots in the event loop, workers started only for tables
+that need them, middle collections every third young one): `make bench` (load 0.2-0.9)
+p99 ms (echo p99) 2.45 (1.06) / 2.93 (0.81) / 2.64 (0.56) / 7.14 (0.59); a run beside a
+niced search on one core (load 1.1-1.9) 3.17 (0.79) / 2.93 (0.88) / 4.32 (0.60) / 33.39
+(0.62). 0 lost actions; peak tree RSS 197 MB at 1,000 tables in both (the server alone:
+98 MB idle, about 98 KB more per live table; it was 336 MB with the worker processes).
+Not met: p99 <= 3x echo at 100 tables (3.62x, 3.33x), and the tree's total per table.
+
 Two runs of `make bench`, 2026-12-01 (second session), 2 cores shared, niced 10; p99 ms
 (echo p99) at 10 / 100 / 300 / 1,000 tables: run 1 (load 2.2-2.7): 7.63 (8.41) / 4.99
 (0.61) / 3.61 (0.48) / 43.41 (0.41); run 2 (load 1.1-1.3): 2.51 (1.20) / 2.09 (0.40) / 2.54
