@@ -56,16 +56,18 @@ def bot_choose(
     from gamenight.bots import make_seat
     from gamenight.engine.core import BadInput
 
-    fallback = random.Random(seed).choice(state.actions(seat)).to_json()
+    def fallback() -> dict[str, Any]:  # made only when needed: most moves never use it
+        return random.Random(seed).choice(state.actions(seat)).to_json()
+
     try:
         bot = make_seat(text, state.game, seed)
     except (BadInput, ImportError, ModuleNotFoundError):
-        return fallback
+        return fallback()
     try:
         with _alarm(budget):
             return bot.choose(state, seat).to_json()
     except MoveTimeout:
-        return fallback
+        return fallback()
 
 
 def apply(state: State, seat: int, action: Action) -> State:
