@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,18 @@ def receive_state(ws: Any, version: int | None = None, see: bool = True) -> dict
             ws.send_json({"type": "seen", "version": msg["version"]})
         if msg["type"] == "state" and (version is None or msg["version"] >= version):
             return msg
+
+
+def wait_for(check: Any, seconds: float = 10.0) -> Any:
+    """Poll `check` until it gives a true value, and return it; AssertionError past
+    `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError("timed out")
 
 
 def hub_of(client: TestClient) -> Any:

@@ -6,21 +6,11 @@ a table with no person never waits."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import cookie, hub_of, join, new_table, receive_state
-
-
-def wait_for(check: Callable[[], bool], seconds: float = 10.0) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if check():
-            return True
-        time.sleep(0.02)
-    return check()
+from tests.server.conftest import cookie, hub_of, join, new_table, receive_state, wait_for
 
 
 def person_and_bot(client: TestClient, moment_seconds: float) -> tuple[str, str]:

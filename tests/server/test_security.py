@@ -25,7 +25,15 @@ from gamenight.server.app import create_app
 from gamenight.server.db import WAL_LIMIT, DatabaseInUse, Store, connect, disconnect
 from gamenight.server.limits import Rates
 from gamenight.server.tables import Limits
-from tests.server.conftest import TEST_RATES, cookie, hub_of, join, new_table, receive_state
+from tests.server.conftest import (
+    TEST_RATES,
+    cookie,
+    hub_of,
+    join,
+    new_table,
+    receive_state,
+    wait_for,
+)
 
 WEB = Path(gamenight.__file__).parent / "web"
 CSP = (
@@ -39,16 +47,6 @@ def app_client(tmp_path: Path, name: str = "t.sqlite3", **kwargs: Any) -> TestCl
     kwargs.setdefault("rates", TEST_RATES)
     app = create_app(f"sqlite:///{tmp_path / name}", pool="thread", workers_n=2, **kwargs)
     return TestClient(app)
-
-
-def wait_for(check: Any, seconds: float = 10.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError("timed out")
 
 
 # -- 1. script injection ------------------------------------------------------------------

@@ -4,7 +4,6 @@ holds no worker process at all (issue 17, item 9: the server tree's memory)."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,15 @@ from fastapi.testclient import TestClient
 import gamenight
 from gamenight.bots import is_quick
 from gamenight.server.app import create_app
-from tests.server.conftest import TEST_RATES, cookie, hub_of, join, new_table, receive_state
+from tests.server.conftest import (
+    TEST_RATES,
+    cookie,
+    hub_of,
+    join,
+    new_table,
+    receive_state,
+    wait_for,
+)
 
 
 @pytest.mark.parametrize(
@@ -71,7 +78,4 @@ def test_a_table_with_a_thinking_bot_starts_the_workers_when_it_starts(tmp_path:
         join(client, t["id"], 0, "Ann")
         assert not pool.executor._processes  # nothing before a table needs them
         assert client.post(f"/api/tables/{t['id']}/start").status_code == 200
-        deadline = time.monotonic() + 15
-        while not pool.executor._processes and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert pool.executor._processes
+        assert wait_for(lambda: pool.executor._processes, 15.0)
