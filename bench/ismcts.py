@@ -40,11 +40,13 @@ untouched.
 
 Usage: python bench/ismcts.py [--games 40] [--seconds 0.1] [--players 2,4] [--iterations 100]
        [--workers 1] [--skip-rates] [--duplicate] [--first 0] [--ours "paired=true&widen=5"]
+       [--out scores.jsonl]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import random
 import time
@@ -226,6 +228,7 @@ def head_to_head(
     overrides: dict[str, str],
     duplicate: bool = False,
     first: int = 0,
+    out: Path | None = None,
 ) -> None:
     indices = range(first, first + games)
     tasks = [(2026, i, players, seconds, overrides, duplicate) for i in indices]
@@ -234,6 +237,11 @@ def head_to_head(
             results = pool.map(duel, tasks, chunksize=1)
     else:
         results = [duel(t) for t in tasks]
+    if out is not None:  # each game's score, to compare two settings deal by deal
+        with out.open("a") as f:
+            for i, r in zip(indices, results, strict=True):
+                row = {"players": players, "seconds": seconds, "ours": overrides, "game": i}
+                f.write(json.dumps({**row, "score": r["score"]}) + "\n")
     score = sum(r["score"] for r in results)
     rate, low, high = wilson_fraction(score, games)
     ours_n = max(1, sum(r["our_searches"] for r in results))
@@ -327,6 +335,7 @@ def main() -> None:
     parser.add_argument(
         "--first", type=int, default=0, help="index of the first game (more games, new deals)"
     )
+    parser.add_argument("--out", type=Path, help="append each game's score to this JSON-lines file")
     args = parser.parse_args()
     if args.duplicate and args.first % 2:
         parser.error("--first must be even with --duplicate (a deal's two games stay together)")
@@ -338,7 +347,14 @@ def main() -> None:
         for seconds in map(float, args.seconds.split(",")):
             overrides = dict(parse_qsl(args.ours))
             head_to_head(
-                args.games, players, seconds, args.workers, overrides, args.duplicate, args.first
+                args.games,
+                players,
+                seconds,
+                args.workers,
+                overrides,
+                args.duplicate,
+                args.first,
+                args.out,
             )
 
 

@@ -26,7 +26,7 @@ GAMENIGHT_GC_THRESHOLDS="700,10,10" sets other thresholds and GAMENIGHT_GC_FREEZ
 everything in the collections (to compare). With GAMENIGHT_GC_LOG=path the server appends,
 at exit, one JSON line with the count and pause times of collections per generation (the
 capacity bench reads it). With GAMENIGHT_TRACEMALLOC=path it traces allocations (slower)
-and appends the 40 biggest allocation sites to that file on every SIGUSR1.
+and appends the 40 biggest allocation sites (and 25 biggest files) to that file on every SIGUSR1.
 """
 
 from __future__ import annotations
@@ -74,6 +74,9 @@ def _trace_memory(path: str) -> None:
             total = sum(s.size for s in stats)
             out.write(f"traced {total / 1024:.0f} KB in {len(stats)} sites\n")
             for stat in stats[:40]:
+                out.write(f"{stat}\n")
+            out.write("by file:\n")
+            for stat in snapshot.statistics("filename")[:25]:
                 out.write(f"{stat}\n")
 
     signal.signal(signal.SIGUSR1, dump)
