@@ -38,6 +38,18 @@ niced search on one core (load 1.1-1.9) 3.17 (0.79) / 2.93 (0.88) / 4.32 (0.60) 
 98 MB idle, about 98 KB more per live table; it was 336 MB with the worker processes).
 Not met: p99 <= 3x echo at 100 tables (3.62x, 3.33x), and the tree's total per table.
 
+Where the memory goes (fifth session, 2026-12-01): the idle server is mostly the libraries
+it must import (each alone over a bare 8.8 MB Python: FastAPI 32 MB, SQLAlchemy 29 MB,
+numpy 16 MB for the games' observations; 70 MB once the app is imported, 98 MB serving),
+so the tree's total cannot reach 100 KB a table at 1,000 tables on this stack (that is
+100 MB in all). What a live table adds is about 98 KB: a WebSocket costs 31 KB in the
+server (a bare Starlette echo app under uvicorn: 29 KB with websockets-sansio, 25 KB with
+wsproto, 35 KB with the legacy websockets; measured with 1,000 open sockets) and a table
+here has 1.5 of them; tracemalloc at 300 tables (--trace-memory) puts about 77 KB a
+table in Python objects, about half of it in the layers of uvicorn, websockets, Starlette
+and FastAPI that a socket runs through, the game's state (with its 2.5 KB random
+generator) at 8 KB and our socket handler, outbox and store at about 8 KB.
+
 Two runs of `make bench`, 2026-12-01 (second session), 2 cores shared, niced 10; p99 ms
 (echo p99) at 10 / 100 / 300 / 1,000 tables: run 1 (load 2.2-2.7): 7.63 (8.41) / 4.99
 (0.61) / 3.61 (0.48) / 43.41 (0.41); run 2 (load 1.1-1.3): 2.51 (1.20) / 2.09 (0.40) / 2.54
