@@ -348,16 +348,16 @@ class RolloutBot:
 BOTS: dict[str, type[Any]] = {"random": RandomBot, "greedy": GreedyBot, "rollout": RolloutBot}
 HEURISTIC = "greedy"
 
-# ISMCTS settings for Arne: rollouts played by the greedy bot, cut after 20 decisions at 2 players
-# (more at more players: `ismcts_for`) and scored by the margin estimate below (totals, table and
-# hand), and the root widened along greedy's ranking from its best 3 actions (a black-card window
-# offers every stack of every display). An iteration costs about 4x a random one and buys far more:
-# against OpenSpiel's ISMCTS at 0.1 s per decision (bench/ismcts.py head_to_head, 90 games each,
-# 2026-12-01, load ~12) ours finished ahead in 65.6% [55.3-74.6] at 2 players and 70.4% [60.3-78.9]
-# at 4. Before (random rollouts, to the end at 2 players, cut at 20 and ranked by `estimate()` at
-# more): 48% and 56% in two 80-game runs at 2. At 1 s per decision (2 players, 90 games) only 53.3%
-# [43.1-63.3]: OpenSpiel's rollouts to the end catch up once it runs enough of them; a cut rollout's
-# estimate caps ours there.
+# ISMCTS settings for Arne, every table size: rollouts played by the greedy bot, cut after
+# 20 decisions and scored by the margin estimate below (totals, table and hand), and the
+# root widened along greedy's ranking from its best 3 actions (a black-card window offers
+# every stack of every display). An iteration costs about 4x a random one and buys far
+# more: against OpenSpiel's ISMCTS at 0.1 s per decision (bench/ismcts.py head_to_head,
+# 90 games each, 2026-12-01, load ~12) ours finished ahead in 65.6% [55.3-74.6] at 2
+# players and 70.4% [60.3-78.9] at 4. Before (random rollouts, to the end at 2 players,
+# cut at 20 and ranked by `estimate()` at more): 48% and 56% in two 80-game runs at 2.
+# At 1 s per decision (2 players, 90 games) only 53.3% [43.1-63.3]: OpenSpiel's rollouts to
+# the end catch up once it runs enough of them; a cut rollout's estimate caps ours there.
 ISMCTS = {
     "iterations": 1000,
     "max_rollout": 20,
@@ -378,17 +378,13 @@ ISMCTS = {
 }
 
 
-# Rollouts cover about three rounds: a round is about n(n + 1) decisions (every seat holds
-# priority once in each turn's window, A15-A16), so 20 at 2 players (measured above) and
-# 60 at 4, as the hard level's rollouts (below). At 4 players, 0.1 s a decision, on the
-# same 20 deals played twice (bench/ismcts.py --duplicate --first 260, 2026-12-01, load
-# 2): cut at 20 decisions 61.6% (172 iterations a decision), at 60 67.8% (87), at 100
-# 60.0% (71). 3, 5 and 6 players follow the rule unmeasured.
-ROLLOUT_ROUNDS = 3
-
-
+# Deeper cuts at 4 players (three rounds, as the hard level's rollouts) did not pay at 0.1 s
+# a decision (bench/ismcts.py --duplicate, 2026-12-01, fifth session, load 2): a screen on
+# 20 deals played twice gave 61.6% cut at 20, 67.8% at 60 (87 iterations a decision
+# against 172) and 60.0% at 100, but the planned 200 games at 60 on new deals (--first
+# 300) gave 57.9% [50.9-64.5], against 59.2% for 20 on deals 60-259.
 def ismcts_for(players: int) -> dict[str, Any]:
-    return {**ISMCTS, "max_rollout": max(20, ROLLOUT_ROUNDS * players * (players + 1))}
+    return ISMCTS
 
 
 # hard: greedy improved by simulation (RolloutBot) from 3 players up. A turn is about n + 1

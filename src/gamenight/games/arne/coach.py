@@ -3,8 +3,7 @@
 `advice(state, seat)` searches the seat's information set: every iteration starts from
 `state.determinize(seat, rng)` with a fixed seed, so the advice is the same for any two
 states the seat cannot tell apart (it knows no more than the player). The search is the
-game's ISMCTS settings with 1,000 iterations and rollouts cut at 20 decisions (under
-a second at every table size).
+hard bot's own (the game's ISMCTS settings: 1,000 iterations, well under a second).
 """
 
 from __future__ import annotations
@@ -16,10 +15,6 @@ from gamenight.bots.ismcts import ISMCTSBot
 from gamenight.engine.core import State
 
 ITERATIONS = 1000  # the hard bot's; about 0.7 s of CPU at 2 players (full rollouts)
-# Rollouts cut at 20 decisions at every table size: the search settings' deeper cut from 3
-# players up (three rounds) plays better at equal time but costs 2-4x per iteration, and
-# advice is wanted within about a second (4 players 1.3-1.6 s, 6 players 3-3.8 s with it).
-MAX_ROLLOUT = 20
 SEED = 13  # fixed: the same position always gets the same advice
 SHOWN = 3
 
@@ -31,7 +26,6 @@ def advice(state: State, seat: int) -> dict[str, Any]:
     legal = state.actions(seat)
     settings = search_settings(state.game.name, state.game.players)
     settings["iterations"] = ITERATIONS
-    settings["max_rollout"] = MAX_ROLLOUT
     players = state.game.players
     if len(legal) == 1:
         options = [{"action": legal[0].to_json(), "share": 1.0, "value": None}]
