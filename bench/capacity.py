@@ -38,6 +38,12 @@ niced search on one core (load 1.1-1.9) 3.17 (0.79) / 2.93 (0.88) / 4.32 (0.60) 
 98 MB idle, about 98 KB more per live table; it was 336 MB with the worker processes).
 Not met: p99 <= 3x echo at 100 tables (3.62x, 3.33x), and the tree's total per table.
 
+At 100 tables the ratio to the echo is within the echo's own noise (fifth session, one core
+busy with a niced search, load 1.0-1.2, 30 s windows, arms alternated twice): p99 (echo
+p99) 2.91 (0.73) and 3.31 (0.89) as shipped; 3.07 (0.87) and 2.89 (1.21) with a 0.2 ms
+GIL switch interval; 3.21 (1.18) and 2.55 (0.92) with SQLite inline on the loop. Ratios
+2.4-4.0 in every arm: neither change is kept.
+
 Where the memory goes (fifth session, 2026-12-01): the idle server is mostly the libraries
 it must import (each alone over a bare 8.8 MB Python: FastAPI 32 MB, SQLAlchemy 29 MB,
 numpy 16 MB for the games' observations; 70 MB once the app is imported, 98 MB serving),

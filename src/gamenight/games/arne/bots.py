@@ -382,7 +382,9 @@ ISMCTS = {
 # a decision (bench/ismcts.py --duplicate, 2026-12-01, fifth session, load 2): a screen on
 # 20 deals played twice gave 61.6% cut at 20, 67.8% at 60 (87 iterations a decision
 # against 172) and 60.0% at 100, but the planned 200 games at 60 on new deals (--first
-# 300) gave 57.9% [50.9-64.5], against 59.2% for 20 on deals 60-259.
+# 300) gave 57.9% [50.9-64.5], against 59.2% for 20 on deals 60-259. At 1 s a decision, cut
+# at 60: 2 players 40 games (--first 86) 61.3% [45.8-74.7] at 1,422 against 808 iterations;
+# 4 players 20 games (--first 500) 59.4% [38.1-77.6] at 842 against 385.
 def ismcts_for(players: int) -> dict[str, Any]:
     return ISMCTS
 
