@@ -384,7 +384,10 @@ ISMCTS = {
 # against 172) and 60.0% at 100, but the planned 200 games at 60 on new deals (--first
 # 300) gave 57.9% [50.9-64.5], against 59.2% for 20 on deals 60-259. At 1 s a decision, cut
 # at 60: 2 players 40 games (--first 86) 61.3% [45.8-74.7] at 1,422 against 808 iterations;
-# 4 players 20 games (--first 500) 59.4% [38.1-77.6] at 842 against 385.
+# 4 players 20 games (--first 500) 59.4% [38.1-77.6] at 842 against 385. These settings, 4
+# players, 0.1 s, 200 games on deals 700-899 (--first 700, load 1-2.2): 62.9% [56.0-69.3];
+# paired=true on the same deals 58.4%, by deal -4.5 points [-10.5, +1.5]
+# (bench/compare_scores.py).
 def ismcts_for(players: int) -> dict[str, Any]:
     return ISMCTS
 
