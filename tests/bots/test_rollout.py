@@ -12,6 +12,7 @@ from gamenight.engine.driver import play
 from gamenight.games.arne.bots import (
     GreedyBot,
     RolloutBot,
+    SearchGreedy,
     _Context,
     _RolloutGreedy,
     _table_view,
@@ -130,6 +131,21 @@ def test_rollout_seats_value_every_action_as_greedy_does(players, options):
             for action in state.actions(seat) or []:
                 assert table.value(action) == full.value(action), action
     rollout, greedy = _RolloutGreedy(4), GreedyBot(4)  # ties drawn from one stream
+    search, greedy_too = SearchGreedy(5), GreedyBot(5)  # ISMCTS's greedy: the same draws
     for state in arne_states(players, 40, seed=players + 1, wide=1, **options):
         seat = state.actors[0]
         assert rollout.choose(state, seat) == greedy.choose(state, seat)
+        assert search.ranked(state, seat) == greedy_too.ranked(state, seat)
+        assert search.choose(state, seat) == greedy_too.choose(state, seat)
+
+
+def test_ismcts_plays_a_games_search_heuristic_and_else_its_heuristic():
+    """Arne names the faster greedy for its searches; a game that names none is searched
+    with its heuristic bot itself."""
+    from gamenight.bots import available, search_heuristic
+    from gamenight.bots.ismcts import ISMCTSBot
+
+    arne = gamenight.load("arne", players=2)
+    assert search_heuristic("arne") is SearchGreedy
+    assert type(ISMCTSBot(arne, rollout="heuristic")._heuristic_bot(arne)) is SearchGreedy
+    assert search_heuristic("drop-or-stop") is available("drop-or-stop")["threshold"]

@@ -37,7 +37,8 @@ class SearchNode:
 class ISMCTSBot:
     """ISMCTS with an iteration budget (or a time budget in seconds), seeded.
 
-    rollout: "random" plays uniformly; "heuristic" plays the game's own heuristic bot.
+    rollout: "random" plays uniformly; "heuristic" plays the game's own heuristic bot (as
+    `gamenight.bots.search_heuristic` gives it: the same moves, read from the searched world).
     c: the UCB exploration constant (payoffs are in [0, 1]).
     max_rollout: decisions after which a rollout stops and is scored by the state's own
     `estimate()` (a draw if it has none); games like Drop or Stop have no bound (R34), and
@@ -110,9 +111,9 @@ class ISMCTSBot:
 
     @staticmethod
     def _heuristic_class(game: Game) -> Any:
-        from gamenight.bots import available, default_bot
+        from gamenight.bots import search_heuristic
 
-        return available(game.name)[default_bot(game.name)]
+        return search_heuristic(game.name)
 
     def _estimator_of(self, game: Game) -> Any:
         """The function scoring a cut rollout: `State.estimate` or one the game names."""
