@@ -27,7 +27,7 @@ class GameSpec:
     length: str  # typical length of one game, in player words ("15 min")
     difficulty: str  # to learn: "easy", "medium" or "hard"
     game: str  # "module:Class" of its Game
-    bots: str  # module with BOTS, HEURISTIC and optionally LEVELS, levels_for, ISMCTS, ...
+    bots: str  # module with BOTS, HEURISTIC; optionally LEVELS, ISMCTS, SEARCH_HEURISTIC, ...
     terminal: str  # module with the terminal table (render, ...)
     web: str  # the browser table, a file under web/games/
     heavy: bool = False  # `act` runs physics: servers apply it in a worker process

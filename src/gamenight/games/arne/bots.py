@@ -99,7 +99,7 @@ class SearchGreedy(GreedyBot):
         return _table_view(state)
 
 
-class _RolloutGreedy(GreedyBot):
+class _RolloutGreedy(SearchGreedy):
     """Greedy for the seats of a rollout: the same choices from `_table_view`, the part of
     the seat's view greedy reads, built straight from the (determinized) state; the whole
     view was a third of a rollout's time. Its random stream starts at the first tie (the
@@ -113,9 +113,6 @@ class _RolloutGreedy(GreedyBot):
         if self.tie_rng is None:
             self.tie_rng = random.Random(self.seed)
         return self.tie_rng.choice(best)
-
-    def _view(self, state: State, seat: int) -> dict[str, Any]:
-        return _table_view(state)
 
 
 def _table_view(state: Any) -> dict[str, Any]:
