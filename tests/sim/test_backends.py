@@ -105,7 +105,8 @@ def test_unknown_backend_is_refused():
     assert result.exit_code == 2 and "--backend ray" in result.output
 
 
-def test_ray_gives_the_same_results_as_processes():
+@pytest.mark.xdist_group("ray")  # one local Ray at a time (`--address auto` joins any)
+def test_ray_gives_the_same_results_as_processes(monkeypatch):
     """One Ray runtime for all Ray checks (starting one takes seconds)."""
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
@@ -128,6 +129,17 @@ def test_ray_gives_the_same_results_as_processes():
         assert by_ray.exit_code == 0, by_ray.output
         table = by_processes.output[by_processes.output.index("drop-or-stop: 30 games") :]
         assert table in by_ray.output
+
+        # A runtime that dies under the run (seen in CI: a raylet gone) is one line saying
+        # so, not an unexpected error.
+        def raylet_died(*args: object, **kwargs: object) -> None:
+            raise ray.exceptions.LocalRayletDiedError()
+
+        monkeypatch.setattr(ray, "wait", raylet_died)
+        broken = cli.invoke(app, [*args, "--backend", "ray"])
+        assert broken.exit_code != 0
+        said = "Ray failed mid-run (LocalRayletDiedError): The task's local raylet died"
+        assert said in broken.output and "unexpected" not in broken.output, broken.output
     finally:
         ray.shutdown()
 

@@ -123,6 +123,7 @@ def test_replay_of_a_history_that_does_not_fit(tmp_path: Path, saved: Path) -> N
     assert_one_line_error(gamenight("replay", str(broken)))
 
 
+@pytest.mark.xdist_group("ray")  # not beside a test's local Ray, which `auto` would join
 def test_ray_without_a_cluster() -> None:
     pytest.importorskip("ray")
     run = gamenight(

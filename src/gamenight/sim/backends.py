@@ -22,6 +22,20 @@ def check_backend(backend: str) -> None:
         raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
 
 
+def _ray_died() -> tuple[type[BaseException], ...]:
+    """Ray's errors for a runtime that failed under the run (a raylet, worker or node gone),
+    as opposed to a game raising, which stays a bug with its traceback."""
+    from ray import exceptions as e
+
+    return (
+        e.RaySystemError,
+        e.LocalRayletDiedError,
+        e.WorkerCrashedError,
+        e.NodeDiedError,
+        e.ObjectLostError,
+    )
+
+
 def ray_map(
     fn: Callable[[Any], Any],
     tasks: Sequence[Any],
@@ -38,6 +52,7 @@ def ray_map(
     """
     import ray
 
+    died = _ray_died()
     started = False
     if not ray.is_initialized():
         if address:
@@ -67,10 +82,15 @@ def ray_map(
 
         submit()
         while pending:
-            done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                position = pending.pop(ref)
-                yield position, ray.get(ref)
+            try:
+                done, _ = ray.wait(list(pending), num_returns=1)
+                results = [(pending.pop(ref), ray.get(ref)) for ref in done]
+            except died as error:  # the runtime, not a game, failed: say so in a line
+                first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+                raise RuntimeError(
+                    f"Ray failed mid-run ({type(error).__name__}): {first}"
+                ) from error
+            yield from results
             submit()
     finally:
         if started:
