@@ -99,6 +99,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -143,6 +144,36 @@ class Record:
     setup_seconds: float = 0.0
 
 
+async def seat_table(
+    post: Callable[[str, Any], Awaitable[Any]], rng: random.Random, bot: bool
+) -> tuple[str, list[str], str]:
+    """Create a Drop or Stop table with its creator at seat 0; a second person joins seat 1,
+    or an `easy` bot sits there. Returns (id, seat tokens, owner cookie)."""
+    r = await post(
+        "/api/tables",
+        {
+            "game": "drop-or-stop",
+            "options": OPTIONS,
+            "seats": ["open", "easy" if bot else "open"],
+            "seed": rng.randrange(2**40),
+            "practice": True,
+            "name": "p0",
+            "sit": 0,
+        },
+    )
+    if r.status_code != 201:
+        raise RuntimeError(f"create: {r.status_code} {r.text}")
+    tid = r.json()["id"]
+    owner = f"gn_owner_{tid}={r.cookies[f'gn_owner_{tid}']}"
+    tokens = [r.cookies[f"gn_seat_{tid}"]]
+    if not bot:
+        r = await post(f"/api/tables/{tid}/join", {"seat": 1, "name": "p1"})
+        if r.status_code != 200:
+            raise RuntimeError(f"join: {r.status_code} {r.text}")
+        tokens.append(r.cookies[f"gn_seat_{tid}"])
+    return tid, tokens, owner
+
+
 class Load:
     def __init__(self, n: int, port: int, seconds: float, warmup: float) -> None:
         import httpx
@@ -181,32 +212,8 @@ class Load:
         raise RuntimeError(f"POST {path} failed six times")
 
     async def new_table(self, index: int) -> tuple[str, list[str], str]:
-        """Create a table with its creator sitting at seat 0; a second person joins seat 1
-        or a bot sits there. Returns (id, seat tokens, owner cookie)."""
-        bot = index % 2 == 1
-        r = await self.post(
-            "/api/tables",
-            {
-                "game": "drop-or-stop",
-                "options": OPTIONS,
-                "seats": ["open", "easy" if bot else "open"],
-                "seed": self.rng.randrange(2**40),
-                "practice": True,
-                "name": "p0",
-                "sit": 0,
-            },
-        )
-        if r.status_code != 201:
-            raise RuntimeError(f"create: {r.status_code} {r.text}")
-        tid = r.json()["id"]
-        owner = f"gn_owner_{tid}={r.cookies[f'gn_owner_{tid}']}"
-        tokens = [r.cookies[f"gn_seat_{tid}"]]
-        if not bot:
-            r = await self.post(f"/api/tables/{tid}/join", {"seat": 1, "name": "p1"})
-            if r.status_code != 200:
-                raise RuntimeError(f"join: {r.status_code} {r.text}")
-            tokens.append(r.cookies[f"gn_seat_{tid}"])
-        return tid, tokens, owner
+        """Half the tables are two people, half a person and an `easy` bot."""
+        return await seat_table(self.post, self.rng, bot=index % 2 == 1)
 
     async def table(self, index: int) -> None:
         """One live table for the whole run: a new game whenever one ends."""

@@ -9,7 +9,7 @@ Usage: python bench/compare_scores.py SCORES.jsonl --players 4 --seconds 0.1 \
            --a "" --b "paired=true"
 (--a and --b are the --ours texts of the two runs; "" is the game's own settings.)
 Prints one line: deals in common, each setting's mean there, and the difference with its
-95% t-interval over deals.
+95% interval over deals (normal approximation: mean +- 1.96 standard errors).
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ Figures (one JSON line each, with goal and met / not met; see goals.py):
    above 0.55 (issue 17, item 5) at 0.1 s and 1 s per decision. `--duplicate` plays each
    deal twice with the seats swapped, so the deal's luck cancels within the pair (the
    screens of two settings then also meet the same deals); the goal keeps Wilson's interval
-   over games, which for such pairs only overstates the spread, and the t-interval over
-   deals is printed beside it.
+   over games, which for such pairs only overstates the spread, and the interval over
+   deals (normal approximation, 1.96 standard errors) is printed beside it.
 3. `peak_rss_ismcts_decision`: one 4-player Arne decision of the `hard` level in a fresh
    process: the process's RSS before it, its peak during the decision (VmHWM, reset just
    before) and the difference (reported, no goal set; the tree of the level's iterations and
@@ -251,8 +251,8 @@ def head_to_head(
     extra: dict[str, Any] = {}
     if duplicate and games >= 4:
         # Each deal played from both sides: its luck cancels within the pair, so the
-        # t-interval over deals is the honest (narrower) one; Wilson's over games stays
-        # the goal's, which only overstates the spread of negatively correlated pairs.
+        # interval over deals (1.96 standard errors) is the honest (narrower) one; Wilson's
+        # over games stays the goal's, which only overstates the spread of such pairs.
         whole = len(results) // 2 * 2
         firsts, seconds_ = results[0:whole:2], results[1:whole:2]
         pairs = [(a["score"] + b["score"]) / 2 for a, b in zip(firsts, seconds_, strict=True)]

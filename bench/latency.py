@@ -49,10 +49,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from capacity import BIN, free_port, quantile, wait_healthy
+from capacity import BIN, free_port, quantile, seat_table, wait_healthy
 
 SLOW_MS = 1.5
-OPTIONS = {"players": 2, "wins_to_win": 10}
 
 
 async def next_state(ws: Any, above: int = -1) -> dict[str, Any]:
@@ -68,25 +67,12 @@ async def new_table(http: Any, port: int) -> list[Any]:
     """A started two-person table: its two seat sockets."""
     import websockets
 
-    r = await http.post(
-        "/api/tables",
-        json={
-            "game": "drop-or-stop",
-            "options": OPTIONS,
-            "seats": ["open", "open"],
-            "seed": random.randrange(2**40),
-            "practice": True,
-            "name": "p0",
-            "sit": 0,
-        },
-    )
-    tid = r.json()["id"]
-    owner = f"gn_owner_{tid}={r.cookies[f'gn_owner_{tid}']}"
-    tokens = [r.cookies[f"gn_seat_{tid}"]]
-    http.cookies.clear()
-    r = await http.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "p1"})
-    tokens.append(r.cookies[f"gn_seat_{tid}"])
-    http.cookies.clear()
+    async def post(path: str, body: Any) -> Any:
+        r = await http.post(path, json=body)
+        http.cookies.clear()  # each seat's cookie is passed on its own socket
+        return r
+
+    tid, tokens, owner = await seat_table(post, random.Random(), bot=False)
     url = f"ws://127.0.0.1:{port}/ws/tables/{tid}"
     sockets = [
         await websockets.connect(

@@ -29,8 +29,14 @@ def test_an_action_that_could_not_be_stored_changes_nothing(tmp_path: Path) -> N
         tid, a, b = two_people(client, options={"players": 2, "wins_to_win": 1}, seed=3)
         hub = hub_of(client)
         store = hub.store
-        real = store.append_action
-        failures = [1]
+        real_now, real = store.append_action_now, store.append_action
+        failures = [1]  # the first store fails, in the event loop or the database thread
+
+        def failing_now(*args: Any) -> bool:
+            if failures:
+                failures.pop()
+                raise OSError("disk full")
+            return bool(real_now(*args))
 
         def failing(*args: Any) -> None:
             if failures:
@@ -38,7 +44,7 @@ def test_an_action_that_could_not_be_stored_changes_nothing(tmp_path: Path) -> N
                 raise OSError("disk full")
             real(*args)
 
-        store.append_action = failing
+        store.append_action_now, store.append_action = failing_now, failing
         table = hub.live[tid]
         before = (len(table.state.history), len(table.state.log), table.state.view(None))
         seat = table.state.actors[0]

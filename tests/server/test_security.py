@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import re
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -387,36 +388,113 @@ def test_a_large_body_is_refused_from_its_content_length(client: TestClient) -> 
     assert r.status_code == 413
 
 
-def test_a_stalled_database_does_not_stall_the_event_loop(client: TestClient) -> None:
-    t = new_table(client, seats=["open", "open"])
-    tid = t["id"]
-    a = join(client, tid, 0, "Ann")
-    join(client, tid, 1, "Bob")
+def _started(client: TestClient) -> tuple[str, str, str]:
+    """A started table of two people: its id and their seat tokens."""
+    tid = new_table(client, seats=["open", "open"])["id"]
+    a, b = join(client, tid, 0, "Ann"), join(client, tid, 1, "Bob")
     client.post(f"/api/tables/{tid}/start")
-    store = hub_of(client).store
-    real = store.append_action
+    return tid, a, b
 
-    def stalled(*args: Any) -> None:
-        time.sleep(2.0)  # the disk stalls
-        real(*args)
 
-    store.append_action = stalled
+def _next_move(sockets: list[Any], version: int) -> tuple[Any, dict[str, Any]]:
+    """Both seats' states at `version`; the socket of the seat to act and its first action
+    as a message."""
+    states = [receive_state(ws, version) for ws in sockets]
+    seat = states[0]["view"]["to_act"]
+    move = {"type": "act", "version": states[seat]["version"], "action": states[seat]["actions"][0]}
+    return sockets[seat], move
+
+
+def _ping_ms(watcher: Any) -> float:
+    start = time.monotonic()
+    watcher.send_json({"type": "ping", "t": 1})
+    while watcher.receive_json()["type"] != "pong":
+        pass
+    return (time.monotonic() - start) * 1000
+
+
+def test_a_locked_database_does_not_stall_the_event_loop(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """Actions are stored in the event loop only when SQLite can take them at once: while
+    another connection holds the write lock, the action waits in the database thread, the
+    loop answers everyone else, and the action is stored and sent once the lock is free."""
+    tid, a, b = _started(client)
     with (
         client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
+        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, b)) as wb,
         client.websocket_connect(f"/ws/tables/{tid}") as watcher,
     ):
-        msg = receive_state(wa)
+        mover, move = _next_move([wa, wb], 0)
         receive_state(watcher)
-        seat = msg["view"]["to_act"]
-        assert seat == 0 or seat == 1
-        if seat == 0:
-            wa.send_json({"type": "act", "version": msg["version"], "action": msg["actions"][0]})
-        time.sleep(0.1)
-        start = time.monotonic()
-        watcher.send_json({"type": "ping", "t": 1})
-        while watcher.receive_json()["type"] != "pong":
-            pass
-        assert time.monotonic() - start < 1.2  # not the 2 s of the stalled write
+        blocker = sqlite3.connect(tmp_path / "test.sqlite3", isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")  # the write lock, held by another connection
+        try:
+            mover.send_json(move)
+            time.sleep(0.2)
+            assert _ping_ms(watcher) < 500  # the driver's own wait would be 5 s
+            assert hub_of(client).live[tid].state.history == []  # not stored, not applied
+        finally:
+            blocker.execute("ROLLBACK")
+            blocker.close()
+        assert receive_state(watcher, 1)["version"] == 1
+    assert len(hub_of(client).store.history(tid)) == 1
+
+
+def test_an_ordinary_action_is_stored_without_the_database_thread(client: TestClient) -> None:
+    tid, a, b = _started(client)
+    hub = hub_of(client)
+    via_thread: list[str] = []
+    real_db = hub.db
+
+    async def recording_db(fn: Any, *args: Any) -> Any:
+        via_thread.append(getattr(fn, "__name__", "?"))
+        return await real_db(fn, *args)
+
+    hub.db = recording_db
+    with (
+        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
+        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, b)) as wb,
+    ):
+        mover, move = _next_move([wa, wb], 0)
+        mover.send_json(move)
+        receive_state(wa, 1)
+    assert len(hub.store.history(tid)) == 1
+    assert "append_action" not in via_thread
+
+
+def test_a_slow_store_in_the_loop_sends_the_next_ones_to_the_database_thread(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A disk so busy that even a write into the page cache blocks: the loop stops storing
+    actions itself (INLINE_PAUSE), so the next ones wait in the database thread."""
+    tid, a, b = _started(client)
+    hub = hub_of(client)
+    store = hub.store
+    real_now, real_append = store.append_action_now, store.append_action
+    calls: list[str] = []
+
+    def slow_now(*args: Any) -> bool:
+        calls.append("loop")
+        time.sleep(0.05)
+        return bool(real_now(*args))
+
+    def counted(*args: Any) -> None:
+        calls.append("thread")
+        real_append(*args)
+
+    store.append_action_now, store.append_action = slow_now, counted
+    with (
+        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
+        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, b)) as wb,
+    ):
+        for version in range(2):
+            mover, move = _next_move([wa, wb], version)
+            mover.send_json(move)
+        receive_state(wa, 2)
+    assert calls == ["loop", "thread"]
+    assert len(store.history(tid)) == 2
+    assert "database thread" in caplog.text
 
 
 # -- 7. one server per SQLite file ---------------------------------------------------------

@@ -76,13 +76,13 @@ def test_a_broken_sqlite_action_connection_is_replaced(tmp_path: Path) -> None:
     store.create_table(a_table("hot"))
     store.set_status("hot", "running")
     store.append_action("hot", 0, 0, {"type": "drop"}, "running")
-    db._HOT[engine].dbapi_connection.close()  # the kept connection breaks
+    db._WAITING.held[engine].dbapi_connection.close()  # the kept connection breaks
     with pytest.raises(Exception, match="closed"):
         store.append_action("hot", 1, 1, {"type": "stop"}, "running")
     store.append_action("hot", 1, 1, {"type": "stop"}, "running")
     assert store.history("hot") == [(0, {"type": "drop"}), (1, {"type": "stop"})]
     disconnect(engine)
-    assert engine not in db._HOT  # closed with the engine
+    assert engine not in db._WAITING.held  # closed with the engine
 
 
 def test_migrations_create_the_schema_once(db_url: str) -> None:
@@ -209,3 +209,31 @@ def test_the_migration_keeps_the_earliest_of_two_rematches(tmp_path: Path) -> No
     later = store.table("t2")
     assert later is not None and later.rematch_of is None
     disconnect(store.engine)
+
+
+def test_storing_without_waiting_gives_up_at_once_while_another_connection_writes(
+    tmp_path: Path,
+) -> None:
+    """append_action_now (the event loop's store): False, nothing written and no wait while
+    SQLite's write lock is held elsewhere; the same row as append_action once it is free."""
+    import sqlite3
+
+    path = tmp_path / "now.sqlite3"
+    engine = connect(f"sqlite:///{path}")
+    store = Store(engine)
+    store.create_table(a_table("now"))
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    start = time.monotonic()
+    assert store.append_action_now("now", 0, 0, {"type": "drop"}, "running") is False
+    assert time.monotonic() - start < 0.5  # the driver's own wait is 5 s
+    blocker.execute("ROLLBACK")
+    assert store.history("now") == []
+    assert store.append_action_now("now", 0, 0, {"type": "drop"}, "running") is True
+    store.append_action("now", 1, 1, {"type": "stop"}, "finished")
+    assert store.history("now") == [(0, {"type": "drop"}), (1, {"type": "stop"})]
+    assert store.table("now").version == 2 and store.table("now").status == "finished"
+    with pytest.raises(RuntimeError, match="stored version is not 1"):
+        store.append_action_now("now", 1, 0, {"type": "drop"}, "running")
+    blocker.close()
+    disconnect(engine)

@@ -13,6 +13,7 @@ import fcntl
 import hashlib
 import json
 import os
+import sqlite3
 import threading
 import time
 import weakref
@@ -127,9 +128,45 @@ class RematchTaken(RuntimeError):
 
 
 _LOCKS: dict[int, IO[bytes]] = {}  # id(engine) -> the open, exclusively locked lock file
-# engine -> the SQLite driver connection the stores on it keep for storing actions
-_HOT: weakref.WeakKeyDictionary[Engine, Any] = weakref.WeakKeyDictionary()
-_HOT_LOCK = threading.Lock()
+
+
+class _Kept:
+    """The SQLite driver connection each engine keeps for storing actions, made on first
+    use and anew after an error. Two of them: one that waits for SQLite's write lock (the
+    database thread) and one that never waits (the event loop, busy_timeout 0)."""
+
+    def __init__(self, busy_timeout_ms: int | None) -> None:
+        self.busy_timeout_ms = busy_timeout_ms
+        self.held: weakref.WeakKeyDictionary[Engine, Any] = weakref.WeakKeyDictionary()
+        self.lock = threading.Lock()
+
+    def get(self, engine: Engine) -> Any:
+        held: Any = self.held.get(engine)
+        if held is None:
+            held = self.held[engine] = engine.raw_connection()
+            if self.busy_timeout_ms is not None:
+                held.dbapi_connection.execute(f"PRAGMA busy_timeout={self.busy_timeout_ms}")
+        return held
+
+    def drop(self, engine: Engine) -> None:
+        held = self.held.pop(engine, None)
+        if held is not None:
+            with contextlib.suppress(Exception):
+                held.invalidate()
+
+
+_WAITING = _Kept(None)  # the driver's default timeout (5 s) for SQLite's write lock
+_NOW = _Kept(0)
+
+
+def _busy(err: BaseException) -> bool:
+    """SQLite said another connection holds the lock (SQLITE_BUSY or one of its kinds)."""
+    code = getattr(err, "sqlite_errorcode", None)
+    return (
+        isinstance(err, sqlite3.OperationalError)
+        and code is not None
+        and code & 0xFF == sqlite3.SQLITE_BUSY
+    )
 
 
 def _sqlite_path(url: str) -> Path | None:
@@ -159,11 +196,12 @@ def _lock(path: Path) -> IO[bytes]:
 def disconnect(engine: Engine) -> None:
     """Close the engine (and the connection kept for storing actions) and release the
     SQLite file lock."""
-    with _HOT_LOCK:
-        hot = _HOT.pop(engine, None)
-    if hot is not None:
-        with contextlib.suppress(Exception):
-            hot.close()
+    for kept in (_WAITING, _NOW):
+        with kept.lock:
+            hot = kept.held.pop(engine, None)
+        if hot is not None:
+            with contextlib.suppress(Exception):
+                hot.close()
     engine.dispose()
     file = _LOCKS.pop(id(engine), None)
     if file is not None:
@@ -243,7 +281,8 @@ class TableRow:
 
 class Store:
     """Every read and write of the app. Methods are blocking; the app calls them from one
-    worker thread so the event loop never waits on the database."""
+    worker thread so the event loop never waits on the database (append_action_now, which
+    gives up rather than wait, is the one the loop calls itself)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -344,29 +383,50 @@ class Store:
                 {"id": table_id, "n": n, "seat": seat, "action": json.dumps(action), "at": now},
             )
 
+    def append_action_now(
+        self, table_id: str, n: int, seat: int, action: dict[str, Any], status: str
+    ) -> bool:
+        """append_action without waiting, for the event loop: False (nothing written) when
+        SQLite's write lock is held by another connection, or on any other database.
+        Without a wait it is one write to the operating system's cache (WAL with
+        synchronous=NORMAL, checkpoints in a thread of their own): microseconds."""
+        if self.engine.dialect.name != "sqlite":
+            return False
+        return self._append_sqlite(table_id, n, seat, json.dumps(action), status, time.time(), _NOW)
+
     def _append_sqlite(
-        self, table_id: str, n: int, seat: int, action: str, status: str, now: float
-    ) -> None:
-        """append_action on SQLite's driver directly, on the connection kept for it (one per
-        engine, opened on first use, made anew after an error)."""
-        with _HOT_LOCK:
-            held = _HOT.get(self.engine)
-            if held is None:
-                held = _HOT[self.engine] = self.engine.raw_connection()
-            conn: Any = held.dbapi_connection
+        self,
+        table_id: str,
+        n: int,
+        seat: int,
+        action: str,
+        status: str,
+        now: float,
+        kept: _Kept = _WAITING,
+    ) -> bool:
+        """append_action on SQLite's driver directly, on the connection `kept` for it.
+        False if it does not wait and the write lock (or the connection) is in use."""
+        waits = kept is _WAITING
+        if not kept.lock.acquire(blocking=waits):
+            return False
+        try:
+            conn: Any = kept.get(self.engine).dbapi_connection
             try:
                 if conn.execute(_SQLITE_BUMP, (n + 1, status, now, table_id, n)).rowcount != 1:
                     raise RuntimeError(f"table {table_id}: stored version is not {n}")
                 conn.execute(_SQLITE_INSERT, (table_id, n, seat, action, now))
                 conn.commit()
-            except BaseException:
+                return True
+            except BaseException as err:
                 try:
                     conn.rollback()
                 except Exception:
-                    _HOT.pop(self.engine, None)  # broken: the next store opens another
-                    with contextlib.suppress(Exception):
-                        held.invalidate()
+                    kept.drop(self.engine)  # broken: the next store opens another
+                if not waits and _busy(err):
+                    return False
                 raise
+        finally:
+            kept.lock.release()
 
     @staticmethod
     def _row(r: Any) -> TableRow:

@@ -151,7 +151,7 @@ async def _persist(
     """Store the action as the table's step `n` (and its new status) before it is applied."""
     status = "finished" if over else "running"
     try:
-        await hub.db(hub.store.append_action, table.row.id, n, seat, action.to_json(), status)
+        await hub.store_action(table.row.id, n, seat, action.to_json(), status)
     except Exception as err:
         log.exception("storing an action of table %s failed", table.row.id)
         raise Refused("the action could not be stored; nothing changed, try again") from err

@@ -86,7 +86,8 @@ def ray_map(
                 done, _ = ray.wait(list(pending), num_returns=1)
                 results = [(pending.pop(ref), ray.get(ref)) for ref in done]
             except died as error:  # the runtime, not a game, failed: say so in a line
-                first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+                said = str(error).strip()
+                first = said.splitlines()[0] if said else ""
                 raise RuntimeError(
                     f"Ray failed mid-run ({type(error).__name__}): {first}"
                 ) from error

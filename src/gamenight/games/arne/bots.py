@@ -100,10 +100,9 @@ class SearchGreedy(GreedyBot):
 
 
 class _RolloutGreedy(SearchGreedy):
-    """Greedy for the seats of a rollout: the same choices from `_table_view`, the part of
-    the seat's view greedy reads, built straight from the (determinized) state; the whole
-    view was a third of a rollout's time. Its random stream starts at the first tie (the
-    same draws; seeding one per seat and rollout cost 3%)."""
+    """SearchGreedy for the seats of the hard level's rollouts, with its random stream
+    started only at the first tie (the same draws; seeding one per seat and rollout cost
+    3%)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

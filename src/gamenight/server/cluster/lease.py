@@ -145,6 +145,12 @@ class ClusterStore(Store):
                 {"id": table_id, "n": n, "seat": seat, "action": json.dumps(action), "at": now},
             )
 
+    def append_action_now(
+        self, table_id: str, n: int, seat: int, action: dict[str, Any], status: str
+    ) -> bool:
+        """Never: a fenced store goes through append_action, in the database thread."""
+        return False
+
     def history_from(self, table_id: str, n: int) -> list[tuple[int, int, dict[str, Any]]]:
         """Stored actions number n and later: (n, seat, action JSON)."""
         with self.engine.connect() as conn:
