@@ -75,6 +75,17 @@ action's path has a hop to the database thread (with GAMENIGHT_INLINE_DB=1, p99 
 against 2.21 ms in a paired run) that the echo has not; and memory read as the tree's
 total per table.
 
+Seventh session (2026-12-02; an accepted action stored in the event loop when SQLite's
+write lock is free at once, in the database thread otherwise): two default runs on the
+otherwise idle machine, p99 ms (echo p99) at 10 / 100 / 300 / 1,000 tables: run 1 (load
+0.4-1.1) 4.89 (0.97) / 4.37 (1.36) / 27.47 (2.39) / 41.83 (7.07); run 2 (load 0.3-0.6)
+4.58 (1.65) / 3.91 (1.48) / 9.07 (1.69) / 35.07 (1.36). Ratio at 100 tables 3.21 (not met)
+and 2.64 (met); with every call in the thread (GAMENIGHT_INLINE_DB=none) after each run:
+14.15 (2.21) and 9.73 (2.07). 0 lost actions. Memory per live table over the idle server
+100.8-104.4 KB with 40 s windows (the same, 100.4 against 101.1, in a paired 1,000-table
+run with the thread), above the 90-94 KB of the sixth session's 15 s windows: games grow
+their logs as they go on, so the figure depends on the window.
+
 Usage: python bench/capacity.py [LEVEL ...] [--seconds S] [--profile DIR] [--trace-memory DIR]
 (default levels 10 100 300 1000; --profile records the server with py-spy during the
 window of every level, into DIR/profile-N.txt as collapsed stacks; --trace-memory writes

@@ -391,6 +391,9 @@ ISMCTS = {
     # 57.1% [48.1-65.6] at 1,420 against 588; with the 86 games above 60.0% [53.1-66.4].
     # Greedy rollouts to the end (max_rollout=1000) at 2 players, 0.1 s, deals 1000-1199:
     # 60.3% [53.3-66.8], by deal -5.2 points [-13.4, +2.9] against the cut at 20.
+    # Seventh session (2026-12-02, load 2.0), 2 players, 1 s, with SearchGreedy, fresh
+    # deals 1400-1599 (two halves of 100 games): 53.5% and 68.0%, pooled 60.75%
+    # [53.8-67.3] at 1,660 against 516 iterations (not met).
     "widen_tree": True,
 }
 
