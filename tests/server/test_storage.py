@@ -237,3 +237,19 @@ def test_storing_without_waiting_gives_up_at_once_while_another_connection_write
         store.append_action_now("now", 1, 0, {"type": "drop"}, "running")
     blocker.close()
     disconnect(engine)
+
+
+def test_an_unknown_inline_setting_is_named_and_the_default_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gamenight.server.tables import Hub
+
+    monkeypatch.setenv("GAMENIGHT_INLINE_DB", "<b>yes</b>")
+    engine = connect(f"sqlite:///{tmp_path / 'inline.sqlite3'}")
+    with ThreadPoolExecutor(1) as db_pool:
+        hub = Hub(Store(engine), None, db_pool)  # type: ignore[arg-type]
+    assert hub.inline_actions and not hub.inline_db
+    assert "GAMENIGHT_INLINE_DB='<b>yes</b>' is not actions, none or all" in caplog.text
+    disconnect(engine)

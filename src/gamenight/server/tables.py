@@ -78,7 +78,10 @@ class Hub:
         # event loop. An action is stored in the loop when SQLite can take it at once (see
         # store_action). GAMENIGHT_INLINE_DB: "actions" (default), "none" (every call in
         # the thread) or "all" (every SQLite call in the loop, for measurements).
-        mode = INLINE_MODES.get(os.environ.get("GAMENIGHT_INLINE_DB", "actions"), "actions")
+        asked = os.environ.get("GAMENIGHT_INLINE_DB", "actions")
+        mode = INLINE_MODES.get(asked, "actions")
+        if asked not in INLINE_MODES:
+            log.warning("GAMENIGHT_INLINE_DB=%r is not actions, none or all: using actions", asked)
         sqlite = store.engine.dialect.name == "sqlite"
         self.inline_db = sqlite and mode == "all"
         self.inline_actions = sqlite and mode != "none"
