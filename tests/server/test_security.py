@@ -33,6 +33,7 @@ from tests.server.conftest import (
     join,
     new_table,
     receive_state,
+    two_people,
     wait_for,
 )
 
@@ -388,14 +389,6 @@ def test_a_large_body_is_refused_from_its_content_length(client: TestClient) -> 
     assert r.status_code == 413
 
 
-def _started(client: TestClient) -> tuple[str, str, str]:
-    """A started table of two people: its id and their seat tokens."""
-    tid = new_table(client, seats=["open", "open"])["id"]
-    a, b = join(client, tid, 0, "Ann"), join(client, tid, 1, "Bob")
-    client.post(f"/api/tables/{tid}/start")
-    return tid, a, b
-
-
 def _next_move(sockets: list[Any], version: int) -> tuple[Any, dict[str, Any]]:
     """Both seats' states at `version`; the socket of the seat to act and its first action
     as a message."""
@@ -419,7 +412,7 @@ def test_a_locked_database_does_not_stall_the_event_loop(
     """Actions are stored in the event loop only when SQLite can take them at once: while
     another connection holds the write lock, the action waits in the database thread, the
     loop answers everyone else, and the action is stored and sent once the lock is free."""
-    tid, a, b = _started(client)
+    tid, a, b = two_people(client)
     with (
         client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
         client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, b)) as wb,
@@ -442,7 +435,7 @@ def test_a_locked_database_does_not_stall_the_event_loop(
 
 
 def test_an_ordinary_action_is_stored_without_the_database_thread(client: TestClient) -> None:
-    tid, a, b = _started(client)
+    tid, a, b = two_people(client)
     hub = hub_of(client)
     via_thread: list[str] = []
     real_db = hub.db
@@ -468,7 +461,7 @@ def test_a_slow_store_in_the_loop_sends_the_next_ones_to_the_database_thread(
 ) -> None:
     """A disk so busy that even a write into the page cache blocks: the loop stops storing
     actions itself (INLINE_PAUSE), so the next ones wait in the database thread."""
-    tid, a, b = _started(client)
+    tid, a, b = two_people(client)
     hub = hub_of(client)
     store = hub.store
     real_now, real_append = store.append_action_now, store.append_action
