@@ -38,10 +38,35 @@ def test_a_stalled_page_does_not_hold_the_others_and_is_dropped_alone() -> None:
         for n in range(10):
             hub.n = n
             messages.broadcast(hub, table)  # type: ignore[arg-type]  # returns at once
-            while not quick.outbox.empty():  # the quick page's writer keeps up
+            while quick.outbox:  # the quick page's writer keeps up
                 got.append(json.loads(await quick.next_text())["version"])
         assert got == list(range(10)), "in order, none lost"
         assert dropped == [stalled] and stalled.dropped and not quick.dropped
-        assert stalled.outbox.qsize() == 3  # what it was sent before falling behind
+        assert len(stalled.outbox) == 3  # what it was sent before falling behind
+
+    asyncio.run(run())
+
+
+def test_a_waiting_writer_wakes_for_each_message_in_order() -> None:
+    async def run() -> None:
+        conn = Conn(0, limit=8)
+        got: list[int] = []
+
+        async def writer() -> None:
+            while True:
+                got.append(json.loads(await conn.next_text())["n"])
+
+        task = asyncio.create_task(writer())
+        await asyncio.sleep(0)  # the writer now waits on an empty outbox
+        conn.post({"n": 0})
+        await asyncio.sleep(0)
+        conn.post({"n": 1})
+        conn.post({"n": 2})  # two before the writer runs again
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert got == [0, 1, 2] and not conn.outbox
+        task.cancel()  # a cancelled writer (the socket closed) leaves the queue usable
+        conn.post({"n": 3})
+        assert await conn.next_text() == '{"n":3}'
 
     asyncio.run(run())

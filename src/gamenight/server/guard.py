@@ -48,6 +48,14 @@ def _is_ip(name: str) -> bool:
     return True
 
 
+def host_header(scope: Scope) -> str | None:
+    """The request's Host header, as text (None: none sent)."""
+    for key, value in scope["headers"]:
+        if key == b"host":
+            return str(value.decode("latin-1"))
+    return None
+
+
 class HostCheck:
     """The host names this server answers to. An IP address is always fine: DNS rebinding
     needs the attacker's own name in the Host header."""

@@ -90,8 +90,9 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self.sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        # Seconds from taking an accepted action to having queued its broadcast (metrics).
-        self.timings: collections.deque[float] = collections.deque(maxlen=100_000)
+        # Seconds from taking an accepted action to having queued its broadcast (metrics),
+        # of the last 10,000 actions: enough for a p99, and 0.3 MB, not 3 MB, when full.
+        self.timings: collections.deque[float] = collections.deque(maxlen=10_000)
         # Awaited with a table whose game has just finished, before its last broadcast
         # (the accounts rate it: a profile read right after the game shows the rating).
         self.on_finished: Callable[[LiveTable], Awaitable[None]] | None = None
