@@ -449,11 +449,12 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-def actions(base: str) -> int:
-    """Actions the server has accepted so far (its /api/metrics, bots' moves included)."""
+def metrics(base: str) -> dict[str, Any]:
+    """The server's /api/metrics: actions accepted so far (bots' moves included), and the
+    server-side time of the last 10,000 (taking one to having queued its broadcast)."""
     import httpx
 
-    return int(httpx.get(f"{base}/api/metrics", timeout=30).json().get("actions", 0))
+    return dict(httpx.get(f"{base}/api/metrics", timeout=30).json())
 
 
 def wait_healthy(base: str, server: subprocess.Popen[bytes]) -> None:
@@ -542,13 +543,13 @@ def level(
                     window_load = load_average()
                     if profile is not None:
                         spy = profile_window(server.pid, seconds, profile / f"profile-{n}.txt")
-                    before = (cpu_seconds(server.pid), cpu_seconds(gen.pid), actions(base))
+                    before = (cpu_seconds(server.pid), cpu_seconds(gen.pid), metrics(base))
                     time.sleep(seconds / 2)
                     pss_peak = pss_kb(server.pid)
                     if memory is not None:
                         server.send_signal(signal.SIGUSR1)
                     time.sleep(seconds / 2)
-                    after = (cpu_seconds(server.pid), cpu_seconds(gen.pid), actions(base))
+                    after = (cpu_seconds(server.pid), cpu_seconds(gen.pid), metrics(base))
             gen.wait()
             if spy is not None:
                 spy.wait(60)
@@ -563,7 +564,7 @@ def level(
             server.wait()
     rec = json.loads(out.read_text())
     server_cpu, gen_cpu = after[0] - before[0], after[1] - before[1]
-    accepted = after[2] - before[2]
+    accepted = after[2]["actions"] - before[2]["actions"]
     gc_log = tmp / "gc.jsonl"
     gc_stats = json.loads(gc_log.read_text().splitlines()[-1]) if gc_log.exists() else None
     lost, checked = check_stored(db, rec["acked"])
@@ -597,6 +598,9 @@ def level(
         "peak_server_rss_kb": peak.root_peak_kb,
         "tree_pss_kb_mid_window": pss_peak,
         "server_actions_per_s": round(accepted / seconds, 1),
+        # inside the server, taking an action to having queued its broadcast (last 10,000)
+        "server_side_p50_ms": after[2].get("median_ms"),
+        "server_side_p99_ms": after[2].get("p99_ms"),
         # CPU, not wall time: what the server needs whatever else runs on the machine
         "server_cpu_cores": round(server_cpu / seconds, 2),
         "server_cpu_ms_per_action": round(1000 * server_cpu / max(1, accepted), 2),
@@ -604,9 +608,17 @@ def level(
         "gc": gc_stats,
         "load_before": load_before,
         "load_in_window": window_load,
+        # e.g. "storing in the database thread for 60 s": a run whose server changed course
+        "server_log": server_said(tmp / "server.log"),
     }
     shutil.rmtree(tmp, ignore_errors=True)
     return result
+
+
+def server_said(log: Path) -> list[str]:
+    """What the server wrote to its log besides its address (warnings), at most five."""
+    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+    return [line[:300] for line in lines if line and "is serving at" not in line][:5]
 
 
 def report(results: list[dict[str, Any]]) -> None:

@@ -55,7 +55,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from capacity import BIN, free_port, quantile, seat_table, wait_healthy
+from capacity import BIN, free_port, quantile, seat_table, server_said, wait_healthy
 
 SLOW_MS = 1.5
 
@@ -219,6 +219,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(30)
+    result["server_log"] = server_said(tmp / "server.log")
     print(json.dumps(result), flush=True)
     if args.profile is not None and args.profile.exists():
         for percent, name in busy_stretches(args.profile):

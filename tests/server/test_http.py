@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import collections
+
 from fastapi.testclient import TestClient
 
 from gamenight.server.app import owner_cookie
-from tests.server.conftest import join, new_table
+from tests.server.conftest import hub_of, join, new_table
 
 
 def test_pages_and_static_files(client: TestClient) -> None:
@@ -160,6 +162,8 @@ def test_drop_it_board_picture(client: TestClient) -> None:
 
 def test_metrics_count_accepted_actions(client: TestClient) -> None:
     assert client.get("/api/metrics").json() == {"actions": 0}
+    hub = hub_of(client)
+    hub.timings = collections.deque(maxlen=5)  # the times kept are a window; the count is not
     t = new_table(client, seats=["easy", "easy"], seed=3)
     client.post(f"/api/tables/{t['id']}/start")
     import time
@@ -169,7 +173,9 @@ def test_metrics_count_accepted_actions(client: TestClient) -> None:
             break
         time.sleep(0.05)
     m = client.get("/api/metrics").json()
-    assert m["actions"] > 0 and 0 <= m["median_ms"] <= m["p99_ms"] <= m["max_ms"]
+    played = len(client.get(f"/api/tables/{t['id']}/replay").json()["steps"])
+    assert m["actions"] == played > 5 and len(hub.timings) == 5
+    assert 0 <= m["median_ms"] <= m["p99_ms"] <= m["max_ms"]
 
 
 def test_games_list_carries_each_games_spec(client: TestClient) -> None:

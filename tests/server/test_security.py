@@ -456,38 +456,67 @@ def test_an_ordinary_action_is_stored_without_the_database_thread(client: TestCl
     assert "append_action" not in via_thread
 
 
-def test_a_slow_store_in_the_loop_sends_the_next_ones_to_the_database_thread(
-    client: TestClient, caplog: pytest.LogCaptureFixture
-) -> None:
-    """A disk so busy that even a write into the page cache blocks: the loop stops storing
-    actions itself (INLINE_PAUSE), so the next ones wait in the database thread."""
-    tid, a, b = two_people(client)
-    hub = hub_of(client)
-    store = hub.store
+def _slow_loop_store(store: Store, calls: list[str], slow: set[int]) -> None:
+    """The loop's stores of the actions numbered in `slow` take 50 ms; `calls` says where
+    each store ran."""
     real_now, real_append = store.append_action_now, store.append_action
-    calls: list[str] = []
 
-    def slow_now(*args: Any) -> bool:
+    def now(*args: Any) -> bool:
         calls.append("loop")
-        time.sleep(0.05)
+        if args[1] in slow:
+            time.sleep(0.05)
         return bool(real_now(*args))
 
     def counted(*args: Any) -> None:
         calls.append("thread")
         real_append(*args)
 
-    store.append_action_now, store.append_action = slow_now, counted
+    store.append_action_now, store.append_action = now, counted  # type: ignore[method-assign]
+
+
+def test_stores_slow_again_and_again_in_the_loop_send_the_next_ones_to_the_database_thread(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A disk so busy that even a write into the page cache blocks: after INLINE_SLOW_TIMES
+    slow stores the loop stops storing actions itself (INLINE_PAUSE), so the next ones wait
+    in the database thread."""
+    tid, a, b = two_people(client)
+    store = hub_of(client).store
+    calls: list[str] = []
+    _slow_loop_store(store, calls, slow={0, 1, 2, 3, 4})
     with (
         client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
         client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, b)) as wb,
     ):
-        for version in range(2):
+        for version in range(4):
             mover, move = _next_move([wa, wb], version)
             mover.send_json(move)
-        receive_state(wa, 2)
-    assert calls == ["loop", "thread"]
-    assert len(store.history(tid)) == 2
+        receive_state(wa, 4)
+    assert calls == ["loop", "loop", "loop", "thread"]
+    assert len(store.history(tid)) == 4
     assert "database thread" in caplog.text
+
+
+def test_one_slow_store_in_the_loop_is_not_taken_for_a_busy_disk(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One slow store is the machine taking the core away for a moment (it had paused the
+    loop's stores for a minute, from the first store of a run on, which opened the
+    connection)."""
+    tid, a, b = two_people(client)
+    store = hub_of(client).store
+    calls: list[str] = []
+    _slow_loop_store(store, calls, slow={0})
+    with (
+        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
+        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, b)) as wb,
+    ):
+        for version in range(3):
+            mover, move = _next_move([wa, wb], version)
+            mover.send_json(move)
+        receive_state(wa, 3)
+    assert calls == ["loop", "loop", "loop"]
+    assert "database thread" not in caplog.text
 
 
 # -- 7. one server per SQLite file ---------------------------------------------------------

@@ -383,6 +383,11 @@ class Store:
                 {"id": table_id, "n": n, "seat": seat, "action": json.dumps(action), "at": now},
             )
 
+    def open_now(self) -> None:
+        """Open the connection append_action_now writes on (it is opened on first use)."""
+        with _NOW.lock:
+            _NOW.get(self.engine)
+
     def append_action_now(
         self, table_id: str, n: int, seat: int, action: dict[str, Any], status: str
     ) -> bool:

@@ -104,9 +104,13 @@ def _fresh_events(state: State, conn: Conn) -> tuple[list[dict[str, Any]], int]:
 
 
 def broadcast(hub: Hub, table: LiveTable) -> None:
-    """Every connection its own message, queued (never awaited)."""
+    """Every connection its own message, queued (never awaited). The seat that made the
+    last move is sent its answer first: each socket write wakes a reader (on a two-core
+    machine, another process), and the one who acted is the one waiting."""
     views: dict[int | None, Any] = {}
-    for conn in list(table.conns):
+    state = table.state
+    last = state.history[-1][0] if state is not None and state.history else None
+    for conn in sorted(table.conns, key=lambda c: c.seat != last):
         msg = hub.message(table, conn, views)
         with contextlib.suppress(Exception):
             conn.post(msg)

@@ -57,6 +57,7 @@ async def act(hub: Hub, table: LiveTable, seat: int, version: Any, obj: Any) -> 
         await _finished(hub, table)
     await hub._plan(table, broadcast=True)
     hub.timings.append(time.perf_counter() - start)
+    hub.accepted += 1
 
 
 async def _finished(hub: Hub, table: LiveTable) -> None:

@@ -40,8 +40,10 @@ from gamenight.server.workers import WorkerPool
 log = logging.getLogger("gamenight.server")
 
 INLINE_MODES = {"actions": "actions", "none": "none", "all": "all", "0": "none", "1": "all"}
-INLINE_SLOW = 0.010  # seconds: a store in the event loop slower than this ...
-INLINE_PAUSE = 60.0  # ... sends every store to the database thread for this long
+INLINE_SLOW = 0.010  # seconds: INLINE_SLOW_TIMES stores in the event loop slower than this
+INLINE_SLOW_TIMES = 3  # within INLINE_SLOW_WINDOW seconds (one alone is the machine taking
+INLINE_SLOW_WINDOW = 30.0  # the core away, not the disk) ...
+INLINE_PAUSE = 60.0  # ... send every store to the database thread for this long
 
 __all__ = [
     "CHECKPOINT_EVERY",
@@ -86,13 +88,18 @@ class Hub:
         self.inline_db = sqlite and mode == "all"
         self.inline_actions = sqlite and mode != "none"
         self.inline_paused_until = 0.0  # monotonic; see store_action
+        self.inline_slow: collections.deque[float] = collections.deque()  # when, monotonic
+        if self.inline_actions:  # connected now, so the first store times the write alone
+            store.open_now()
         self.live: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         # Seconds from taking an accepted action to having queued its broadcast (metrics),
-        # of the last 10,000 actions: enough for a p99, and 0.3 MB, not 3 MB, when full.
+        # of the last 10,000 actions: enough for a p99, and 0.3 MB, not 3 MB, when full;
+        # and how many actions were accepted since the start.
         self.timings: collections.deque[float] = collections.deque(maxlen=10_000)
+        self.accepted = 0
         # Awaited with a table whose game has just finished, before its last broadcast
         # (the accounts rate it: a profile read right after the game shows the rating).
         self.on_finished: Callable[[LiveTable], Awaitable[None]] | None = None
@@ -120,16 +127,29 @@ class Hub:
             stored = self.store.append_action_now(table_id, n, seat, action, status)
             took = time.perf_counter() - start
             if took > INLINE_SLOW:
-                self.inline_paused_until = time.monotonic() + INLINE_PAUSE
-                log.warning(
-                    "storing an action in the event loop took %.0f ms; storing in the "
-                    "database thread for %.0f s",
-                    took * 1000,
-                    INLINE_PAUSE,
-                )
+                self._slow_store(took)
             if stored:
                 return
         await self.db(self.store.append_action, table_id, n, seat, action, status)
+
+    def _slow_store(self, took: float) -> None:
+        now = time.monotonic()
+        slow = self.inline_slow
+        slow.append(now)
+        while slow and slow[0] < now - INLINE_SLOW_WINDOW:
+            slow.popleft()
+        if len(slow) >= INLINE_SLOW_TIMES:
+            slow.clear()
+            self.inline_paused_until = now + INLINE_PAUSE
+            log.warning(
+                "%d stores of an action in the event loop took over %.0f ms within %.0f s "
+                "(the last %.0f ms); storing in the database thread for %.0f s",
+                INLINE_SLOW_TIMES,
+                INLINE_SLOW * 1000,
+                INLINE_SLOW_WINDOW,
+                took * 1000,
+                INLINE_PAUSE,
+            )
 
     def spawn(self, job: Any) -> asyncio.Task[None]:
         """Run a coroutine in the background, kept until it ends."""
