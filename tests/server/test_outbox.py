@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import types
 from typing import Any
 
 from gamenight.server import messages
@@ -25,6 +26,7 @@ class FakeHub:
 class FakeTable:
     def __init__(self, conns: set[Conn]) -> None:
         self.conns = conns
+        self.state = None
 
 
 def test_a_stalled_page_does_not_hold_the_others_and_is_dropped_alone() -> None:
@@ -70,3 +72,20 @@ def test_a_waiting_writer_wakes_for_each_message_in_order() -> None:
         assert await conn.next_text() == '{"n":3}'
 
     asyncio.run(run())
+
+
+def test_the_seat_that_just_moved_is_sent_its_answer_first() -> None:
+    """Each socket write wakes a reader; the one who acted is the one waiting."""
+    order: list[int | None] = []
+
+    class Recorded(Conn):
+        def post(self, msg: dict[str, Any]) -> None:
+            order.append(self.seat)
+
+    moved = types.SimpleNamespace(history=[(0, "draw"), (2, "stop")])  # seat 2 moved last
+    for seats in [[0, 1, 2, None], [2, None, 1, 0], [None, 2, 0, 1]] * 10:
+        order.clear()
+        table = FakeTable({Recorded(s) for s in seats})  # a set: in no particular order
+        table.state = moved
+        messages.broadcast(FakeHub(), table)  # type: ignore[arg-type]
+        assert order[0] == 2 and sorted(order, key=str) == sorted(seats, key=str)

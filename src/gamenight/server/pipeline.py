@@ -51,13 +51,13 @@ async def act(hub: Hub, table: LiveTable, seat: int, version: Any, obj: Any) -> 
             await _persist(hub, table, n, seat, action, False)
             new = await _apply_stored(hub, table, state, seat, action)
         _swap(table, before, window, new, action)
+        hub.accepted += 1  # with the swap: whoever sees the new state sees it counted
         if new.over and not heavy:  # its last action was stored as running (table_store
             await _store_finished(hub, table)  # mends a crash in between when it loads)
     if new.over:
         await _finished(hub, table)
     await hub._plan(table, broadcast=True)
     hub.timings.append(time.perf_counter() - start)
-    hub.accepted += 1
 
 
 async def _finished(hub: Hub, table: LiveTable) -> None:
