@@ -32,7 +32,8 @@ Figures (one JSON line each, with goal and met / not met; see goals.py):
 Why it is fair to OpenSpiel: their ISMCTS keys its nodes by `information_state_string`,
 and the adapter's string is the seat's whole event stream (about half their time went on
 building it). A user of their ISMCTS on a game with a costly string keys nodes more
-cheaply: here (`FairOpenSpielISMCTS.get_state_key`) by the mover and the actions taken
+cheaply: here (`FairOpenSpielISMCTS.get_state_key`, in gamenight.adapters.openspiel_ismcts,
+the `openspiel-ismcts` bot of `gamenight tournament`) by the mover and the actions taken
 since the searched root, which is exactly the single-observer tree ours grows (with their
 `allow_inconsistent_action_sets`, since an opponent's node is then reached with different
 legal actions). Their search loop, selection, expansion, evaluator and final policy are
@@ -54,12 +55,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
-import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
 
 import gamenight
-import gamenight.adapters.openspiel as adapter
+from gamenight.adapters.openspiel_ismcts import FairOpenSpielISMCTS
 from gamenight.bots import make, make_seat, search_settings
 from gamenight.bots.ismcts import ISMCTSBot
 from gamenight.engine.seeds import derive_seed
@@ -68,56 +67,6 @@ from goals import figure, load_average
 
 C = 0.7  # payoffs are in [0, 1] for both bots
 NO_CAP = 10**6  # ours stops rollouts after max_rollout decisions; OpenSpiel's never does
-
-
-class FairOpenSpielISMCTS(ismcts.ISMCTSBot):
-    """OpenSpiel's ISMCTS with nodes keyed by the path from the root, and (with `seconds`)
-    its search loop run until a deadline (`run_search` of
-    open_spiel/python/algorithms/ismcts.py with `range(max_simulations)` replaced by a
-    clock; everything else is theirs)."""
-
-    def __init__(self, game: Any, seed: int, iterations: int = 0, seconds: float = 0.0) -> None:
-        rs = np.random.RandomState(seed)
-        super().__init__(
-            game,
-            mcts.RandomRolloutEvaluator(1, rs),
-            C,
-            max(1, iterations),
-            random_state=rs,
-            # An opponent's node on a path is reached from several determinizations with
-            # different legal actions (their own option for exactly this case).
-            allow_inconsistent_action_sets=True,
-        )
-        self.seconds = seconds
-        self.set_resampler(adapter.seeded_resampler(seed))
-        self.searched = 0
-        self.search_time = 0.0
-        self.iterations_done = 0
-        self.root_length = 0
-
-    def get_state_key(self, state: Any) -> Any:
-        inner = state.inner
-        index = inner.game.action_index
-        return state.current_player(), tuple(index(a) for _, a in inner.history[self.root_length :])
-
-    def run_search(self, state: Any) -> Any:
-        self.root_length = len(state.inner.history)
-        if not self.seconds:
-            return super().run_search(state)
-        self.reset()
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return [(legal[0], 1.0)]
-        start = time.perf_counter()
-        self._root_node = self.create_new_node(state)
-        deadline = start + self.seconds
-        # The first simulation only expands the root; the final policy needs a visit.
-        while self._root_node.total_visits < 1 or time.perf_counter() < deadline:
-            self.run_simulation(self.sample_root_state(state))
-        self.searched += 1
-        self.search_time += time.perf_counter() - start
-        self.iterations_done += self._root_node.total_visits
-        return self.get_final_policy(state, self._root_node)
 
 
 def positions(players: int, count: int, seed: int) -> list[Any]:

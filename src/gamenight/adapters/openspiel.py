@@ -375,6 +375,20 @@ def _restore_state(game: GamenightSpielGame, seed: int, actions: list[int]) -> G
     return state
 
 
+def wrap_state(game: GamenightSpielGame, state: State) -> GamenightSpielState:
+    """An OpenSpiel state around a copy of an engine state of the same game (sampled chance:
+    a bot's view of a running game; it is not replayable, having no seed of this game)."""
+    if game.explicit:
+        raise BadInput("wrapping a running game needs chance=sampled")
+    wrapped = game.new_initial_state()
+    box = wrapped._box
+    box.state = state.copy()
+    box.seed = None
+    index = game.inner.action_index
+    box.actions = [index(action) for _, action in state.history]
+    return wrapped
+
+
 def seeded_resampler(seed: int) -> Any:
     """A resampler for OpenSpiel's `ISMCTSBot.set_resampler`, seeded (reproducible)."""
     rng = random.Random(seed)

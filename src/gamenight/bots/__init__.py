@@ -54,10 +54,22 @@ def _load_entry_points() -> None:
     from gamenight.learn.policy import LearnedBot, shipped_games
 
     register("learned", LearnedBot, shipped_games())  # the shipped trained policies
+    register("openspiel-ismcts", openspiel_ismcts)
     for point in entry_points(group=ENTRY_POINT_GROUP):
         if point.name not in _REGISTERED:
             factory = point.load()
             register(point.name, factory, getattr(factory, "games", None))
+
+
+def openspiel_ismcts(
+    game: Game, seed: int = 0, seconds: float = 0.0, iterations: int = 1000, c: float = 0.7
+) -> Any:
+    """OpenSpiel's own ISMCTS (random rollouts to the end), the reference ours is measured
+    against: gamenight.adapters.openspiel_ismcts, imported only when seated (OpenSpiel
+    takes a third of a second to import)."""
+    from gamenight.adapters.openspiel_ismcts import OpenSpielISMCTS
+
+    return OpenSpielISMCTS(game, seed=seed, seconds=seconds, iterations=iterations, c=c)
 
 
 # The largest value of a bot parameter a server accepts from untrusted people (the work
