@@ -616,9 +616,11 @@ def level(
 
 
 def server_said(log: Path) -> list[str]:
-    """What the server wrote to its log besides its address (warnings), at most five."""
+    """What the server wrote to its log besides its address and the bench's own stop
+    (warnings), at most five."""
     lines = log.read_text(errors="replace").splitlines() if log.exists() else []
-    return [line[:300] for line in lines if line and "is serving at" not in line][:5]
+    usual = ("is serving at", "server stopped by a signal")
+    return [line[:300] for line in lines if line and not any(u in line for u in usual)][:5]
 
 
 def report(results: list[dict[str, Any]]) -> None:
