@@ -86,6 +86,19 @@ and 2.64 (met); with every call in the thread (GAMENIGHT_INLINE_DB=none) after e
 run with the thread), above the 90-94 KB of the sixth session's 15 s windows: games grow
 their logs as they go on, so the figure depends on the window.
 
+Eighth session (2026-12-02): sockets served without Starlette's middleware and routers
+(server/app.py `App`: 8.5 KB less per open socket), outboxes without asyncio.Queue, and
+the loop's stores paused only after three slow writes in 30 s (one slow first write had
+sent every store to the database thread for the rest of a run, in some runs and not
+others). Two `make bench` runs, p99 ms (echo p99) at 10 / 100 / 300 / 1,000 tables: run 1
+(load 0.2-0.4) 2.72 (0.68) / 2.62 (1.00) / 3.26 (0.63) / 32.19 (0.74); run 2 (load
+0.1-0.3) 2.18 (0.81) / 1.57 (0.47) / 1.52 (0.47) / 3.10 (0.41). Ratio at 100 tables 2.62
+(met) and 3.34 (not met): our p99 fell with the echo's, the ratio stays near 3. Memory
+per live table 84.7 and 83.1 KB (met). 0 lost actions. Inside the server (its metrics) an
+action takes 0.3-0.4 ms at the median; on a core woken from idle, a first system call
+costs ~20 us and a SQLite commit ~0.2-0.4 ms (against 0.05 ms back to back), which is
+most of what an action adds to the echo's round trip.
+
 Usage: python bench/capacity.py [LEVEL ...] [--seconds S] [--profile DIR] [--trace-memory DIR]
 (default levels 10 100 300 1000; --profile records the server with py-spy during the
 window of every level, into DIR/profile-N.txt as collapsed stacks; --trace-memory writes
