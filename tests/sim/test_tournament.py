@@ -39,3 +39,29 @@ def test_the_head_to_head_table_lists_bots_given_as_bot_specs() -> None:
     assert run.code == 0, run
     head_to_head = run.out.split("head to head", 1)[1]
     assert "random" in head_to_head and "threshold" in head_to_head
+
+
+def test_long_bot_names_fold_instead_of_being_cut() -> None:
+    """Two entrants that differ only in a parameter (`threshold?stop_at=9`, `...=10`) were
+    both shown as `threshold…` in an 80-column terminal; each name now folds onto the next
+    line, so every row's first two cells read back whole."""
+    from tests.terminal.helpers import gamenight
+
+    names = ["threshold?stop_at=9", "threshold?stop_at=10"]
+    run = gamenight(
+        "tournament", "drop-or-stop", "--bots", ",".join(names), "--games", "2",
+        "--workers", "1",
+    )  # fmt: skip
+    assert run.code == 0, run
+    head_to_head = run.out.split("head to head", 1)[1]
+    assert "…" not in head_to_head
+    rows: list[list[str]] = []
+    for line in head_to_head.splitlines():
+        cells = [c.strip() for c in line.split("│")[1:-1]]
+        if len(cells) != 5:
+            continue
+        if cells[-1]:  # a new row has its games count; a folded line's is empty
+            rows.append(cells[:2])
+        else:
+            rows[-1] = [a + b for a, b in zip(rows[-1], cells[:2], strict=True)]
+    assert sorted(map(tuple, rows)) == [(names[1], names[0]), (names[0], names[1])]

@@ -23,7 +23,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
+from rich.table import Column, Table
 
 from gamenight import bots as bot_registry
 from gamenight.cli.app import app
@@ -208,7 +208,7 @@ def simulate(
     except OSError as error:
         raise fail(f"cannot write {out_}: {error.strerror}") from error
     table = Table(
-        "seat", "bot", "win rate", "95% interval", "mean score", "mean payoff",
+        "seat", _name("bot"), "win rate", "95% interval", "mean score", "mean payoff",
         title=f"{game}: {games_} games",
     )  # fmt: skip
     for s in range(n):
@@ -283,7 +283,7 @@ def tournament(
     except (ConnectionError, RuntimeError) as error:
         raise _run_failed(error, backend, address) from error
     table = Table(
-        "bot", "rating (mu +- sigma)", "won alone", "95% interval", "shared wins",
+        _name("bot"), "rating (mu +- sigma)", "won alone", "95% interval", "shared wins",
         "mean score", "mean payoff", "games",
         title=f"{game} tournament, {the_game.players} players",
     )  # fmt: skip
@@ -301,7 +301,7 @@ def tournament(
         )
     show(table)
     pairs = Table(
-        "bot", "against", "finishes ahead (ties half)", "95% interval", "games",
+        _name("bot"), _name("against"), "finishes ahead (ties half)", "95% interval", "games",
         title="head to head",
     )  # fmt: skip
     for a in tour.bots:  # the tournament's names: "bot:greedy" is listed as "greedy"
@@ -316,6 +316,12 @@ def tournament(
     if plot is not None:
         plot_ratings(tour, str(plot))
         say(f"ratings plot written to {plot}")
+
+
+def _name(header: str) -> Column:
+    """A column of bot names: a long one (`ismcts?seconds=1`) folds onto the next line
+    rather than being cut to `ismcts…`, which two entrants can share."""
+    return Column(header, overflow="fold", min_width=min(len(header), 12))
 
 
 @app.command()
