@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from gamenight.sim.runner import wilson_fraction
 from gamenight.sim.tournament import play_tournament
 
 
@@ -65,3 +68,23 @@ def test_long_bot_names_fold_instead_of_being_cut() -> None:
         else:
             rows[-1] = [a + b for a, b in zip(rows[-1], cells[:2], strict=True)]
     assert sorted(map(tuple, rows)) == [(names[1], names[0]), (names[0], names[1])]
+
+
+def test_a_bot_on_several_seats_counts_each_game_once_head_to_head() -> None:
+    """Two entrants on four seats: the head-to-head counts games, not seat pairs (it counted
+    four pairs a game, so its interval was as narrow as four times the games would give),
+    and a game scores the share of (threshold seat, random seat) pairs threshold is ahead."""
+    tour = play_tournament("drop-or-stop", {"players": 4}, ["threshold", "random"], 4, 8, seed=2)
+    rate, lo, hi, games = tour.pair_rate("threshold", "random")
+    assert games == len(tour.matches) == 8
+    shares = []
+    for m in tour.matches:
+        p = m.result.payoff
+        mine = [i for i, b in enumerate(m.seats) if b == "threshold"]
+        theirs = [j for j, b in enumerate(m.seats) if b == "random"]
+        ahead = [(p[i] > p[j]) + 0.5 * (p[i] == p[j]) for i in mine for j in theirs]
+        shares.append(sum(ahead) / len(ahead))
+    assert rate == pytest.approx(sum(shares) / 8)
+    assert (lo, hi) == pytest.approx(wilson_fraction(sum(shares), 8)[1:])
+    back, _, _, n = tour.pair_rate("random", "threshold")
+    assert n == 8 and back == pytest.approx(1 - rate)

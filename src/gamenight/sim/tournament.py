@@ -66,14 +66,18 @@ class Tournament:
     players: int
     matches: list[Match] = field(default_factory=list)
     standings: dict[str, Standing] = field(default_factory=dict)
-    head_to_head: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    # (a, b) -> [games where a finished ahead of b, ties half; games where both sat]. A game
+    # counts once: where a bot holds several seats, its share of the (a seat, b seat) pairs
+    # (each pair counted alone, 200 games of two bots on four seats were 800 "games", and
+    # the interval half as wide as the games allow).
+    head_to_head: dict[tuple[str, str], list[float]] = field(default_factory=dict)
 
     def pair_rate(self, a: str, b: str) -> tuple[float, float, float, int]:
         """How often `a` finished ahead of `b` in games where both sat (ties count half):
         rate with a 95% Wilson interval and the number of games."""
-        halves, games = self.head_to_head.get((a, b), [0, 0])
-        rate, lo, hi = wilson_fraction(halves / 2, games)
-        return rate, lo, hi, games
+        ahead, games = self.head_to_head.get((a, b), [0.0, 0.0])
+        rate, lo, hi = wilson_fraction(ahead, int(games))
+        return rate, lo, hi, int(games)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,7 +86,7 @@ class Tournament:
             "players": self.players,
             "standings": [s.__dict__ for s in self.standings.values()],
             "head_to_head": [
-                {"bot": a, "against": b, "ahead_halves": v[0], "games": v[1]}
+                {"bot": a, "against": b, "ahead": v[0], "games": int(v[1])}
                 for (a, b), v in sorted(self.head_to_head.items())
             ],
             "games": [
@@ -166,13 +170,11 @@ def _rate(tour: Tournament) -> None:
             st.shared += seat in r.winners and not alone
             st.score += r.scores[seat]
             st.payoff += r.payoff[seat]
-        for a, b in itertools.permutations(range(len(seats)), 2):
-            if seats[a] == seats[b]:
-                continue
-            cell = tour.head_to_head.setdefault((seats[a], seats[b]), [0, 0])
-            cell[1] += 1
-            cell[0] += 2 if r.payoff[a] > r.payoff[b] else (1 if r.payoff[a] == r.payoff[b] else 0)
         entrants = list(dict.fromkeys(seats))
+        for a, b in itertools.permutations(entrants, 2):
+            cell = tour.head_to_head.setdefault((a, b), [0.0, 0.0])
+            cell[0] += _ahead_share(seats, r.payoff, a, b)
+            cell[1] += 1
         if r.truncated or len(entrants) < 2:
             continue
         # A bot holding several seats takes part once, with the mean payoff of its seats.
@@ -194,6 +196,19 @@ def _rate(tour: Tournament) -> None:
         st.mu = ratings[bot].mu
         st.sigma = ratings[bot].sigma
     tour.standings = standings
+
+
+def _ahead_share(seats: tuple[str, ...], payoff: Sequence[float], a: str, b: str) -> float:
+    """The share of (seat of `a`, seat of `b`) pairs where `a`'s seat finished ahead (ties
+    half): 1, 1/2 or 0 when each holds one seat."""
+    pairs = [
+        1.0 if payoff[i] > payoff[j] else 0.5 if payoff[i] == payoff[j] else 0.0
+        for i, x in enumerate(seats)
+        if x == a
+        for j, y in enumerate(seats)
+        if y == b
+    ]
+    return sum(pairs) / len(pairs)
 
 
 def plot_ratings(tour: Tournament, path: str) -> None:
