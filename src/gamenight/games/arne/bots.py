@@ -394,6 +394,11 @@ ISMCTS = {
     # Seventh session (2026-12-02, load 2.0), 2 players, 1 s, with SearchGreedy, fresh
     # deals 1400-1599 (two halves of 100 games): 53.5% and 68.0%, pooled 60.75%
     # [53.8-67.3] at 1,660 against 516 iterations (not met).
+    # Eighth session (2026-12-02, load 1.5-2.2, a CI run beside it for 11 minutes), planned
+    # as two tournaments pooled: `gamenight tournament arne --bots "ismcts?seconds=1,
+    # openspiel-ismcts?seconds=1" --players 2 --games 100 --seed 271|272 --workers 2`:
+    # 60.5% [50.7-69.5] and 71.0% [61.5-79.0]; pooled (bench/payoff_interval.py) 200 games
+    # 65.8%, Wilson [58.9-72.0], over 100 deals [59.3-72.2] (met).
     "widen_tree": True,
 }
 
