@@ -114,3 +114,24 @@ def test_ratings_follow_the_whole_record_not_the_last_games() -> None:
     again = _two_bot_tournament(60, 100)
     _rate(again, seed=3)
     assert (again.standings["a"].mu, again.standings["a"].sigma) == (a.mu, a.sigma)
+
+
+def test_a_bot_on_several_seats_counts_each_game_once_in_the_standings() -> None:
+    """Two entrants on four seats, `a` winning alone every game: the standings count 8
+    games won alone of 8 (they counted each seat, 8 wins of 16 "games", a 50% rate that
+    `a` cannot exceed); a tie of `a`'s two seats is still `a` winning alone, and a tie of
+    an `a` seat and a `b` seat is a shared win for both."""
+    tour = Tournament("drop-or-stop", ["a", "b"], 4)
+    for i in range(8):
+        seats = ("a", "b", "a", "b") if i % 2 else ("b", "a", "b", "a")
+        mine = [s for s, b in enumerate(seats) if b == "a"]
+        winners = (mine[0],) if i < 6 else tuple(mine) if i == 6 else (0, 1)
+        payoff = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(4))
+        scores = tuple(float(s) for s in range(4))
+        tour.matches.append(Match(0, seats, GameResult(i, i, scores, winners, payoff, False, {})))
+    _rate(tour)
+    a, b = tour.standings["a"], tour.standings["b"]
+    assert (a.games, a.wins, a.shared) == (8, 7, 1)
+    assert (b.games, b.wins, b.shared) == (8, 0, 1)
+    assert a.win_rate[0] == pytest.approx(7 / 8)
+    assert a.score == b.score == pytest.approx(1.5)  # each holds seats 0 and 2, or 1 and 3

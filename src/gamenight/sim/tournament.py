@@ -7,7 +7,8 @@ from one master seed, so the same command gives the same result on any number of
 
 Wins are counted apart: `wins` are games a bot won alone, `shared` games it won together
 with others (so the win rates of a table sum to at most 100%). A bot that holds several
-seats of a game is rated by the mean payoff of its seats against the other bots.
+seats of a game counts that game once: it is rated, scored and paid by the mean of its
+seats, and it won alone when no other bot's seat won.
 """
 
 from __future__ import annotations
@@ -169,7 +170,8 @@ def _rate(tour: Tournament, seed: int = 0) -> None:
     for match in tour.matches:
         _count(tour, standings, match)
     rng = random.Random(derive_seed(seed, "rating orders"))
-    order = list(tour.matches)
+    # None where a game is not rated: kept, so the shuffles are those of the games
+    order = [_places(m) for m in tour.matches]
     sums = {b: [0.0, 0.0] for b in tour.bots}
     for k in range(RATING_ORDERS):
         if k:
@@ -186,42 +188,54 @@ def _rate(tour: Tournament, seed: int = 0) -> None:
 
 
 def _count(tour: Tournament, standings: dict[str, Standing], match: Match) -> None:
-    """A game's wins, scores and payoffs in the standings and its head-to-head cells."""
+    """A game's wins, scores and payoffs in the standings and its head-to-head cells. A
+    game counts once for each bot in it: one holding several seats (two entrants on four
+    seats) was counted once per seat, so its won-alone rate was at most a half and its
+    interval as narrow as twice the games would give."""
     r = match.result
     seats = match.seats
-    for seat, bot in enumerate(seats):
+    winning_bots = {seats[w] for w in r.winners}
+    for bot in dict.fromkeys(seats):
+        mine = [i for i, b in enumerate(seats) if b == bot]
         st = standings[bot]
         st.games += 1
-        alone = r.winners == (seat,)
-        st.wins += alone
-        st.shared += seat in r.winners and not alone
-        st.score += r.scores[seat]
-        st.payoff += r.payoff[seat]
+        st.wins += winning_bots == {bot}
+        st.shared += bot in winning_bots and len(winning_bots) > 1
+        st.score += sum(r.scores[i] for i in mine) / len(mine)
+        st.payoff += sum(r.payoff[i] for i in mine) / len(mine)
     for a, b in itertools.permutations(dict.fromkeys(seats), 2):
         cell = tour.head_to_head.setdefault((a, b), [0.0, 0.0])
         cell[0] += _ahead_share(seats, r.payoff, a, b)
         cell[1] += 1
 
 
-def _ratings(matches: Sequence[Match], bots: Sequence[str]) -> dict[str, Any]:
-    """openskill ratings after the games in this order."""
+def _places(match: Match) -> tuple[list[str], list[float]] | None:
+    """The bots of a rated game and their whole-number places (1 = best), or None for a
+    game that is not rated. A bot holding several seats takes part once, with the mean
+    payoff of its seats."""
+    r, seats = match.result, match.seats
+    entrants = list(dict.fromkeys(seats))
+    if r.truncated or len(entrants) < 2:
+        return None
+    mean = {
+        bot: sum(p for b, p in zip(seats, r.payoff, strict=True) if b == bot) / seats.count(bot)
+        for bot in entrants
+    }
+    # openskill truncates fractional ranks, which made payoffs such as 0.5 and 0.33 ties.
+    return entrants, [float(1 + sum(mean[o] > mean[bot] for o in entrants)) for bot in entrants]
+
+
+def _ratings(
+    games: Sequence[tuple[list[str], list[float]] | None], bots: Sequence[str]
+) -> dict[str, Any]:
+    """openskill ratings after these (bots, places) games in this order (None: not rated)."""
     model = PlackettLuce(tau=0.0)
     ratings = {b: model.rating(name=b) for b in bots}
-    for match in matches:
-        r, seats = match.result, match.seats
-        entrants = list(dict.fromkeys(seats))
-        if r.truncated or len(entrants) < 2:
+    for game in games:
+        if game is None:
             continue
-        # A bot holding several seats takes part once, with the mean payoff of its seats.
-        mean = {
-            bot: sum(p for b, p in zip(seats, r.payoff, strict=True) if b == bot) / seats.count(bot)
-            for bot in entrants
-        }
-        teams = [[ratings[bot]] for bot in entrants]
-        # Whole-number places (1 = best): openskill truncates fractional ranks, which made
-        # payoffs such as 0.5 and 0.33 ties.
-        ranks = [float(1 + sum(mean[o] > mean[bot] for o in entrants)) for bot in entrants]
-        updated = model.rate(teams, ranks=ranks)
+        entrants, ranks = game
+        updated = model.rate([[ratings[bot]] for bot in entrants], ranks=ranks)
         for bot, team in zip(entrants, updated, strict=True):
             ratings[bot] = team[0]
     return ratings
