@@ -14,7 +14,6 @@ Usage: python bench/arne_hard_probe.py PLAYERS DEALS [SEAT TEXT, default hard] [
 
 from __future__ import annotations
 
-import math
 import os
 import statistics
 import sys
@@ -25,6 +24,7 @@ import gamenight
 from gamenight.bots import make_seat
 from gamenight.engine.core import Action, State
 from gamenight.games.arne.bots import GreedyBot
+from gamenight.sim.runner import normal_interval
 
 
 class Timed:
@@ -74,11 +74,10 @@ def main() -> None:
             times.extend(hard.times)
             cpu.extend(hard.cpu)
     n = len(payoffs)
-    mean = statistics.fmean(payoffs)
-    half = 1.96 * statistics.stdev(payoffs) / math.sqrt(n) if n > 1 else float("nan")
+    mean, low, high = normal_interval(payoffs)
     print(
         f"{players}p {text}: {n} games, ahead of greedy {mean:.1%} "
-        f"[{mean - half:.1%}-{mean + half:.1%}]; {len(times)} decisions, "
+        f"[{low:.1%}-{high:.1%}]; {len(times)} decisions, "
         f"wall {spread(times)}, CPU {spread(cpu)}; over 1 s: {sum(t >= 1 for t in times)}; "
         f"{time.perf_counter() - start:.0f}s wall; load {os.getloadavg()[0]:.2f}",
         flush=True,

@@ -21,6 +21,8 @@ from collections import defaultdict
 from pathlib import Path
 from urllib.parse import parse_qsl
 
+from gamenight.sim.runner import normal_interval
+
 
 def deal_means(rows: list[dict], players: int, seconds: float, ours: dict) -> dict[int, float]:
     scores: dict[int, list[float]] = defaultdict(list)
@@ -45,12 +47,11 @@ def main() -> None:
     if len(common) < 2:
         raise SystemExit(f"only {len(common)} deal(s) played by both settings; need 2 or more")
     diffs = [b[d] - a[d] for d in common]
-    mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
+    mean, low, high = normal_interval(diffs)
     print(
         f"{len(common)} deals: a {statistics.fmean(a[d] for d in common):.3f}, "
         f"b {statistics.fmean(b[d] for d in common):.3f}, "
-        f"b - a {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
+        f"b - a {mean:+.3f} [{low:+.3f}, {high:+.3f}]"
     )
 
 

@@ -62,7 +62,7 @@ from gamenight.adapters.openspiel_ismcts import FairOpenSpielISMCTS
 from gamenight.bots import make, make_seat, search_settings
 from gamenight.bots.ismcts import ISMCTSBot
 from gamenight.engine.seeds import derive_seed
-from gamenight.sim.runner import wilson_fraction
+from gamenight.sim.runner import normal_interval, wilson_fraction
 from goals import figure, load_average
 
 C = 0.7  # payoffs are in [0, 1] for both bots
@@ -205,11 +205,9 @@ def head_to_head(
         whole = len(results) // 2 * 2
         firsts, seconds_ = results[0:whole:2], results[1:whole:2]
         pairs = [(a["score"] + b["score"]) / 2 for a, b in zip(firsts, seconds_, strict=True)]
-        mean = sum(pairs) / len(pairs)
-        spread = (sum((p - mean) ** 2 for p in pairs) / (len(pairs) - 1)) ** 0.5
-        half = 1.96 * spread / len(pairs) ** 0.5
+        _, deal_low, deal_high = normal_interval(pairs)
         extra["deals"] = len(pairs)
-        extra["interval_95_over_deals"] = [round(mean - half, 3), round(mean + half, 3)]
+        extra["interval_95_over_deals"] = [round(deal_low, 3), round(deal_high, 3)]
     figure(
         "head_to_head",
         goal="interval above 0.55",

@@ -16,18 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 from collections import defaultdict
 from pathlib import Path
 
-from gamenight.sim.runner import wilson_fraction
-
-
-def normal(values: list[float]) -> tuple[float, float, float]:
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 1.0
-    return mean, mean - half, mean + half
+from gamenight.sim.runner import normal_interval, wilson_fraction
 
 
 def main() -> None:
@@ -46,10 +39,10 @@ def main() -> None:
     if not payoffs:
         raise SystemExit(f"error: no seat of bot {args.bot!r} in {', '.join(map(str, args.files))}")
     n = len(payoffs)
-    mean, lo, hi = normal(payoffs)
+    mean, lo, hi = normal_interval(payoffs)
     _, wlo, whi = wilson_fraction(sum(payoffs), n)
     by_deal = [statistics.fmean(v) for v in deals.values()]
-    _, dlo, dhi = normal(by_deal)
+    _, dlo, dhi = normal_interval(by_deal)
     print(
         f"{args.bot}: {n} games, mean payoff {mean:.1%} [{lo:.1%}-{hi:.1%}], "
         f"Wilson [{wlo:.1%}-{whi:.1%}]; over {len(by_deal)} deals [{dlo:.1%}-{dhi:.1%}]"

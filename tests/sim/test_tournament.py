@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamenight.sim.runner import GameResult, wilson_fraction
+from gamenight.sim.runner import GameResult, normal_interval, wilson_fraction
 from gamenight.sim.tournament import Match, Tournament, _rate, play_tournament
 
 
@@ -135,3 +135,13 @@ def test_a_bot_on_several_seats_counts_each_game_once_in_the_standings() -> None
     assert (b.games, b.wins, b.shared) == (8, 0, 1)
     assert a.win_rate[0] == pytest.approx(7 / 8)
     assert a.score == b.score == pytest.approx(1.5)  # each holds seats 0 and 2, or 1 and 3
+
+
+def test_the_normal_interval_is_the_mean_with_1_96_standard_errors_each_side() -> None:
+    """Half wins, half losses over 100 games: 0.5 +- 1.96 * 0.5025 / 10 (the sample
+    standard deviation); one value has a mean and no interval."""
+    mean, low, high = normal_interval([0.0, 1.0] * 50)
+    assert mean == 0.5
+    assert (low, high) == pytest.approx((0.5 - 0.0985, 0.5 + 0.0985), abs=1e-4)
+    only, nan_low, _ = normal_interval([0.7])
+    assert only == 0.7 and nan_low != nan_low

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -445,6 +446,16 @@ class Tally:
             self.truncated,
             {key: mean(c) for key, c in self.stats.items()},
         )
+
+
+def normal_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """(mean, low, high): the mean with z standard errors each side (the normal
+    approximation, for means of payoffs or of paired deals); no interval below 2 values."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return (mean, math.nan, math.nan)
+    half = z * statistics.stdev(values) / math.sqrt(len(values))
+    return (mean, mean - half, mean + half)
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float, float]:
