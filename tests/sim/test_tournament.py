@@ -145,3 +145,18 @@ def test_the_normal_interval_is_the_mean_with_1_96_standard_errors_each_side() -
     assert (low, high) == pytest.approx((0.5 - 0.0985, 0.5 + 0.0985), abs=1e-4)
     only, nan_low, _ = normal_interval([0.7])
     assert only == 0.7 and nan_low != nan_low
+
+
+def test_two_entrants_on_four_seats_play_no_game_twice() -> None:
+    """Seats (a, b, a, b) rotated four times are two seatings; the other two rotations
+    replayed the same deals with the same seeds, copies of games counted as new ones (seen:
+    every game of a threshold/random run came twice). Each (deal, seating) is now played
+    once, and the games asked for are still played."""
+    tour = play_tournament("drop-or-stop", {"players": 4}, ["threshold", "random"], 4, 8, seed=4)
+    keys = [(m.result.seed, m.seats) for m in tour.matches]
+    assert len(keys) == len(set(keys)) == 8
+    assert {m.seats for m in tour.matches} == {
+        ("threshold", "random", "threshold", "random"),
+        ("random", "threshold", "random", "threshold"),
+    }
+    assert len({m.result.seed for m in tour.matches}) == 4

@@ -1,8 +1,8 @@
 """Round-robin bot tournaments with rotated seats, openskill ratings and intervals.
 
 Every group of `players` bots (all combinations of the entrants) plays `games` games. The
-games of a group come in blocks of one deal seed played once per seat rotation, so every
-bot sits in every seat with the same cards: no bot gains from its seat. Seeds are derived
+games of a group come in blocks of one deal seed played once per distinct seat rotation,
+so every bot sits in every seat with the same cards: no bot gains from its seat. Seeds are derived
 from one master seed, so the same command gives the same result on any number of workers.
 
 Wins are counted apart: `wins` are games a bot won alone, `shared` games it won together
@@ -110,13 +110,18 @@ def schedule(
     game: str, options: dict[str, Any], bots: Sequence[str], players: int, games: int, seed: int
 ) -> list[tuple[int, Job, int]]:
     """(group, job, games) per seat rotation; a job's game i uses deal seed i of its group."""
-    blocks = max(1, math.ceil(games / players))
     plan = []
     opts = tuple(sorted(options.items()))
     for g, group in enumerate(groups(bots, players)):
         group_seed = derive_seed(seed, "group", g)
-        for r in range(players):
-            seats = tuple(group[(s + r) % players] for s in range(players))
+        # Distinct rotations only: two entrants on four seats have two (abab, baba); the
+        # other two repeated them, the same games again with the same seeds, so half the
+        # time was spent on copies and the intervals counted them as new games.
+        rotations = dict.fromkeys(
+            tuple(group[(s + r) % players] for s in range(players)) for r in range(players)
+        )
+        blocks = max(1, math.ceil(games / len(rotations)))
+        for seats in rotations:
             plan.append((g, Job(game, opts, tuple(_spec(b) for b in seats), group_seed), blocks))
     return plan
 
