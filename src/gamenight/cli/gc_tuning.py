@@ -10,17 +10,29 @@ counting, and at the default thresholds the collector kept promoting live tables
 and walking them again. Measured by bench/capacity.py at 1,000 tables (wall time on a
 loaded machine, whole runs): 5,004 / 454 / 39 collections of generation 0 / 1 / 2 taking
 132 s over 30,865 players' actions with the defaults (4.3 ms per action); 54 / 2 / 0
-taking 8.6 s over 18,161 with these (0.47 ms per action).
+taking 8.6 s over 18,161 with (20,000, 2, 400) (0.47 ms per action).
 
 A middle collection (generation 1) runs after every third young one (THRESHOLDS[1] = 2,
-not 20), and a full one after 400 of those (about as many young ones as before): what a
-middle collection walks is what survived the young ones since the last, and when 1,000
-tables' connections come up nearly all of it survives (about 200 objects a WebSocket).
+not 20), and a full one after THRESHOLDS[2] of those (its pace: below): what a middle
+collection walks is what survived the young ones since the last, and when 1,000 tables'
+connections come up nearly all of it survives (about 200 objects a WebSocket).
 With 20, the first middle collection after that burst walked 310,000 objects in one
 pause of 160-250 ms, inside the measured window; with 2 the same work comes in pieces
 (bench/capacity.py at 1,000 tables, 10 s windows at load 3, paired runs 2026-12-01:
 longest middle pause 63-76 ms CPU against 162-239 ms; p99 27.6 and 69.5 ms against 97.8
 and 240 ms).
+
+A young collection after 4,000 net allocations, not 20,000 (2026-12-02, stop 28):
+at 1,000 tables the slowest actions were those that arrived during a pause, and a pause
+walks what was allocated since the last, so five times the collections at a fifth of the
+size each cost about the same in all and hold an action up for less. bench/capacity.py
+at 1,000 tables, 40 s windows, arms alternated, load 0.2-0.9: with 20,000 p99 44.2 and
+36.5 ms, max 107 and 99 ms, longest middle pause 96-101 ms CPU, 1.21 and 1.13 ms CPU per
+action; with 4,000 p99 24.6, 40.7 and 38.6 ms, max 56, 73 and 79 ms, longest middle
+pause 48-57 ms, 1.06-1.20 ms per action, the collectors' total the same (0.8-0.96 s a
+run). With 1,000 the median rose (3.8 against 1.8-2.1 ms) and so did CPU per action (1.46
+ms). The full collection's threshold went from 400 to 2,000 with it, so a full one still
+comes after as many allocations as before (2,000 x 3 x 4,000 = 400 x 3 x 20,000).
 
 GAMENIGHT_GC_THRESHOLDS="700,10,10" sets other thresholds and GAMENIGHT_GC_FREEZE=0 leaves
 everything in the collections (to compare). With GAMENIGHT_GC_LOG=path the server appends,
@@ -38,7 +50,7 @@ import os
 import time
 from typing import Any
 
-THRESHOLDS = (20_000, 2, 400)
+THRESHOLDS = (4_000, 2, 2_000)
 
 
 def tune(preload: list[str]) -> None:
