@@ -230,9 +230,15 @@ def run(flood: bool = False) -> dict[str, Any]:
     port = free_port()
     # Every table of the benchmark comes from one address: lift the per-address limit.
     env = {**os.environ, "GAMENIGHT_DATA": str(tmp), "GAMENIGHT_TABLES_PER_MINUTE": "100000"}
-    code = f"from gamenight.server.app import serve; serve('127.0.0.1', {port}, {db!r})"
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(__file__).parent.parent / "src"), env.get("PYTHONPATH", "")]
+    )
+    # `gamenight serve`, as a user starts it: calling `serve` from `python -c` skipped the
+    # command's collector settings (cli/gc_tuning.py), and ran with Python's defaults.
+    command = [str(Path(sys.executable).parent / "gamenight"), "serve"]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--db", db]
     log = open(tmp / "server.log", "wb")  # noqa: SIM115 - open for the server's lifetime
-    server = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=log)
+    server = subprocess.Popen(command, env=env, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -63,13 +64,12 @@ def free_port() -> int:
 def server() -> Any:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        code = (
-            "from gamenight.server.app import serve; "
-            f"serve(host='127.0.0.1', port={port}, db='sqlite:///{tmp}/gn.sqlite3')"
-        )
+        # `gamenight serve` as a user starts it (its collector settings included)
+        command = [str(Path(sys.executable).parent / "gamenight"), "serve", "--host", "127.0.0.1"]
+        command += ["--port", str(port), "--db", f"sqlite:///{tmp}/gn.sqlite3"]
         env = {**os.environ, "GAMENIGHT_DATA": tmp}
         proc = subprocess.Popen(
-            [sys.executable, "-c", code],
+            command,
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
