@@ -9,7 +9,12 @@ tournament plays every deal once per seat rotation (the same group and game inde
 same shuffle), so the deal's luck cancels within a deal and the games are not independent.
 Several files are pooled (runs with different --seed are different deals).
 
-Usage: python bench/payoff_interval.py FILE [FILE ...] [--bot BOT, default hard]
+A game counts once: where the bot holds several seats (two bots on four seats), its value
+is the mean of its seats' (it counted each seat, 400 "games" for 200). With `--against B`
+the value is the tournament's head-to-head share instead: of the (bot seat, B seat) pairs,
+the share where the bot finished ahead (ties half), so several runs' head-to-heads pool.
+
+Usage: python bench/payoff_interval.py FILE [FILE ...] [--bot BOT, default hard] [--against B]
 """
 
 from __future__ import annotations
@@ -21,30 +26,40 @@ from collections import defaultdict
 from pathlib import Path
 
 from gamenight.sim.runner import normal_interval, wilson_fraction
+from gamenight.sim.tournament import ahead_share
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--bot", default="hard")
+    parser.add_argument("--against", default=None, help="head-to-head share against this bot")
     args = parser.parse_args()
     payoffs: list[float] = []
     deals: dict[tuple[int, int, int], list[float]] = defaultdict(list)
     for f, path in enumerate(args.files):
         for game in json.loads(path.read_text())["games"]:
-            for bot, payoff in zip(game["seats"], game["payoff"], strict=True):
-                if bot == args.bot:
-                    payoffs.append(payoff)
-                    deals[(f, game["group"], game["index"])].append(payoff)
+            seats = tuple(game["seats"])
+            if args.bot not in seats or (args.against and args.against not in seats):
+                continue
+            if args.against:
+                value = ahead_share(seats, game["payoff"], args.bot, args.against)
+            else:
+                mine = [p for b, p in zip(seats, game["payoff"], strict=True) if b == args.bot]
+                value = statistics.fmean(mine)
+            payoffs.append(value)
+            deals[(f, game["group"], game["index"])].append(value)
     if not payoffs:
-        raise SystemExit(f"error: no seat of bot {args.bot!r} in {', '.join(map(str, args.files))}")
+        who = args.bot + (f" with {args.against}" if args.against else "")
+        raise SystemExit(f"error: no game of {who!r} in {', '.join(map(str, args.files))}")
     n = len(payoffs)
     mean, lo, hi = normal_interval(payoffs)
     _, wlo, whi = wilson_fraction(sum(payoffs), n)
     by_deal = [statistics.fmean(v) for v in deals.values()]
     _, dlo, dhi = normal_interval(by_deal)
+    what = f"ahead of {args.against}" if args.against else "mean payoff"
     print(
-        f"{args.bot}: {n} games, mean payoff {mean:.1%} [{lo:.1%}-{hi:.1%}], "
+        f"{args.bot}: {n} games, {what} {mean:.1%} [{lo:.1%}-{hi:.1%}], "
         f"Wilson [{wlo:.1%}-{whi:.1%}]; over {len(by_deal)} deals [{dlo:.1%}-{dhi:.1%}]"
     )
 

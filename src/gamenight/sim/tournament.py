@@ -210,7 +210,7 @@ def _count(tour: Tournament, standings: dict[str, Standing], match: Match) -> No
         st.payoff += sum(r.payoff[i] for i in mine) / len(mine)
     for a, b in itertools.permutations(dict.fromkeys(seats), 2):
         cell = tour.head_to_head.setdefault((a, b), [0.0, 0.0])
-        cell[0] += _ahead_share(seats, r.payoff, a, b)
+        cell[0] += ahead_share(seats, r.payoff, a, b)
         cell[1] += 1
 
 
@@ -246,7 +246,7 @@ def _ratings(
     return ratings
 
 
-def _ahead_share(seats: tuple[str, ...], payoff: Sequence[float], a: str, b: str) -> float:
+def ahead_share(seats: tuple[str, ...], payoff: Sequence[float], a: str, b: str) -> float:
     """The share of (seat of `a`, seat of `b`) pairs where `a`'s seat finished ahead (ties
     half): 1, 1/2 or 0 when each holds one seat."""
     pairs = [
