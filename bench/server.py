@@ -19,6 +19,11 @@ Then the same run again on a fresh server with one flooding client besides (issu
 opens a socket on a table of its own and sends `sync` messages as fast as it can without
 reading the replies, reconnecting whenever the server closes it. Goal: the other tables'
 p99 within 2x of the run without it.
+Stop 28 (2026-12-02): until then the server was started with `serve()` from `python -c`,
+so without `gamenight serve`'s collector settings: p99 51.79 and 30.73 ms (echo p99 4.57,
+2.60) in two `make bench` runs. Started as a user starts it: 13.73 and 10.56 ms (echo 3.96,
+3.43; ratios 3.47 and 3.08, not met by a little; the server's own p99 7.5 and 6.6 ms,
+every table's set-up and start inside the run), load 0.3-1.1.
 Usage: python bench/server.py [TABLES] [GAMES_PER_TABLE] [THINK]
 """
 
