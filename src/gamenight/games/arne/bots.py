@@ -399,6 +399,10 @@ ISMCTS = {
     # openspiel-ismcts?seconds=1" --players 2 --games 100 --seed 271|272 --workers 2`:
     # 60.5% [50.7-69.5] and 71.0% [61.5-79.0]; pooled (bench/payoff_interval.py) 200 games
     # 65.8%, Wilson [58.9-72.0], over 100 deals [59.3-72.2] (met).
+    # Stop 28 (2026-12-02, load 0.1-2.0), 0.1 s through `gamenight tournament` (the same
+    # command at seconds=0.1, --games 200): 2 players --seed 281 63.5% [56.6-69.9], over
+    # 100 deals [56.2-70.8] (met); 4 players --seed 282, each seating of a deal once (two
+    # bots on four seats), 63.3% [56.4-69.7], over 100 deals [59.2-67.4] (met).
     "widen_tree": True,
 }
 
