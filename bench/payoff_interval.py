@@ -26,7 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from gamenight.sim.runner import normal_interval, wilson_fraction
-from gamenight.sim.tournament import ahead_share
+from gamenight.sim.tournament import ahead_share, seat_mean
 
 
 def main() -> None:
@@ -45,8 +45,7 @@ def main() -> None:
             if args.against:
                 value = ahead_share(seats, game["payoff"], args.bot, args.against)
             else:
-                mine = [p for b, p in zip(seats, game["payoff"], strict=True) if b == args.bot]
-                value = statistics.fmean(mine)
+                value = seat_mean(seats, game["payoff"], args.bot)
             payoffs.append(value)
             deals[(f, game["group"], game["index"])].append(value)
     if not payoffs:

@@ -2,8 +2,9 @@
 
 Every group of `players` bots (all combinations of the entrants) plays `games` games. The
 games of a group come in blocks of one deal seed played once per distinct seat rotation,
-so every bot sits in every seat with the same cards: no bot gains from its seat. Seeds are derived
-from one master seed, so the same command gives the same result on any number of workers.
+so every bot sits in every seat with the same cards: no bot gains from its seat. Seeds are
+derived from one master seed, so the same command gives the same result on any number of
+workers.
 
 Wins are counted apart: `wins` are games a bot won alone, `shared` games it won together
 with others (so the win rates of a table sum to at most 100%). A bot that holds several
@@ -201,13 +202,12 @@ def _count(tour: Tournament, standings: dict[str, Standing], match: Match) -> No
     seats = match.seats
     winning_bots = {seats[w] for w in r.winners}
     for bot in dict.fromkeys(seats):
-        mine = [i for i, b in enumerate(seats) if b == bot]
         st = standings[bot]
         st.games += 1
         st.wins += winning_bots == {bot}
         st.shared += bot in winning_bots and len(winning_bots) > 1
-        st.score += sum(r.scores[i] for i in mine) / len(mine)
-        st.payoff += sum(r.payoff[i] for i in mine) / len(mine)
+        st.score += seat_mean(seats, r.scores, bot)
+        st.payoff += seat_mean(seats, r.payoff, bot)
     for a, b in itertools.permutations(dict.fromkeys(seats), 2):
         cell = tour.head_to_head.setdefault((a, b), [0.0, 0.0])
         cell[0] += ahead_share(seats, r.payoff, a, b)
@@ -222,10 +222,7 @@ def _places(match: Match) -> tuple[list[str], list[float]] | None:
     entrants = list(dict.fromkeys(seats))
     if r.truncated or len(entrants) < 2:
         return None
-    mean = {
-        bot: sum(p for b, p in zip(seats, r.payoff, strict=True) if b == bot) / seats.count(bot)
-        for bot in entrants
-    }
+    mean = {bot: seat_mean(seats, r.payoff, bot) for bot in entrants}
     # openskill truncates fractional ranks, which made payoffs such as 0.5 and 0.33 ties.
     return entrants, [float(1 + sum(mean[o] > mean[bot] for o in entrants)) for bot in entrants]
 
@@ -244,6 +241,12 @@ def _ratings(
         for bot, team in zip(entrants, updated, strict=True):
             ratings[bot] = team[0]
     return ratings
+
+
+def seat_mean(seats: Sequence[str], values: Sequence[float], bot: str) -> float:
+    """The mean of `values` (scores or payoffs, one per seat) over the seats `bot` holds."""
+    mine = [v for b, v in zip(seats, values, strict=True) if b == bot]
+    return sum(mine) / len(mine)
 
 
 def ahead_share(seats: tuple[str, ...], payoff: Sequence[float], a: str, b: str) -> float:
