@@ -140,7 +140,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from goals import PeakRSS, figure, load_average, tree_rss_kb
+from goals import PeakRSS, figure, load_average, serve_command, tree_rss_kb
 
 THINK = (1.0, 5.0)  # seconds a person waits after being asked
 OPTIONS = {"players": 2, "wins_to_win": 10}
@@ -541,7 +541,7 @@ def level(
     )
     log = open(tmp / "server.log", "wb")  # noqa: SIM115 - open for the server's lifetime
     server = subprocess.Popen(
-        [str(BIN / "gamenight"), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db],
+        serve_command(port, db),
         env=env,
         stdout=log,
         stderr=log,

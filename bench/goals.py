@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -32,6 +33,13 @@ def figure(name: str, goal: str | None = None, met: bool | None = None, **values
     if log:
         with open(log, "a") as out:
             out.write(text + "\n")
+
+
+def serve_command(port: int, db: str) -> list[str]:
+    """`gamenight serve` on loopback, as a user starts it (the command's collector settings
+    included: calling `serve()` from `python -c` skips them)."""
+    gamenight = str(Path(sys.executable).parent / "gamenight")
+    return [gamenight, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db]
 
 
 def load_average() -> str:

@@ -47,7 +47,7 @@ import websockets
 
 import gamenight
 from gamenight.server.db import Store, connect
-from goals import figure, load_average
+from goals import figure, load_average, serve_command
 
 TABLES = int(sys.argv[1]) if len(sys.argv) > 1 else 100
 GAMES = int(sys.argv[2]) if len(sys.argv) > 2 else 2
@@ -238,12 +238,8 @@ def run(flood: bool = False) -> dict[str, Any]:
     env["PYTHONPATH"] = os.pathsep.join(
         [str(Path(__file__).parent.parent / "src"), env.get("PYTHONPATH", "")]
     )
-    # `gamenight serve`, as a user starts it: calling `serve` from `python -c` skipped the
-    # command's collector settings (cli/gc_tuning.py), and ran with Python's defaults.
-    command = [str(Path(sys.executable).parent / "gamenight"), "serve"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--db", db]
     log = open(tmp / "server.log", "wb")  # noqa: SIM115 - open for the server's lifetime
-    server = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+    server = subprocess.Popen(serve_command(port, db), env=env, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):

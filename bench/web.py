@@ -27,11 +27,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, Page, sync_playwright
+
+from goals import serve_command
 
 CLICKS = int(sys.argv[1]) if len(sys.argv) > 1 else 30
 CHROMIUM = "/usr/bin/chromium"
@@ -64,12 +65,9 @@ def free_port() -> int:
 def server() -> Any:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        # `gamenight serve` as a user starts it (its collector settings included)
-        command = [str(Path(sys.executable).parent / "gamenight"), "serve", "--host", "127.0.0.1"]
-        command += ["--port", str(port), "--db", f"sqlite:///{tmp}/gn.sqlite3"]
         env = {**os.environ, "GAMENIGHT_DATA": tmp}
         proc = subprocess.Popen(
-            command,
+            serve_command(port, f"sqlite:///{tmp}/gn.sqlite3"),
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
