@@ -140,7 +140,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from goals import PeakRSS, figure, load_average, serve_command, tree_rss_kb
+from goals import PeakRSS, figure, load_average, serve_command, serve_env, tree_rss_kb
 
 THINK = (1.0, 5.0)  # seconds a person waits after being asked
 OPTIONS = {"players": 2, "wins_to_win": 10}
@@ -532,13 +532,12 @@ def level(
     tmp = Path(tempfile.mkdtemp(prefix="gamenight-capacity-"))
     db = f"sqlite:///{tmp / 'bench.sqlite3'}"
     port = free_port()
-    env = {**os.environ, "GAMENIGHT_DATA": str(tmp), "GAMENIGHT_TABLES_PER_MINUTE": "1000000"}
-    env["GAMENIGHT_GC_LOG"] = str(tmp / "gc.jsonl")  # collections and their pauses, at exit
+    # GAMENIGHT_GC_LOG: collections and their pauses, written at exit
+    env = serve_env(
+        tmp, GAMENIGHT_TABLES_PER_MINUTE="1000000", GAMENIGHT_GC_LOG=str(tmp / "gc.jsonl")
+    )
     if memory is not None:  # allocation sites, written on SIGUSR1 (mid-window)
         env["GAMENIGHT_TRACEMALLOC"] = str(memory / f"memory-{n}.txt")
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(Path(__file__).parent.parent / "src"), env.get("PYTHONPATH", "")]
-    )
     log = open(tmp / "server.log", "wb")  # noqa: SIM115 - open for the server's lifetime
     server = subprocess.Popen(
         serve_command(port, db),

@@ -42,6 +42,17 @@ def serve_command(port: int, db: str) -> list[str]:
     return [gamenight, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db]
 
 
+def serve_env(data: Path, **settings: str) -> dict[str, str]:
+    """The environment for `serve_command`: this checkout's `src` first on PYTHONPATH (the
+    bench measures this tree, not an installed copy), `data` as GAMENIGHT_DATA, plus
+    `settings` (other GAMENIGHT_* variables)."""
+    env = {**os.environ, "GAMENIGHT_DATA": str(data), **settings}
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(__file__).parent.parent / "src"), env.get("PYTHONPATH", "")]
+    )
+    return env
+
+
 def load_average() -> str:
     """The 1, 5 and 15 minute load averages, quoted beside figures that load can move."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg())

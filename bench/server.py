@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import socket
 import statistics
@@ -47,7 +46,7 @@ import websockets
 
 import gamenight
 from gamenight.server.db import Store, connect
-from goals import figure, load_average, serve_command
+from goals import figure, load_average, serve_command, serve_env
 
 TABLES = int(sys.argv[1]) if len(sys.argv) > 1 else 100
 GAMES = int(sys.argv[2]) if len(sys.argv) > 2 else 2
@@ -234,10 +233,7 @@ def run(flood: bool = False) -> dict[str, Any]:
     db = f"sqlite:///{tmp / 'bench.sqlite3'}"
     port = free_port()
     # Every table of the benchmark comes from one address: lift the per-address limit.
-    env = {**os.environ, "GAMENIGHT_DATA": str(tmp), "GAMENIGHT_TABLES_PER_MINUTE": "100000"}
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(Path(__file__).parent.parent / "src"), env.get("PYTHONPATH", "")]
-    )
+    env = serve_env(tmp, GAMENIGHT_TABLES_PER_MINUTE="100000")
     log = open(tmp / "server.log", "wb")  # noqa: SIM115 - open for the server's lifetime
     server = subprocess.Popen(serve_command(port, db), env=env, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
