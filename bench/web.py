@@ -27,12 +27,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from goals import serve_command
+from goals import serve_command, serve_env
 
 CLICKS = int(sys.argv[1]) if len(sys.argv) > 1 else 30
 CHROMIUM = "/usr/bin/chromium"
@@ -65,10 +66,9 @@ def free_port() -> int:
 def server() -> Any:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "GAMENIGHT_DATA": tmp}
         proc = subprocess.Popen(
             serve_command(port, f"sqlite:///{tmp}/gn.sqlite3"),
-            env=env,
+            env=serve_env(Path(tmp)),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
