@@ -3,7 +3,8 @@
 The hub is a facade over four parts, each a module of functions that take the hub:
   table_store.py  load, restore, create and save live tables (seats, start, sweeping)
   pipeline.py     the one place an action is accepted: check, store, apply in place (a
-                  heavy game on a copy in the worker pool, swapped in), plan and broadcast
+                  heavy game: applied on a copy in the worker pool, stored, swapped in), then
+                  plan and broadcast
   scheduler.py    what happens without a person after every change: a bot move, a pass
                   asked for, the reaction countdown, a turn timer, the hold of a round's
                   moment (moments.py), the cap of a table of only bots
