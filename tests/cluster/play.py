@@ -6,6 +6,7 @@ import json
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
@@ -24,7 +25,9 @@ SETTINGS = {"bot_delay": 0, "pass_dwell": 0, "reaction_seconds": 60}
 
 
 class Person:
-    """One seat's page: plays a random legal move when asked, reconnects when told to."""
+    """One seat's page: plays a random legal move when asked. As table.js and common.js do,
+    it asks for a sync after a raced (stale) refusal rather than acting again on that
+    version, and reconnects on its own when its socket closes while its process lives."""
 
     def __init__(self, seat: int, node: Node, tid: str, token: str) -> None:
         self.seat, self.node, self.tid, self.token = seat, node, tid, token
@@ -33,6 +36,8 @@ class Person:
         self.last: dict[str, Any] | None = None
         self.sent: dict[int, dict[str, Any]] = {}  # version -> the action sent on it
         self.refused: set[int] = set()
+        self.raced: set[int] = set()  # refused as stale: the table had moved on
+        self.closed_at = 0.0
         self.windows = 0  # times asked in a reaction window
         self.pending: int | None = None  # version of the act waiting for an answer
         self.sent_at = 0.0
@@ -48,7 +53,22 @@ class Person:
         if self.last is not None:  # an act sent to the lost process may be lost with it
             self.sent.pop(self.last["version"], None)
 
+    def reconnect(self) -> None:
+        """As common.js: a closed socket is opened again, a moment later, while its process
+        runs (a killed one is left to the test, which moves the page elsewhere)."""
+        proc = self.node.proc
+        if proc is None or proc.poll() is not None or time.monotonic() - self.closed_at < 0.3:
+            return
+        try:
+            self.ws = ws_open(self.node, self.tid, self.token, tries=1)
+        except RuntimeError:
+            self.closed_at = time.monotonic()
+            return
+        self.pending = None
+
     def poll(self, wait: float = 0.005) -> None:
+        if self.ws is None:
+            self.reconnect()
         if self.ws is None:
             return
         try:
@@ -57,6 +77,9 @@ class Person:
                 wait = 0.0
                 if msg["type"] == "refused" and self.pending is not None:
                     self.refused.add(self.pending)
+                    if str(msg.get("reason", "")).startswith("stale action"):
+                        self.raced.add(self.pending)
+                        self.ws.send(json.dumps({"type": "sync"}))
                     self.pending = None
                 newer = self.last is None or msg.get("version", -1) >= self.last["version"]
                 if msg["type"] == "state" and "view" in msg and newer:
@@ -64,7 +87,8 @@ class Person:
         except TimeoutError:
             pass
         except ConnectionClosed:
-            self.ws = None  # the process went away; the test reconnects us
+            self.ws = None
+            self.closed_at = time.monotonic()
         msg = self.last
         if msg is None or "outcome" in msg or not msg.get("asked"):
             return
@@ -75,6 +99,8 @@ class Person:
             return  # the answer (a new state or a refusal) is on its way
         if self.pending is None and version in self.sent and version not in self.refused:
             return
+        if version in self.raced:
+            return  # the table moved on; the new state is on its way
         action = self.choose(msg)
         self.sent[version] = action
         self.refused.discard(version)
@@ -119,7 +145,18 @@ def play(
         if all(p.over for p in people) or (until is not None and until()):
             return
     versions = [p.last["version"] if p.last else None for p in people]
-    raise AssertionError(f"the game did not get there in {timeout:g} s (versions {versions})")
+    said = server_log({p.node.log for p in people})
+    raise AssertionError(f"the game did not get there in {timeout:g} s (versions {versions}){said}")
+
+
+def server_log(logs: set[Path], lines: int = 30) -> str:
+    """The last lines the server processes logged (warnings and worse), for a failure's
+    message: CI keeps no other trace of them."""
+    found: list[str] = []
+    for log in sorted(logs):
+        if log.exists():
+            found += [f"{log.name}: {x}" for x in log.read_text(errors="replace").splitlines()]
+    return "\nthe servers logged:\n" + "\n".join(found[-lines:]) if found else ""
 
 
 def check_log(db: str, tid: str, people: list[Person], finished: bool = True) -> int:

@@ -254,6 +254,10 @@ class Hub:
     async def send_to(self, table: LiveTable, conn: Conn) -> None:
         conn.post(self.message(table, conn, {}))
 
+    async def sync(self, table: LiveTable, conn: Conn) -> None:
+        """A page asks for the table as it is now (after a refused, raced action)."""
+        await self.send_to(table, conn)
+
     async def broadcast(self, table: LiveTable) -> None:
         messages.broadcast(self, table)
 

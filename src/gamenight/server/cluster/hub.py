@@ -11,8 +11,10 @@ What it changes, and nothing else:
   applies them to its own copy of the state and sends each connection its own view;
 - presence messages say which seats and which named spectators have a page here, and a
   relay says a table's chat changed (the other processes read it from the database);
-- a renewal loop keeps this process's leases; a scan takes running tables whose owner
-  stopped renewing, rebuilds their state and stored deadline, and carries on.
+- a renewal loop keeps this process's leases and repairs what a lost announcement left
+  behind (Redis pub/sub delivers at most once: each round it compares the stored versions
+  of the tables it follows with its own); a scan takes running tables whose owner stopped
+  renewing, rebuilds their state and stored deadline, and carries on.
 
 It is about 580 lines on purpose: each override sits beside the others, so the one rule
 they share (a change runs on the owner, everyone else follows) can be checked in one
@@ -72,6 +74,7 @@ class ClusterHub(Hub):
         self.announced: dict[str, tuple[Any, ...]] = {}
         self.row_rev: dict[str, int] = {}  # bumped when seats or status change
         self.stored: dict[str, tuple[Any, ...]] = {}  # the deadline last stored, per table
+        self.stored_then: dict[str, tuple[int, str]] = {}  # followed tables, a round ago
         self.bus = Bus(redis_url, self.me, self._on_message, self._resync_all)
         self.forwarder = Forwarder(self.bus, self.me)
         self._loops: list[asyncio.Task[None]] = []
@@ -156,6 +159,10 @@ class ClusterHub(Hub):
                 heard = self.presence.get(table.row.id, {})
                 for process in [p for p in table.elsewhere if heard.get(p, (0, 0, 0.0))[2] < stale]:
                     del table.elsewhere[process]
+            try:
+                await self._repair()
+            except Exception:
+                log.exception("checking followed tables against the database failed")
             ids = list(self.owned)
             if not ids:
                 continue
@@ -264,6 +271,41 @@ class ClusterHub(Hub):
         if msg.get("closed"):
             await self.notify(table, {"type": "closed", "reason": str(msg["closed"])})
 
+    async def _refresh(self, table: LiveTable) -> None:
+        """Re-read a followed table from the database and send every page its view."""
+        async with table.lock:
+            await self._catch_up(table, row=True)
+            await self._stored_timer(table)
+        await self.broadcast(table)
+
+    async def _repair(self) -> None:
+        """Catch up the followed tables that are still behind what the database held a
+        round ago: an announcement was lost (a Redis hiccup, a failed publish), and without
+        this their pages would wait on an old version until the next one, or for ever at a
+        game's end. (A round's grace: an announcement in flight is not a lost one.)"""
+        followed = {
+            t.row.id: t
+            for t in self.live.values()
+            if t.conns and t.row.status in ("open", "running") and not self.owns(t)
+        }
+        before, self.stored_then = self.stored_then, {}
+        if not followed:
+            return
+        self.stored_then = await self.db(self.cstore.versions, list(followed))
+        for table_id, (version, status) in before.items():
+            table = followed.get(table_id)
+            if table is not None and (version > table.version or status != table.row.status):
+                log.warning("table %s: missed version %d; caught up", table_id, version)
+                await self._refresh(table)
+
+    async def sync(self, table: LiveTable, conn: Any) -> None:
+        """A page asks for the table as it is now: a follower reads the database first (an
+        announcement it missed is then no reason for the page to wait)."""
+        if self.owns(table):
+            await super().sync(table, conn)
+        else:
+            await self._refresh(table)
+
     async def _resync_all(self) -> None:
         """Redis was away: announcements may be lost. Re-read and re-announce everything."""
         for table in list(self.live.values()):
@@ -271,10 +313,7 @@ class ClusterHub(Hub):
                 self.announced.pop(table.row.id, None)
                 await self._announce(table)
             else:
-                async with table.lock:
-                    await self._catch_up(table, row=True)
-                    await self._stored_timer(table)
-                await self.broadcast(table)
+                await self._refresh(table)
 
     # -- the owner's announcements --------------------------------------------------------
     async def _plan(self, table: LiveTable, broadcast: bool = False) -> None:

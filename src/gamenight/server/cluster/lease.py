@@ -59,6 +59,7 @@ _FENCED_BUMP = text(
 _INSERT_ACTION = text(
     "INSERT INTO actions (table_id, n, seat, action, at) VALUES (:id, :n, :seat, :action, :at)"
 )
+_VERSIONS = text("SELECT id, version, status FROM tables WHERE id = ANY(:ids)")
 _HISTORY_FROM = text(
     "SELECT n, seat, action FROM actions WHERE table_id = :id AND n >= :n ORDER BY n"
 )
@@ -150,6 +151,12 @@ class ClusterStore(Store):
     ) -> bool:
         """Never: a fenced store goes through append_action, in the database thread."""
         return False
+
+    def versions(self, table_ids: list[str]) -> dict[str, tuple[int, str]]:
+        """The stored (version, status) of each of these tables."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(_VERSIONS, {"ids": table_ids})
+            return {r.id: (r.version, r.status) for r in rows}
 
     def history_from(self, table_id: str, n: int) -> list[tuple[int, int, dict[str, Any]]]:
         """Stored actions number n and later: (n, seat, action JSON)."""

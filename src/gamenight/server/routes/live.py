@@ -165,7 +165,7 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
         if isinstance(msg, models.Ping):
             await conn.send({"type": "pong", "t": msg.t})
         elif isinstance(msg, models.Sync):
-            await hub.send_to(table, conn)
+            await hub.sync(table, conn)
         elif isinstance(msg, models.Seen):  # the page shows this version: moments.py
             await hub.seen(table, conn, msg.version)
         elif isinstance(msg, models.Hello):  # a spectator says their name, to be listed
