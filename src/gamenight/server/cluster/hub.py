@@ -16,7 +16,7 @@ What it changes, and nothing else:
   of the tables it follows with its own); a scan takes running tables whose owner stopped
   renewing, rebuilds their state and stored deadline, and carries on.
 
-It is about 580 lines on purpose: each override sits beside the others, so the one rule
+It is about 660 lines on purpose: each override sits beside the others, so the one rule
 they share (a change runs on the owner, everyone else follows) can be checked in one
 read; the wire formats and the lease live in fanout.py, forward.py and lease.py.
 """
