@@ -150,8 +150,8 @@ def play(
 
 
 def server_log(logs: set[Path], lines: int = 30) -> str:
-    """The last lines the server processes logged (warnings and worse), for a failure's
-    message: CI keeps no other trace of them."""
+    """The last lines the server processes logged (they log warnings and worse only), for
+    a failure's message: CI keeps no other trace of them."""
     found: list[str] = []
     for log in sorted(logs):
         if log.exists():

@@ -271,11 +271,17 @@ class ClusterHub(Hub):
         if msg.get("closed"):
             await self.notify(table, {"type": "closed", "reason": str(msg["closed"])})
 
-    async def _refresh(self, table: LiveTable) -> None:
-        """Re-read a followed table from the database and send every page its view."""
+    async def _reread(self, table: LiveTable) -> bool:
+        """Re-read a followed table from the database; True if its version or status moved."""
+        before = (table.version, table.row.status)
         async with table.lock:
             await self._catch_up(table, row=True)
             await self._stored_timer(table)
+        return (table.version, table.row.status) != before
+
+    async def _refresh(self, table: LiveTable) -> None:
+        """Re-read a followed table from the database and send every page its view."""
+        await self._reread(table)
         await self.broadcast(table)
 
     async def _repair(self) -> None:
@@ -300,11 +306,12 @@ class ClusterHub(Hub):
 
     async def sync(self, table: LiveTable, conn: Any) -> None:
         """A page asks for the table as it is now: a follower reads the database first (an
-        announcement it missed is then no reason for the page to wait)."""
-        if self.owns(table):
-            await super().sync(table, conn)
+        announcement it missed is then no reason for the page to wait). Only if the table
+        moved do the other pages here hear of it too (they were behind as well)."""
+        if not self.owns(table) and await self._reread(table):
+            await self.broadcast(table)
         else:
-            await self._refresh(table)
+            await super().sync(table, conn)
 
     async def _resync_all(self) -> None:
         """Redis was away: announcements may be lost. Re-read and re-announce everything."""
