@@ -416,7 +416,10 @@ ISMCTS = {
 # 4 players 20 games (--first 500) 59.4% [38.1-77.6] at 842 against 385. These settings, 4
 # players, 0.1 s, 200 games on deals 700-899 (--first 700, load 1-2.2): 62.9% [56.0-69.3];
 # paired=true on the same deals 58.4%, by deal -4.5 points [-10.5, +1.5]
-# (bench/compare_scores.py).
+# (bench/compare_scores.py). At 1 s, 4 players, 150 positions (bench/ismcts_oracle.py, stop
+# 32): cut at 40, 60 or greedy to the end chose otherwise than the cut at 20 in 40, 55 and
+# 96 positions, and greedy-to-the-end play valued their choices alike (within 0.004 a
+# decision): nothing there to start a planned tournament on.
 def ismcts_for(players: int) -> dict[str, Any]:
     return ISMCTS
 
