@@ -24,6 +24,12 @@ so without `gamenight serve`'s collector settings: p99 51.79 and 30.73 ms (echo 
 2.60) in two `make bench` runs. Started as a user starts it: 13.73 and 10.56 ms (echo 3.96,
 3.43; ratios 3.47 and 3.08, not met by a little; the server's own p99 7.5 and 6.6 ms,
 every table's set-up and start inside the run), load 0.3-1.1.
+Stop 32 (2026-12-03, a niced 1 s tournament on both cores, load 2-3): 20 and 21 of the 33
+slowest actions (the p99) were a game's last move, p50 5.8-6.1 ms against 1.3-1.6 ms for
+the others. Each finished game ran a pass over every unrated table in a thread of its own,
+before its last broadcast: the passes raced (2 and 7 "rating table ... failed" tracebacks
+per run in the server log) and queued behind each other. Now one table is rated, in the
+database thread, after the broadcast: last moves p50 3.2 ms, 2 of the 33 slowest.
 Usage: python bench/server.py [TABLES] [GAMES_PER_TABLE] [THINK]
 """
 

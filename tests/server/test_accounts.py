@@ -4,7 +4,10 @@ leaderboard per game; upgrades of a database made by the previous release."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +18,15 @@ from sqlalchemy import create_engine, text
 import gamenight
 from gamenight.server.accounts import BOT_ANCHORS, SESSION_COOKIE
 from gamenight.server.db import Store, connect, disconnect
-from tests.server.conftest import cookie, join, new_table, receive_state
+from tests.server.conftest import (
+    cookie,
+    hub_of,
+    join,
+    new_table,
+    receive_state,
+    two_people,
+    wait_for,
+)
 from tests.server.test_storage import pg_url  # noqa: F401 (the throwaway PostgreSQL)
 
 
@@ -120,9 +131,13 @@ def test_a_game_is_rated_when_it_ends_not_when_a_profile_is_read(client: TestCli
     sign_up(client, "Ann")
     tid = play_person_against_bot(client)
     accounts = client.app.state.holder["accounts"]  # type: ignore[attr-defined]
-    with accounts.engine.connect() as conn:  # before any profile or leaderboard is read
-        rated = conn.execute(text("SELECT rated FROM rated_tables WHERE table_id = :t"), {"t": tid})
-        assert rated.scalar_one() == 1
+
+    def rated() -> Any:  # read straight from the database: no profile or leaderboard read
+        with accounts.engine.connect() as conn:
+            query = text("SELECT rated FROM rated_tables WHERE table_id = :t")
+            return conn.execute(query, {"t": tid}).scalar_one_or_none()
+
+    assert wait_for(rated) == 1
 
 
 def test_a_chosen_seed_is_not_rated(client: TestClient) -> None:
@@ -227,3 +242,87 @@ def test_account_bodies_are_models_with_one_line_errors(
     assert r.status_code == 400
     error = r.json()["error"]
     assert error.startswith(said) and "\n" not in error and "<b>" not in error
+
+
+def test_games_that_end_together_are_each_rated_once_without_errors(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Eight tables play up to a move that ends their game, then all eight last moves
+    arrive at once (as when a wave of tables ends on a busy server). Each finished game
+    used to start a pass over every unrated table in a thread of its own: the passes raced
+    to the same tables ("rating table ... failed", UNIQUE constraint failed in the log)
+    and each game's last broadcast waited for them. Now each table is rated once, from its
+    own end, one table at a time."""
+    game = gamenight.load("drop-or-stop", players=2)
+    rng = random.Random(8)
+    tables = [two_people(client, seed=60 + i) for i in range(8)]
+    with contextlib.ExitStack() as stack:
+        last_moves = []
+        for i, (tid, a, b) in enumerate(tables):
+            socks = {
+                s: stack.enter_context(
+                    client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, token))
+                )
+                for s, token in ((0, a), (1, b))
+            }
+            mirror = game.start(60 + i)  # a practice table's seed: the same deal
+            last = {s: receive_state(w) for s, w in socks.items()}
+            while True:
+                seat = last[0]["view"]["to_act"]
+                msg = last[seat]
+                ending = []
+                for move in msg["actions"]:
+                    probe = mirror.copy()
+                    probe.act(seat, game.action_from_json(move))
+                    ending.append(probe.over)
+                if any(ending):  # hold the move that ends this game
+                    last_moves.append((socks, seat, msg, msg["actions"][ending.index(True)]))
+                    break
+                move = rng.choice(msg["actions"])
+                mirror.act(seat, game.action_from_json(move))
+                socks[seat].send_json({"type": "act", "version": msg["version"], "action": move})
+                last = {s: receive_state(w, msg["version"] + 1) for s, w in socks.items()}
+        accounts = client.app.state.holder["accounts"]  # type: ignore[attr-defined]
+
+        def looked_at() -> list[str]:
+            with accounts.engine.connect() as conn:
+                query = text("SELECT table_id FROM rated_tables")
+                return sorted(conn.execute(query).scalars().all())
+
+        with caplog.at_level(logging.WARNING, logger="gamenight"):
+            for socks, seat, msg, move in last_moves:  # all at once
+                socks[seat].send_json({"type": "act", "version": msg["version"], "action": move})
+            for socks, _, msg, _ in last_moves:
+                for w in socks.values():
+                    assert receive_state(w, msg["version"] + 1)["view"]["over"]
+            wait_for(lambda: len(looked_at()) == len(tables) or None)
+            client.get("/api/leaderboard/drop-or-stop")  # waits for ratings in flight
+    assert not [r.getMessage() for r in caplog.records if "rating" in r.getMessage()]
+    assert looked_at() == sorted(tid for tid, _, _ in tables)
+    assert all(hub_of(client).store.table(tid).status == "finished" for tid, _, _ in tables)
+
+
+def test_the_last_move_is_broadcast_before_the_rating_is_written(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game's end reaches the players without waiting for the rating (it queued behind
+    other tables' ratings on a busy server), and a profile read waits for it instead."""
+    accounts = client.app.state.holder["accounts"]  # type: ignore[attr-defined]
+    release = threading.Event()
+    rate_table = getattr(accounts, "rate_table", None)
+
+    def held(*args: Any) -> int:
+        release.wait(30)
+        assert rate_table is not None
+        return int(rate_table(*args))
+
+    monkeypatch.setattr(accounts, "rate_table", held, raising=False)
+    sign_up(client, "Ann")
+    tid = play_person_against_bot(client)  # returns once Ann's page shows the end
+    assert not release.is_set()
+    with accounts.engine.connect() as conn:
+        query = text("SELECT count(*) FROM rated_tables WHERE table_id = :t")
+        assert conn.execute(query, {"t": tid}).scalar_one() == 0, "rated before the end was sent"
+    release.set()
+    (rating,) = client.get("/api/profiles/Ann").json()["ratings"]
+    assert rating["games"] == 1

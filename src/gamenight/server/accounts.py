@@ -41,8 +41,9 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 
-from gamenight.engine.core import BadInput
+from gamenight.engine.core import BadInput, Outcome
 from gamenight.engine.registry import load, spec
 from gamenight.server.db import TableRow, metadata
 
@@ -143,6 +144,18 @@ class Accounts:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.failures: dict[str, list[float]] = {}
+        # Ratings started when a game ended and not written yet (event-loop side): a
+        # profile or leaderboard read waits for them, so it shows the game just played.
+        self.rating: set[asyncio.Future[Any]] = set()
+
+    def rating_started(self, job: asyncio.Future[Any]) -> None:
+        self.rating.add(job)
+        job.add_done_callback(self.rating.discard)
+
+    async def settled(self) -> None:
+        """Return once the ratings started in this process so far are written."""
+        if self.rating:
+            await asyncio.wait(set(self.rating))
 
     # -- accounts and sessions ----------------------------------------------------------
     def sign_up(self, name: Any, password: Any) -> tuple[dict[str, Any], str]:
@@ -228,8 +241,9 @@ class Accounts:
 
     # -- ratings ------------------------------------------------------------------------
     def rate_finished(self, store: Any) -> int:
-        """Rate every finished table not rated yet, in the order they finished. Returns how
-        many tables changed ratings. Idempotent: each table is looked at once."""
+        """Rate every finished table not rated yet, in the order they finished (the games
+        that ended before a restart), replaying each. Returns how many tables changed
+        ratings. Idempotent: each table is looked at once."""
         from gamenight.server.db import tables
 
         with self.engine.connect() as conn:
@@ -241,11 +255,31 @@ class Accounts:
             ).all()
         changed = 0
         for (table_id,) in todo:
-            row = store.table(table_id)
-            changed += self._rate_one(store, row) if row is not None else 0
+            changed += self.rate_table(store, table_id)
         return changed
 
-    def _rate_one(self, store: Any, row: TableRow) -> int:
+    def rate_table(self, store: Any, table_id: str, outcome: Outcome | None = None) -> int:
+        """Rate one finished table, unless it was looked at already; `outcome` is the live
+        game's (a table rated as it ends is not replayed), else the stored game is replayed.
+        Returns 1 if ratings changed. Called one table at a time in a process (the server's
+        database thread): many concurrent passes over every unrated table raced each other
+        to the same table (a UNIQUE error in the log), and a game's end waited for them."""
+        row = store.table(table_id)
+        if row is None or self._looked_at(table_id):
+            return 0
+        try:
+            return self._rate_one(store, row, outcome)
+        except IntegrityError:
+            if self._looked_at(table_id):  # another process rated it first; that stands
+                return 0
+            raise
+
+    def _looked_at(self, table_id: str) -> bool:
+        with self.engine.connect() as conn:
+            seen = select(rated_tables.c.table_id).where(rated_tables.c.table_id == table_id)
+            return conn.execute(seen).first() is not None
+
+    def _rate_one(self, store: Any, row: TableRow, outcome: Outcome | None) -> int:
         from openskill.models import PlackettLuce
 
         with self.engine.connect() as conn:
@@ -274,21 +308,25 @@ class Accounts:
         if not rateable:
             self._mark(row.id, 0)
             return 0
-        game = load(row.game, **row.options)
-        history = [(s, game.action_from_json(a)) for s, a in store.history(row.id)]
-        final = game.replay(row.seed, history)
-        if not final.over or final.outcome().truncated:
+        if outcome is None:
+            game = load(row.game, **row.options)
+            history = [(s, game.action_from_json(a)) for s, a in store.history(row.id)]
+            final = game.replay(row.seed, history)
+            outcome = final.outcome() if final.over else None
+        if outcome is None or outcome.truncated:
             self._mark(row.id, 0)
             return 0
-        ranks = final.outcome().ranks
+        ranks = outcome.ranks
         model = PlackettLuce()
         seats = sorted(players)
         with self.engine.begin() as conn:
             current = []
             for seat in seats:
                 key, shown = players[seat]
-                found = conn.execute(
-                    select(ratings).where(ratings.c.game == row.game, ratings.c.player == key)
+                found = conn.execute(  # locked (PostgreSQL): another process rating a game
+                    select(ratings)  # of the same player waits, rather than losing ours
+                    .where(ratings.c.game == row.game, ratings.c.player == key)
+                    .with_for_update()
                 ).first()
                 if found is not None:
                     current.append(model.rating(mu=found.mu, sigma=found.sigma, name=key))
@@ -317,11 +355,13 @@ class Accounts:
 
     def exclude(self, table_id: str) -> None:
         """Never rate this table (a coach was asked there); a no-op if already looked at."""
-        with self.engine.begin() as conn:
-            seen = select(rated_tables.c.table_id).where(rated_tables.c.table_id == table_id)
-            if conn.execute(seen).first() is None:
-                now = time.time()
-                conn.execute(insert(rated_tables).values(table_id=table_id, rated=0, at=now))
+        if self._looked_at(table_id):
+            return
+        try:
+            self._mark(table_id, 0)
+        except IntegrityError:  # rated (or excluded) in the meantime: looked at all the same
+            if not self._looked_at(table_id):
+                raise
 
     def _mark(self, table_id: str, value: int) -> None:
         with self.engine.begin() as conn:
@@ -531,6 +571,7 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
     @api.get("/api/profiles/{name}")
     async def profile(name: str) -> JSONResponse:
         try:
+            await get_accounts().settled()
             return JSONResponse(await asyncio.to_thread(get_accounts().profile, name))
         except AccountError as err:
             return fail(err)
@@ -538,6 +579,7 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
     @api.get("/api/leaderboard/{game}")
     async def leaderboard(game: str) -> JSONResponse:
         try:
+            await get_accounts().settled()
             rows = await asyncio.to_thread(get_accounts().leaderboard, game)
         except BadInput as err:
             return JSONResponse({"error": str(err)}, status_code=404)

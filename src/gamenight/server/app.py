@@ -27,12 +27,14 @@ from fastapi import APIRouter, FastAPI, WebSocket
 from sqlalchemy import Engine
 from starlette.routing import Match, WebSocketRoute
 
+from gamenight.engine.core import Outcome
 from gamenight.server import chat, coach, ops, pages, shared, workers
 from gamenight.server.accounts import Accounts
 from gamenight.server.accounts import router as accounts_router
 from gamenight.server.db import Store, connect, disconnect
 from gamenight.server.guard import Guard, HostCheck, Receive, Scope, Send, host_header
 from gamenight.server.limits import Rates
+from gamenight.server.live_table import LiveTable
 from gamenight.server.routes import live, lobby, replay, tables
 from gamenight.server.routes.common import (
     MAX_BODY,
@@ -126,8 +128,23 @@ def create_app(
         server.holder["hub"] = hub
         server.holder["accounts"] = accounts = Accounts(engine)
 
-        async def rate(_table: object = None) -> None:  # every finished game, once
-            await asyncio.to_thread(accounts.rate_finished, hub.store)
+        async def rate(table: LiveTable | None = None) -> None:  # every finished game, once
+            # In the database thread, one table at a time, from the live game's outcome,
+            # and not before the game's last broadcast (a profile read waits for it): a
+            # pass over every unrated table per finish, each in a thread of its own, raced
+            # the others to the same tables, and the last move's broadcast waited for it.
+            if table is None:  # the games that finished before a restart
+                await hub.db(accounts.rate_finished, hub.store)
+                return
+            state = table.state
+            outcome = state.outcome() if state is not None and state.over else None
+            accounts.rating_started(hub.spawn(rate_one(table.row.id, outcome)))
+
+        async def rate_one(table_id: str, outcome: Outcome | None) -> None:
+            try:
+                await hub.db(accounts.rate_table, hub.store, table_id, outcome)
+            except Exception:  # a rating must never undo or hide the game's end
+                log.exception("rating table %s failed", table_id)
 
         hub.on_finished = rate
         hub.relays["chat"] = table_chat.heard  # a line written on another process

@@ -103,7 +103,8 @@ class Hub:
         self.timings: collections.deque[float] = collections.deque(maxlen=10_000)
         self.accepted = 0
         # Awaited with a table whose game has just finished, before its last broadcast
-        # (the accounts rate it: a profile read right after the game shows the rating).
+        # (the accounts start rating it in the database thread; a profile read in this
+        # process waits for ratings in flight, so it shows the game just played).
         self.on_finished: Callable[[LiveTable], Awaitable[None]] | None = None
         # What to do when another process says a table's chat (or the like) changed.
         self.relays: dict[str, Callable[[LiveTable], Awaitable[None]]] = {}
