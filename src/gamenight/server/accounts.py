@@ -48,6 +48,7 @@ from gamenight.engine.registry import load, spec
 from gamenight.server.db import TableRow, metadata
 
 SESSION_COOKIE = "gn_session"
+SETTLE_SECONDS = 10.0  # the longest a profile read waits for ratings in flight
 SESSION_DAYS = 30
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{1,23}")
 PASSWORD_LENGTH = (8, 200)
@@ -153,9 +154,10 @@ class Accounts:
         job.add_done_callback(self.rating.discard)
 
     async def settled(self) -> None:
-        """Return once the ratings started in this process so far are written."""
+        """Return once the ratings started in this process so far are written (or after
+        SETTLE_SECONDS: a stuck database delays a profile, it does not hang it)."""
         if self.rating:
-            await asyncio.wait(set(self.rating))
+            await asyncio.wait(set(self.rating), timeout=SETTLE_SECONDS)
 
     # -- accounts and sessions ----------------------------------------------------------
     def sign_up(self, name: Any, password: Any) -> tuple[dict[str, Any], str]:
