@@ -104,7 +104,7 @@ Stop 28 (2026-12-02, a fresh machine): two `make bench` runs, p99 ms (echo p99) 
 38.78 (1.20); run 2 (load 0.1-0.9) 3.44 (1.93) / 5.60 (1.45) / 6.74 (1.26) / 56.18 (2.44).
 Ratio at 100 tables 3.00 (met) and 3.86 (not met). At 1,000 tables the tail is the
 collector: the slowest action (118 ms) was the longest middle collection (118 ms), so the
-young threshold went from 20,000 to 4,000 (cli/gc_tuning.py: pauses halved in paired runs).
+young threshold went from 20,000 to 4,000 (server/gc_tuning.py: pauses halved in paired runs).
 Two runs after it (load 0.1-0.9): 3.50 (1.23) / 3.63 (1.46) / 5.39 (0.95) / 40.2 (1.14)
 and 3.00 (1.65) / 4.06 (1.11) / 8.72 (1.14) / 53.34 (1.29); ratio 2.49 (met) and 3.66 (not
 met); the 1,000-table p99 still sits on the longest middle pause (50.4 and 53.4 ms CPU),

@@ -164,7 +164,7 @@ def serve(
         raise fail(str(error)) from error
     _check_port(host, port)
     _check_database(db)
-    from gamenight.cli import gc_tuning
+    from gamenight.server import gc_tuning
     from gamenight.server.app import serve as run_server
 
     for name in games():

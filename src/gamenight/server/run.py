@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
 
+from gamenight.server import gc_tuning
 from gamenight.server.db import DatabaseInUse, connect
 from gamenight.server.limits import Rates
 
@@ -34,7 +36,7 @@ def serve(host: str, port: int, db: str | None, redis: str | None = None) -> Non
     app = create_app(engine, hosts=names, rates=rates, redis_url=redis)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"gamenight is serving at http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -42,3 +44,20 @@ def serve(host: str, port: int, db: str | None, redis: str | None = None) -> Non
         ws_max_size=1 << 16,
         ws_per_message_deflate=False,  # views are small; compression costs more than it saves
     )
+    server = uvicorn.Server(config)
+
+    async def serve_and_collect() -> None:
+        # uvicorn.run's loop, plus the garbage collections between events (gc_tuning)
+        collector = asyncio.create_task(gc_tuning.collect_between_events())
+        try:
+            await server.serve()
+        finally:
+            collector.cancel()
+
+    try:
+        with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
+            runner.run(serve_and_collect())
+    except KeyboardInterrupt:
+        pass
+    if not server.started:
+        raise SystemExit(3)  # as uvicorn.run: it could not start (the port, most often)
