@@ -20,6 +20,9 @@ After every table is up and WARMUP seconds have passed, it measures for SECONDS 
   workers), sampled every 50 ms, also per live table, and the growth over the idle server;
 - the load generator's own event-loop lag (p99), so a slow client is not blamed on the
   server;
+- `during_collections`: how many timed actions (of the slowest 1%, and of all) were in
+  flight during one of the server's garbage collections (the server logs their spans on
+  the machine's monotonic clock, which the load generator's send times share);
 - CPU, which the machine's other load does not move much: the server tree's CPU seconds
   per accepted action (bots' moves included) and the cores it used in the window, and
   the load generator's cores. Latency on a shared, niced machine mostly measures the
@@ -166,6 +169,7 @@ def quantile(values: list[float], q: float) -> float:
 class Record:
     window: tuple[float, float] = (0.0, 0.0)
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # each timed action's send time
     acked: list[tuple[str, int, int, Any]] = field(default_factory=list)  # tid, n, seat, action
     unanswered: list[tuple[str, int, int, Any]] = field(default_factory=list)  # never answered
     refused: list[str] = field(default_factory=list)
@@ -356,6 +360,7 @@ class Load:
         at, timed, action = mine
         if timed:
             self.rec.latencies.append(time.perf_counter() - at)
+            self.rec.sent_at.append(at)
         self.rec.acked.append((tid, msg["version"] - 1, seat, action))
 
     async def lag_monitor(self) -> None:
@@ -526,6 +531,17 @@ def profile_window(pid: int, seconds: float, out: Path) -> subprocess.Popen[byte
     )
 
 
+def during_collections(
+    sent_at: list[float], latencies: list[float], spans: list[list[float]]
+) -> dict[str, Any]:
+    """How many timed actions were in flight during a collection: of the slowest 1% and of
+    all (the server's collection spans and the generator's send times share a clock)."""
+    timed = sorted(zip(latencies, sent_at, strict=True), reverse=True)
+    hit = [any(start < at + latency and at < end for start, end in spans) for latency, at in timed]
+    top = max(1, len(timed) // 100) if timed else 0
+    return {"slowest_1pct": [sum(hit[:top]), top], "all": [sum(hit), len(timed)]}
+
+
 def level(
     n: int, seconds: float, warmup: float, profile: Path | None, memory: Path | None
 ) -> dict[str, Any]:
@@ -596,6 +612,7 @@ def level(
     unstored, late = check_stored(db, rec["unanswered"])
     ms = [x * 1000 for x in rec["latencies"]]
     echo = [x * 1000 for x in rec["echo"]]
+    spans = gc_stats.pop("spans", []) if gc_stats else []
     result = {
         "tables": n,
         "live_min": rec["live_min"],
@@ -630,6 +647,8 @@ def level(
         "server_cpu_ms_per_action": round(1000 * server_cpu / max(1, accepted), 2),
         "load_generator_cpu_cores": round(gen_cpu / seconds, 2),
         "gc": gc_stats,
+        # timed actions in flight during one of the server's collections
+        "during_collections": during_collections(rec["sent_at"], rec["latencies"], spans),
         "load_before": load_before,
         "load_in_window": window_load,
         # e.g. "storing in the database thread for 60 s": a run whose server changed course
