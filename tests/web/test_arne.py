@@ -212,3 +212,101 @@ def test_every_card_has_words_for_the_log(server: Server, browser: Browser) -> N
     assert len(words) > 10
     for said in words:
         assert "undefined" not in said and "no colour" not in said, words
+
+
+SHOTS = "/tmp/webfix"  # screenshots to look at
+
+
+def until_own_main_window(page: Page, timeout: float = 90) -> None:
+    """Pass or play until the person's own turn begins with its reaction window (their
+    white card may be played now, or the others may answer first)."""
+    page.wait_for_selector("button.colour-choice")
+    page.locator("button.colour-choice").first.click()
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if page.locator("#handbar.answer").count():
+            if page.locator("#window").inner_text().startswith("Your turn"):
+                return
+            page.keyboard.press("p")
+        elif page.locator("#handbar.asked .handcard.playable [role=button]").count():
+            page.locator("#handbar.asked .handcard.playable [role=button]").first.click()
+            if page.locator("#choices button.choice").count():
+                page.locator("#choices button.choice").first.click()
+            elif page.locator(".target").count():
+                page.locator(".target").first.click()
+        page.wait_for_timeout(100)
+    raise AssertionError("the person's own turn never opened with a window")
+
+
+def test_on_your_own_turn_passing_says_the_turn_comes_back(
+    server: Server, browser: Browser
+) -> None:
+    """New-user finding 4: "Pass (P)" on your own turn read as skipping it; passing there only
+    lets the others answer with a black card first, then you play."""
+    page = open_page(browser)
+    arne_table(page, server, seed=7)
+    until_own_main_window(page)
+    button = page.locator("#pass")
+    assert "answer first" in button.inner_text() and button.inner_text().endswith("(P)")
+    assert not button.inner_text().startswith("Pass")
+    assert "not skip" in (button.get_attribute("title") or "")
+    for where in ("#window", "#who-acts"):
+        said = page.locator(where).inner_text()
+        assert "then you play" in said, said
+    page.locator("#handbar").screenshot(path=f"{SHOTS}/arne-own-window.png")
+    assert serious_violations(page) == []
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_one_panel_is_called_players(server: Server, browser: Browser) -> None:
+    """New-user finding 6: the table page had two panels headed "Players"."""
+    page = open_page(browser)
+    arne_table(page, server, seed=8)
+    page.wait_for_selector("#players-row")
+    headings = page.evaluate(
+        "[...document.querySelectorAll('h2, h3')].filter((h) => h.offsetParent)"
+        ".map((h) => h.textContent.trim())"
+    )
+    assert headings.count("Players") == 1, headings
+    assert len(set(headings)) == len(headings), headings
+
+
+def scroll_settles(page: Page) -> None:
+    """Waits until the page has not scrolled for 150 ms (a smooth scroll has ended)."""
+    before = None
+    for _ in range(40):
+        now = page.evaluate("window.scrollY")
+        if now == before:
+            return
+        before = now
+        page.wait_for_timeout(150)
+
+
+def test_a_picked_card_brings_its_lit_targets_into_view(server: Server, browser: Browser) -> None:
+    """New-user finding 3: after picking a white card the hand bar pinned to the bottom covered
+    the displays it may go to ("pick a lit target"); the first lit target now shows above it."""
+    for name, size in (("desk", {"width": 1280, "height": 800}), ("phone", PHONE)):
+        page = open_page(browser, size, touch=name == "phone")
+        arne_table(page, server, seed=7)
+        until_white_turn(page)
+        cards = page.locator("#hand .handcard.playable [role=button]")
+        lit = 0
+        for i in range(cards.count()):
+            page.evaluate("window.scrollTo(0, 0)")
+            cards.nth(i).click()
+            scroll_settles(page)
+            targets = page.locator("#game .target")
+            if not targets.count():
+                page.keyboard.press("Escape")
+                continue
+            lit += 1
+            bar = page.locator("#handbar").bounding_box()
+            first = targets.first.bounding_box()
+            assert bar is not None and first is not None
+            hint = page.locator("#choices .hint").inner_text()
+            assert first["y"] >= 0 and first["y"] + first["height"] <= bar["y"] + 1, (name, hint)
+            page.screenshot(path=f"{SHOTS}/arne-{name}-lit{i}.png")
+            page.keyboard.press("Escape")
+        assert lit, "no card with a lit target"
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()

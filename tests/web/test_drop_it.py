@@ -76,3 +76,63 @@ def test_on_a_phone_one_tap_aims_and_a_second_tap_drops(server: Server, browser:
     assert serious_violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert not page.errors  # type: ignore[attr-defined]
+
+
+SHOTS = "/tmp/webfix"  # screenshots to look at
+LOGGED = "[...document.querySelectorAll('#log div')].some((d) => d.textContent.startsWith('{who}'))"
+
+
+def test_a_drop_without_aiming_keeps_the_edge_rule(server: Server, browser: Browser) -> None:
+    """New-user finding 5: the default aim (the middle) sat on a floor mark of the piece's own
+    colour, so pressing Drop at once scored 0 for "the edge rule" with no warning before."""
+    page = open_page(browser, DESKTOP)
+    for seed in (5, 6, 7):
+        create_table(page, server, {**BODY, "seed": seed})
+        my_drop(page)
+        assert not page.locator("#edge-warning").is_visible()
+        who = "Ann drops"
+        page.locator("#drop-btn").click()
+        wait_js(page, LOGGED.format(who=who))
+        line = next(t for t in page.locator("#log div").all_inner_texts() if t.startswith(who))
+        assert "edge" not in line, (seed, line)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_aiming_onto_an_own_edge_mark_warns_in_plain_words(
+    server: Server, browser: Browser
+) -> None:
+    for name, size in (("desk", DESKTOP), ("phone", PHONE)):
+        page = open_page(browser, size)
+        create_table(page, server, {**BODY, "seed": 5})
+        my_drop(page)
+        page.locator("#board").focus()
+        warned = []
+        for _ in range(30):  # from the left wall to the right one, 10 mm at a time
+            page.keyboard.press("Shift+ArrowLeft")
+        for _ in range(25):
+            if page.locator("#edge-warning").is_visible():
+                warned.append(page.locator("#edge-warning").inner_text())
+            page.keyboard.press("Shift+ArrowRight")
+        assert warned, "never warned"
+        colour = page.locator("#supply button.piece.chosen").get_attribute("data-piece") or "-"
+        assert f"the {colour.split('-')[0]} mark" in warned[0], warned[0]
+        assert "edge mark of its own colour scores 0" in warned[0]
+        while not page.locator("#edge-warning").is_visible():
+            page.keyboard.press("Shift+ArrowLeft")
+        page.screenshot(path=f"{SHOTS}/dropit-{name}-warning.png")
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        # A drop that broke it says the rule in plain words, in the log and under the board.
+        line = page.evaluate(
+            """async () => {
+              const m = await import('/static/games/drop-it.js');
+              return m.describeEvent({ kind: 'dropped', seat: 0, piece: 'red-circle-1', level: 1,
+                violations: [{ rule: 'EDGE', with: ['bottom-3'] }] },
+                ['Ann'], { edge_mode: 'color' });
+            }"""
+        )
+        assert line == (
+            "Ann drops a red circle: level 1, breaks the edge rule: it touched the red edge mark"
+            " on the floor, and a piece may not touch an edge mark of its own colour."
+        ), line
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()

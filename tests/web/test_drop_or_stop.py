@@ -13,6 +13,7 @@ from tests.web.conftest import (
     DESKTOP,
     PHONE,
     create_from_lobby,
+    create_table,
     open_page,
     serious_violations,
 )
@@ -121,3 +122,101 @@ def test_the_coach_gives_the_exact_odds_only_against_bots(server: Server, browse
     other.goto(f"{server.url}/tables/{tid2}")
     other.wait_for_selector("#lobby-seats .seat")
     assert other.locator("#coach").count() == 0
+
+
+SHOTS = "/tmp/webfix"  # screenshots to look at
+NAMES = ["Newbie", "Bot 2 (medium)", "Bot 3 (medium)"]
+
+
+def reveal_message(cards: int) -> dict[str, object]:
+    """A real view at the start of round 2 after Bot 3 (medium) kept dropping to `cards`
+    face-up cards (a player over the target may go on dropping) and the others stopped."""
+    from gamenight.games.drop_or_stop import DropOrStop
+
+    game = DropOrStop.from_options(players=3)
+    state = game.start(3)
+    while state.round == 1:
+        seat = state.actors[0]
+        acts = state.actions(seat)
+        tableau = state.view(seat)["seats"][seat]["tableau"]
+        want = "drop" if seat == 2 and len(tableau) < cards else "stop"
+        state.act(seat, next((a for a in acts if a.kind == want), acts[0]))
+    view = state.view(0)
+    assert len(view["rounds"][0]["tableaux"][2]) == cards
+    seats = [{"seat": s, "kind": "person" if s == 0 else "bot"} for s in range(3)]
+    return {"view": view, "seat": 0, "actions": [], "asked": False, "version": 1,
+            "table": {"seats": seats, "status": "running"}}  # fmt: skip
+
+
+def draw_reveal(page: Page, msg: dict[str, object]) -> None:
+    """Draws the game's page from `msg` into #game of a table that has not started (the
+    server sends no view of its own to draw over it)."""
+    page.evaluate(
+        """async ([msg, names]) => {
+          const m = await import('/static/games/drop-or-stop.js');
+          m.render(document.getElementById('game'), msg, { names, tableId: 'x', act() {} });
+        }""",
+        [msg, NAMES],
+    )
+
+
+def unstarted_table(page: Page, server: Server) -> None:
+    body = {"game": "drop-or-stop", "options": {"players": 3}, "seats": ["open", "open", "open"],
+            "sit": 0, "name": "Newbie"}  # fmt: skip
+    create_table(page, server, body, start=False)
+    page.wait_for_selector("#lobby-seats .seat")
+
+
+def test_a_long_reveal_wraps_on_a_phone_and_names_stay_readable(
+    server: Server, browser: Browser
+) -> None:
+    """New-user finding 1: a bot with 10 face-up cards squeezed its name to one letter per
+    line and pushed the row past the green panel's right edge at 390 px."""
+    page = open_page(browser, PHONE)
+    unstarted_table(page, server)
+    draw_reveal(page, reveal_message(10))
+    rows = page.locator("#moment .reveal-row")
+    assert rows.count() == 3
+    panel = page.locator("#moment").bounding_box()
+    assert panel is not None
+    for i in range(3):
+        row = rows.nth(i)
+        box = row.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= panel["x"] + panel["width"], i
+        for card in row.locator("svg").all():
+            c = card.bounding_box()
+            assert c is not None and c["x"] + c["width"] <= panel["x"] + panel["width"], i
+        who = row.locator(".who")
+        line = float(who.evaluate("(e) => parseFloat(getComputedStyle(e).lineHeight)"))
+        size = who.bounding_box()
+        assert size is not None and size["height"] <= 2 * line + 1, (i, size)  # 2 lines at most
+        assert size["width"] >= 60, (i, size)
+    assert "Bot 3 (medium)" in rows.nth(2).locator(".who").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.locator("#moment").screenshot(path=f"{SHOTS}/dos-reveal-phone.png")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_round_wins_and_round_totals_are_said_with_names(server: Server, browser: Browser) -> None:
+    """New-user finding 2: "Round wins: 2 / 3 / 1" and "(totals 8 / 11 / 8)" had no names."""
+    page = open_page(browser)
+    unstarted_table(page, server)
+    said = page.evaluate(
+        """async (names) => {
+          const m = await import('/static/games/drop-or-stop.js');
+          const msg = { seat: 0, view: { round: 5, target: 11,
+            seats: [{ wins: 2 }, { wins: 3 }, { wins: 1 }] } };
+          return {
+            wins: m.resultDetails(msg, names).textContent,
+            log: m.describeEvent({ kind: 'revealed', round: 4, winners: [1],
+              totals: [8, 11, 'OVERFLOW'] }, names, msg.view),
+          };
+        }""",
+        NAMES,
+    )
+    assert said["wins"] == (
+        "Round wins: Newbie 2, Bot 2 (medium) 3, Bot 3 (medium) 1 after 5 rounds."
+    )
+    assert said["log"] == (
+        "Round 4: Bot 2 (medium) wins (Newbie 8, Bot 2 (medium) 11, Bot 3 (medium) over 11)."
+    )

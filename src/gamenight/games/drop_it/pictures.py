@@ -45,6 +45,11 @@ def page_data(options: dict[str, Any]) -> dict[str, Any]:
                 for c in board.bonus
             ],
         },
+        # The edge marks on the face in use (D21), so the page can warn before a drop.
+        "cells": [
+            {"id": c.id, "a": list(c.a), "b": list(c.b), "symbol": c.symbol(game.options.edge_mode)}
+            for c in board.cells
+        ],
         "fill": render.FILL,
         "dt": game.options.dt,
         "outlines": {

@@ -2,6 +2,7 @@
 // your hand in a bar that stays on screen, targets that light up once a card is picked.
 import { el, plural, toast } from "/static/common.js";
 import { coachPanel, percent } from "/static/games/coach.js";
+import { reducedMotion } from "/static/moment.js";
 import { animateMoves, announceFinal, playScoring } from "/static/games/arne-moment.js";
 import { BLACK, COLOURS, cardFace, cardRule, cardWords, colourWord, legend, parse } from "/static/games/arne-cards.js";
 
@@ -9,6 +10,7 @@ export const howto = [
   "Build the best display of your colour. On your turn you draw a card, then play one *white* card: a point card (into a display, or onto the discard pile), a *tripler* on a stack, or an action against a player.",
   "*Black* cards are played out of turn, whenever you *may answer*: −200, Chameleon, Thief, Crush, Lock, Stop!, Reverse!. After every card each player in turn may answer; after a black card everybody gets a fresh chance.",
   "When you may answer, your playable black cards glow: click one, or *Pass* (key `P`). *Pass in advance* or *always pass* skip the question.",
+  "At the start of your own turn you may play at once, or *let the others answer first* (key `P`): that does not skip your turn, you play your white card after them.",
   "When the draw pile is empty there is a final round, then the displays are scored. The score beside each player is the score if the game ended now.",
   "Click a glowing card in your hand, then a lit target (a stack, a display, a player), or a button under your hand. Keys: `1`–`9` pick a card, `Enter` confirms, `Esc` cancels, `P` passes. Hold a card (or hover) to read what it does.",
 ];
@@ -18,12 +20,14 @@ const CARD_OF = {
   draw_three: "DRAW_THREE", pass_hands: "PASS_HANDS", swap_places: "SWAP_PLACES", thief_discard: "THIEF",
   thief_stack: "THIEF", crush: "CRUSH", lock: "LOCK", stop: "STOP", reverse: "REVERSE", chameleon: "CHAMELEON",
 };
+const OWN_WINDOW = "Your turn: play a card now, or let the others answer first (then you play).";
 const STAGES = { colour: "choosing colours", window: "answering", white: "playing a white card", give: "handing over cards", final: "final round", over: "game over" };
 
 let selected = null;     // a hand card name
 let filters = {};        // picked target fields
 let lastMsg = null, lastCtx = null, root = null;
 let folded = false;      // the hand bar folded to its first line (a phone's screen is short)
+let shownTargets = null; // the pick whose lit targets were brought into view
 
 function cardOf(a) {
   if (a.type === "play_point") return `${a.colour} ${a.card}`;
@@ -136,7 +140,7 @@ function whoActsLine(view, names, msg) {
   if (view.window) {
     const kind = view.window.kind;
     const whose = view.active === me ? "your" : `${names(view.active)}'s`;
-    if (kind === "main" && view.window.holder === me && view.active === me) return "Your turn: play a card, or pass to let the others answer first.";
+    if (kind === "main" && view.window.holder === me && view.active === me) return OWN_WINDOW;
     const when = kind === "main" ? `at the start of ${whose} turn` : kind === "pre" ? `before ${whose} card takes effect` : `after ${whose} card`;
     return view.window.holder === me ? `You may answer with a black card (${when}).` : `${names(view.window.holder)} may answer with a black card (${when}).`;
   }
@@ -175,7 +179,8 @@ function drawPlayers(view, names, me) {
     }, el("div", {}, colourTag(s.colour), " ", el("strong", {}, names(p)), p === me ? " (you)" : ""),
     el("div", { class: "muted" }, `${plural(s.hand_size, "card")} in hand · score now ${view.scores[p]}${view.totals[p] ? ` · total ${view.totals[p]}` : ""}`)));
   });
-  return el("div", { class: "panel" }, el("h3", {}, "Players"), players);
+  // "Players" is the page's list of who is here (table.js); this one is the game's.
+  return el("div", { class: "panel" }, el("h3", {}, "Hands and scores"), players);
 }
 
 function drawDisplays(view, names, msg) {
@@ -216,14 +221,17 @@ function drawHandBar(view, names, msg, ctx) {
   const me = msg.seat;
   const acts = legal(msg);
   const mayAnswer = msg.asked && !!view.window && acts.some((a) => a.type === "pass");
+  const ownTurn = mayAnswer && acts.some((a) => cardOf(a) && !BLACK.has(parse(cardOf(a)).type));  // your white card may go now
   const bar = el("div", { class: `panel handbar ${msg.asked ? "asked" : ""} ${mayAnswer ? "answer" : ""}`, id: "handbar" });
   if (view.window && !view.over) {
     const banner = el("div", { class: `window-banner ${mayAnswer ? "mine" : ""}`, id: "window" },
       el("strong", {}, !mayAnswer ? `${names(view.window.holder)} may answer.`
-        : acts.some((a) => cardOf(a) && !BLACK.has(parse(cardOf(a)).type)) ? "Your turn: play a card, or pass to let the others answer first."
-          : "You may answer: play a glowing black card, or pass."),
+        : ownTurn ? OWN_WINDOW : "You may answer: play a glowing black card, or pass."),
       msg.deadline ? el("span", { class: "pill warn countdown", id: "window-timer" }, ` ${Math.max(0, Math.round(msg.deadline - msg.now))} s`) : "");
-    if (mayAnswer) banner.append(el("button", { type: "button", class: "primary", id: "pass", onclick: () => send({ type: "pass" }) }, "Pass (P)"));
+    // On your own turn passing only lets the black cards answer first: the turn comes back.
+    if (mayAnswer) banner.append(el("button", { type: "button", class: "primary", id: "pass", onclick: () => send({ type: "pass" }),
+      title: ownTurn ? "This does not skip your turn: the others may answer with a black card first, then you play your white card." : "Play no black card now" },
+    ownTurn ? "Let the others answer first (P)" : "Pass (P)"));
     else if (!view.over) {
       const on = msg.you && msg.you.pass_ahead;
       banner.append(el("button", { type: "button", id: "pass-ahead", "aria-pressed": String(!!on),
@@ -300,6 +308,9 @@ function draw() {
   const focusSel = focusKey ? ["card", "stack", "player", "display"].map((k) => focusKey.dataset[k] !== undefined ? `[data-${k}="${focusKey.dataset[k]}"]` : null).find(Boolean) : null;
   root.replaceChildren(...parts);
   showPlayable(root.querySelector("#hand"));
+  const picking = selected ? `${selected} ${JSON.stringify(filters)}` : null;
+  if (picking && picking !== shownTargets) showTargets();
+  shownTargets = picking;
   if (focusSel) {
     const again = root.querySelector(focusSel);
     const target = again && (again.matches("[tabindex]") ? again : again.querySelector("[tabindex]"));
@@ -315,6 +326,23 @@ function showPlayable(hand) {
   if (!card) return;
   const left = card.offsetLeft - hand.offsetLeft;
   if (left < hand.scrollLeft || left + card.offsetWidth > hand.scrollLeft + hand.clientWidth) hand.scrollLeft = Math.max(0, left - 8);
+}
+
+/** A card was picked: its lit targets (a display, a stack, a player) may lie under the hand bar
+ * pinned to the bottom of the screen. Scroll them into the space above the bar: all of them if
+ * they fit, else the first one. */
+function showTargets() {
+  const bar = root.querySelector("#handbar");
+  const targets = [...root.querySelectorAll(".target")].map((t) => t.getBoundingClientRect()).filter((r) => r.height);
+  if (!bar || !targets.length) return;
+  const pad = 8;
+  const floor = Math.min(bar.getBoundingClientRect().top, window.innerHeight) - pad;  // the bar's top edge
+  const all = { top: Math.min(...targets.map((r) => r.top)), bottom: Math.max(...targets.map((r) => r.bottom)) };
+  const span = all.bottom - all.top <= floor - pad ? all : targets[0];
+  let dy = 0;
+  if (span.bottom > floor) dy = span.bottom - floor;
+  if (span.top - dy < pad) dy = span.top - pad;
+  if (Math.abs(dy) > 1) window.scrollBy({ top: dy, behavior: reducedMotion() ? "auto" : "smooth" });
 }
 
 function autoSend() {

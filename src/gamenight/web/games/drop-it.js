@@ -6,7 +6,7 @@ import { playingUntil } from "/static/moment.js";
 
 export const howto = [
   "Take turns dropping one of your pieces into the upright board. Move it along the top and turn it, then let go: it falls and settles by real physics.",
-  "Your drop scores the *highest level* it reaches (1–8) plus every *bonus circle* it overlaps (+1, +2, +3) — but only if it breaks no rule: it may not touch a piece of the *same shape*, nor a piece of the *same colour*, nor an *edge mark* crossed out with its colour (or shape), nor stick out *above the top*.",
+  "Your drop scores the *highest level* it reaches (1–8) plus every *bonus circle* it overlaps (+1, +2, +3) — but only if it breaks no rule: it may not touch a piece of the *same shape*, nor a piece of the *same colour*, nor an *edge mark* (the crossed-out coloured strips along the floor and the walls) of its own colour (or shape), nor stick out *above the top*. While you aim, a warning shows where the piece would land on such a mark.",
   "A broken rule scores 0. When all pieces are in, the highest total wins.",
   "Mouse: move to aim, wheel to turn, click to drop. Phone: tap to aim, tap *Drop* (or the same spot again) to confirm. Keys: `←` `→` move (`Shift` faster), `↑` `↓` or `Q` `E` turn, `[` `]` choose a piece, `Enter` drop.",
 ];
@@ -101,9 +101,8 @@ function explain(last) {
   const parts = [];
   parts.push(el("div", {}, el("strong", {}, pieceWords(last.piece)), ` reached level ${last.level}`,
     last.bonus && last.bonus.length ? ` and covered bonus circle${last.bonus.length > 1 ? "s" : ""} ${last.bonus.join(", ")}` : ", no bonus circle"));
-  const names = { SHAPE: "touched a piece of the same shape", COLOUR: "touched a piece of the same colour", EDGE: "touched a forbidden edge mark", HEIGHT: "sticks out above the top" };
   if (last.violations.length) {
-    for (const v of last.violations) parts.push(el("div", { class: "pill bad" }, `broke the ${RULE_WORDS[v.rule] || v.rule} rule: ${names[v.rule] || ""}${v.with.length ? ` (${v.with.map(pieceWords).join(", ")})` : ""}`));
+    for (const v of last.violations) parts.push(el("div", { class: "pill bad" }, `broke the ${RULE_WORDS[v.rule] || v.rule} rule: ${ruleWords(v)}`));
   } else parts.push(el("div", { class: "pill ok" }, "broke no rule"));
   if ("awarded" in last) parts.push(el("div", {}, el("strong", { id: "awarded" }, `${last.awarded} point${last.awarded === 1 ? "" : "s"}`),
     ` (raw ${last.raw_points} = level ${last.level} + bonus ${last.raw_points - last.level})${last.joker_used ? ", a joker was spent" : ""}`));
@@ -177,6 +176,8 @@ function drawControls(msg, ctx) {
       el("button", { type: "button", class: "turnbtn", "aria-label": "turn right", onclick: () => turn(15) }, "⟳"),
       el("span", { class: "muted", id: "aim-text" }, aimText()),
       el("button", { type: "button", class: "primary big", id: "drop-btn", onclick: doDrop }, "Drop")));
+    const warning = riskWords();
+    controls.append(el("div", { class: "edge-warning", id: "edge-warning", role: "status", hidden: !warning }, warning));
   } else if (msg.asked && view.phase === "joker") {
     controls.append(el("p", {}, "Your drop broke a rule. Spend a joker to score it anyway?"),
       el("div", { class: "row" },
@@ -213,7 +214,10 @@ function draw() {
   }
   if (canDrop(msg)) {
     const kinds = kindsLeft(mySupply(view));
-    if (!aim.piece || !kinds.some(([k]) => k === aim.piece)) aim.piece = kinds.length ? kinds[0][0] : null;
+    if (!aim.piece || !kinds.some(([k]) => k === aim.piece)) {  // a new piece: aimed off its own marks
+      aim.piece = kinds.length ? kinds[0][0] : null;
+      if (aim.piece) aim.x = safeX(aim.piece, aim.angle, view.pieces);
+    }
   }
   const board = drawBoard(msg, pieces, last, anim);
   if (canDrop(msg)) hookAim(board);
@@ -222,11 +226,85 @@ function draw() {
     el("div", { class: "panel" }, el("h3", {}, "Last drop"), anim ? el("p", { class: "muted" }, "falling…") : explain(view.last)));
 }
 
+// The edge rule (D21) before the drop: a piece touching an edge mark of its own colour (or
+// shape, on the shape face) scores 0. Where the column under the aim is still empty the piece
+// falls onto the floor, so the page can tell which marks it would land on.
+const TOUCH_MM = 0.5;   // N5: touching is within half a millimetre
+const WARN_MM = 1;      // the warning: a little room for a piece that settles aside
+const DEFAULT_MM = 5;   // the default aim keeps well clear
+
+function reach(id) {
+  const o = B.outlines[kindOf(id)];
+  return o.vertices.length ? Math.max(...o.vertices.map(([vx, vy]) => Math.hypot(vx, vy))) : o.radius;
+}
+
+/** Where a piece dropped at (x, angle) would come to rest if it fell straight onto the floor:
+ * its span along the floor and its height; null when a piece already lies in the way. */
+function restGuess(kind, x, angle, pieces) {
+  const o = B.outlines[kindOf(kind)];
+  const W = B.board.width;
+  let lo, hi, h;
+  if (!o.vertices.length) { lo = x - o.radius; hi = x + o.radius; h = 2 * o.radius; }
+  else {
+    const c = Math.cos(angle), s = Math.sin(angle);
+    const xs = o.vertices.map(([vx, vy]) => x + vx * c - vy * s), ys = o.vertices.map(([vx, vy]) => vx * s + vy * c);
+    lo = Math.min(...xs); hi = Math.max(...xs); h = Math.max(...ys) - Math.min(...ys);
+  }
+  if (lo < 0) { hi -= lo; lo = 0; }          // the walls push it inside
+  if (hi > W) { lo -= hi - W; hi = W; }
+  if (pieces.some((p) => p.x + reach(p.id) > lo && p.x - reach(p.id) < hi)) return null;
+  return { lo, hi, h, circle: !o.vertices.length, cx: (lo + hi) / 2, r: o.radius };
+}
+
+function cellTouched(g, cell, room) {
+  const near = TOUCH_MM + room;
+  const [[ax, ay], [bx, by]] = [cell.a, cell.b];
+  if (ay === by) {  // a floor mark: a circle touches the floor at one point, a polygon along its span
+    const x0 = Math.min(ax, bx), x1 = Math.max(ax, bx);
+    if (g.circle) return Math.hypot(Math.max(0, x0 - g.cx, g.cx - x1), g.r) - g.r <= near;
+    return g.lo <= x1 + near && g.hi >= x0 - near;
+  }
+  const atWall = ax <= 0 ? g.lo <= near : g.hi >= B.board.width - near;  // a wall mark
+  return atWall && Math.min(ay, by) <= g.h;
+}
+
+/** The edge marks the piece would likely land on (empty when none, or when nobody can tell). */
+function edgeRisk(kind, x, angle, pieces, room = WARN_MM) {
+  if (!B || !B.cells || !kind) return [];
+  const g = restGuess(kind, x, angle, pieces);
+  if (!g) return [];
+  const [colour, shape] = kind.split("-");
+  return B.cells.filter((c) => c.symbol && (c.symbol === colour || c.symbol === shape) && cellTouched(g, c, room));
+}
+
+/** The aim nearest the middle where the piece lands on no mark of its own (the default). */
+function safeX(kind, angle, pieces) {
+  const mid = B.board.width / 2;
+  for (let d = 0; d <= mid; d += 1) {
+    for (const x of [mid + d, mid - d]) if (!edgeRisk(kind, x, angle, pieces, DEFAULT_MM).length) return x;
+  }
+  return mid;
+}
+
+function markWords(cell) {
+  const side = cell.id.split("-")[0];
+  return `the ${cell.symbol} mark ${side === "bottom" ? "on the floor" : `on the ${side} wall`}`;
+}
+
+function riskWords() {
+  if (!lastMsg || !canDrop(lastMsg)) return "";
+  const risk = edgeRisk(aim.piece, aim.x, aim.angle, lastMsg.view.pieces);
+  if (!risk.length) return "";
+  const own = lastMsg.view.edge_mode === "shape" ? "shape" : "colour";
+  return `⚠ Here it would likely land on ${markWords(risk[0])}: a piece touching an edge mark of its own ${own} scores 0.`;
+}
+
 function ghostEls(msg) {
   if (!canDrop(msg) || !aim.piece) return [];
   const gy = B.board.height + 18;
-  return [svg("g", { opacity: armed ? 0.95 : 0.75, id: "ghost" }, shapeEl(aim.piece, aim.x, gy, aim.angle, armed ? "#2f6fde" : "#222", armed ? 3 : 1)),
-    svg("line", { x1: X(aim.x), y1: Y(gy), x2: X(aim.x), y2: Y(0), stroke: "#555", "stroke-dasharray": "3 5" })];
+  const risky = edgeRisk(aim.piece, aim.x, aim.angle, msg.view.pieces).length > 0;
+  return [svg("g", { opacity: armed ? 0.95 : 0.75, id: "ghost" }, shapeEl(aim.piece, aim.x, gy, aim.angle, armed ? "#2f6fde" : risky ? "#c00000" : "#222", armed || risky ? 3 : 1)),
+    svg("line", { x1: X(aim.x), y1: Y(gy), x2: X(aim.x), y2: Y(0), stroke: risky ? "#c00000" : "#555", "stroke-dasharray": "3 5" })];
 }
 
 function aimText() {
@@ -239,6 +317,8 @@ function updateGhost() {
   if (layer && lastMsg) layer.replaceChildren(...ghostEls(lastMsg));
   const text = document.getElementById("aim-text");
   if (text) text.textContent = aimText();
+  const warn = document.getElementById("edge-warning");
+  if (warn) { warn.textContent = riskWords(); warn.hidden = !warn.textContent; }
 }
 
 function svgPoint(board, ev) {
@@ -343,15 +423,33 @@ document.addEventListener("keydown", (ev) => {
 
 const RULE_WORDS = { SHAPE: "shape", COLOUR: "colour", EDGE: "edge", HEIGHT: "height" };
 
+function ownMark(view = lastMsg && lastMsg.view) { return view && view.edge_mode === "shape" ? "shape" : "colour"; }
+
+/** Each broken rule in plain words, e.g. "touched the red edge mark on the floor". */
+function ruleWords(v, view) {
+  const cell = (id) => {
+    const c = B && B.cells ? B.cells.find((x) => x.id === id) : null;
+    const side = id.split("-")[0];
+    return `${c && c.symbol ? `the ${c.symbol} ` : "an "}edge mark ${side === "bottom" ? "on the floor" : `on the ${side} wall`}`;
+  };
+  switch (v.rule) {
+    case "SHAPE": return `touched a piece of the same shape${v.with.length ? ` (${v.with.map(pieceWords).join(", ")})` : ""}`;
+    case "COLOUR": return `touched a piece of the same colour${v.with.length ? ` (${v.with.map(pieceWords).join(", ")})` : ""}`;
+    case "EDGE": return `touched ${v.with.length ? v.with.map(cell).join(" and ") : "an edge mark"}, and a piece may not touch an edge mark of its own ${ownMark(view)}`;
+    case "HEIGHT": return "sticks out above the top";
+    default: return `broke the ${v.rule.toLowerCase()} rule`;
+  }
+}
+
 function ruleList(violations) {
   const words = violations.map((v) => RULE_WORDS[v.rule] || v.rule.toLowerCase());
   return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]} rules` : `${words[0]} rule`;
 }
 
 /** A log line in a sentence. */
-export function describeEvent(e, names) {
+export function describeEvent(e, names, view) {
   if (e.kind === "scored") return `${e.awarded === 0 ? "No points" : `${e.awarded} point${e.awarded === 1 ? "" : "s"}`} for the ${pieceWords(e.piece)}${e.joker_used ? " (a joker was spent)" : ""}; side total ${e.total}.`;
-  if (e.kind === "dropped") return `${names[e.seat]} drops a ${pieceWords(e.piece)}: level ${e.level}${e.violations.length ? `, breaks the ${ruleList(e.violations)}` : ""}.`;
+  if (e.kind === "dropped") return `${names[e.seat]} drops a ${pieceWords(e.piece)}: level ${e.level}${e.violations.length ? `, breaks the ${ruleList(e.violations)}: it ${e.violations.map((v) => ruleWords(v, view)).join("; ")}` : ""}.`;
   if (e.kind === "game_over") return `Game over: ${e.totals.join(" to ")}.`;
   return null;
 }

@@ -189,16 +189,21 @@ export function describeEvent(e, names, view) {
     case "hand": return null;
     case "dropped": return `${n(e.seat)} drops ${card(e.card)}.`;
     case "stopped": return `${n(e.seat)} stops.`;
-    case "revealed": return `Round ${e.round}: ${e.winners.map(n).join(" and ") || "nobody"} ${e.winners.length === 1 ? "wins" : "win"} (totals ${e.totals.map((t) => (over(t) ? "over" : t)).join(" / ")}).`;
+    case "revealed": {  // each total with its player's name, in seat order
+      const totals = e.totals.map((t, s) => `${n(s)} ${over(t) ? `over${view && view.target ? ` ${view.target}` : ""}` : t}`);
+      return `Round ${e.round}: ${e.winners.map(n).join(" and ") || "nobody"} ${e.winners.length === 1 ? "wins" : "win"} (${totals.join(", ")}).`;
+    }
     case "reshuffled": return "The discard pile is shuffled into a new draw pile.";
     case "game_over": return `Game over: ${e.winners.map(n).join(" and ")} ${e.winners.length === 1 ? "wins" : "win"}.`;
     default: return null;
   }
 }
 
-export function resultDetails(msg) {
+/** Under the results table: every player's round wins by name (seat order). */
+export function resultDetails(msg, names = []) {
   const v = msg.view;
-  return el("p", { class: "muted" }, `Round wins: ${v.seats.map((s) => s.wins).join(" / ")} after ${v.round} rounds.`);
+  const wins = v.seats.map((s, i) => `${names[i] || `seat ${i + 1}`} ${s.wins}`).join(", ");
+  return el("p", { class: "muted", id: "round-wins" }, `Round wins: ${wins} after ${plural(v.round, "round")}.`);
 }
 
 /** Cards of a hand as small faces (the replay's "reveal all hands"). */
