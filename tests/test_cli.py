@@ -24,13 +24,14 @@ def test_play_explains_bad_input_and_finishes(tmp_path):
     assert "type d (drop) or s (stop), not 'x'" in result.output
     assert "Your hand:" in result.output and "your total:" in result.output
     assert "reveal:" in result.output
-    assert "Game over. Winner(s):" in result.output
+    assert "Game over: " in result.output
     game, seed, history = load_game(save)
     assert seed == 3 and game.players == 3
     final = game.replay(seed, history)
     assert final.over
-    winners = ", ".join(f"player {s}" for s in final.outcome().winners)
-    assert f"Winner(s): {winners}" in result.output
+    winners = final.outcome().winners
+    assert f"Game over: player {winners[0] + 1} " in result.output  # players count from 1
+    assert ("You win." if winners == [0] else f"Player {winners[0] + 1} wins") in result.output
 
 
 def test_replay_shows_moves_and_reaches_the_same_end(tmp_path):
@@ -44,8 +45,8 @@ def test_replay_shows_moves_and_reaches_the_same_end(tmp_path):
     game, seed, history = load_game(save)
     assert f"{len(history):4d}. player" in result.output
     out = game.replay(seed, history).outcome()
-    winners = ", ".join(f"player {s}" for s in out.winners)
-    assert f"Game over. Winner(s): {winners}" in result.output
+    winners = " and ".join(f"player {s + 1}" for s in out.winners)
+    assert f"Game over: {winners} " in result.output
 
 
 def test_play_with_unfinished_input_saves_what_was_played(tmp_path):

@@ -68,7 +68,7 @@ def test_terminal_render_describe_parse(table):
     lines = terminal.describe_actions(state, 0)
     assert len(lines) == len(state.actions(0)) and lines[0] == "pass"
     assert terminal.parse("1", state, 0) == A.PASS
-    assert terminal.parse("crush display 1 stack 0", state, 0) == A.Crush(1, 0)
+    assert terminal.parse("crush display 2 stack 1", state, 0) == A.Crush(1, 0)  # shown from 1
     assert terminal.parse("stop!", state, 0) == A.Stop()
     with pytest.raises(BadInput, match="no action number"):
         terminal.parse("99", state, 0)

@@ -138,7 +138,7 @@ def test_terminal_joker_words_help_events_render_and_picture(tmp_path: Path) -> 
     lines = [terminal.describe_event(e) for e in s.events(0)]
     assert lines[0].startswith("Drop It on board_default_v1")
     assert "broke a rule: touches the edge" in lines[1]
-    assert lines[2].startswith("side 0 scores 0")
+    assert lines[2].startswith("side 1 scores 0")  # sides shown from 1
     console = Console(record=True, width=100)
     console.print(terminal.render(s.view(0)))
     text = console.export_text()

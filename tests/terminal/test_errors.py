@@ -107,11 +107,12 @@ def test_replay_of_a_binary_file(tmp_path: Path) -> None:
     assert_one_line_error(gamenight("replay", str(binary)))
 
 
-@pytest.mark.parametrize("seat", ["7", "-1", "2"])
+@pytest.mark.parametrize("seat", ["7", "-1", "0", "3"])
 def test_replay_as_a_player_who_is_not_there(saved: Path, seat: str) -> None:
+    """Players count from 1 (as on screen): a two-player game has players 1 and 2."""
     run = gamenight("replay", str(saved), "--seat", seat)
     assert_one_line_error(run)
-    assert "0 to 1" in run.err
+    assert "1 to 2" in run.err
     assert run.out == ""  # refused before printing the game
 
 

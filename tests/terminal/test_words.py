@@ -14,8 +14,9 @@ from gamenight.engine.core import State
 from gamenight.engine.registry import load
 
 # Engine words that once reached the screen: lists, None, reprs (x=172.388...), clause ids.
+# (A Drop or Stop card is shown by its value in brackets, "[3]"; a list has commas.)
 ENGINE_WORDS = re.compile(
-    r"\[\d|\bNone\b|\b[a-z_]+=\S|\d\.\d{4,}|(?<!\[)\b[RADNV]\d+[a-z]?\b(?!\])"
+    r"\[\d+\s*[,.]|\bNone\b|\b[a-z_]+=\S|\d\.\d{4,}|(?<!\[)\b[RADNV]\d+[a-z]?\b(?!\])"
 )
 
 
@@ -62,12 +63,12 @@ def test_arne_names_agree_after_swapping_places() -> None:
     moved = [s for s in view["seats"] if s["seat"] != s["player"]]
     assert moved, "a swap moves players to other places"
     text = _screen(ui.render(view))
-    assert f"turn: player {view['active']}" in text
+    assert f"turn: player {view['active'] + 1}" in text  # players count from 1
     for place in view["seats"]:
         row = next(
-            line for line in text.splitlines() if re.match(rf"│ │\s+{place['seat']} │", line)
+            line for line in text.splitlines() if re.match(rf"│ │\s+{place['seat'] + 1} │", line)
         )
-        assert f"player {place['player']}" in row  # the display row names who sits there
+        assert f"player {place['player'] + 1}" in row  # the display row names who sits there
     assert "seat" not in text  # places are "display N", people are "player N"
 
 
@@ -83,4 +84,4 @@ def test_arne_marks_the_player_whose_turn_it_is_after_a_swap() -> None:
     else:
         pytest.skip("no swap that moved the active player")
     starred = [line for line in _screen(ui.render(view)).splitlines() if " * " in line]
-    assert len(starred) == 1 and f"player {view['active']} " in starred[0]
+    assert len(starred) == 1 and f"player {view['active'] + 1} " in starred[0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import socket
 from typing import Annotated, Any
 
@@ -19,15 +20,22 @@ from gamenight.engine.registry import game_class, games, load
 GameName = Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")]
 
 
-def _player_counts(name: str) -> str:
-    """The numbers of players a game accepts, as ranges ("2-12"), found by asking it."""
-    counts = []
+def _counts(name: str, **options: Any) -> list[int]:
+    """The numbers of players (1 to 12) the game accepts with these options."""
+    found = []
     for n in range(1, 13):
         try:
-            load(name, players=n)
+            load(name, players=n, **options)
         except (BadInput, ValueError):
             continue
-        counts.append(n)
+        found.append(n)
+    return found
+
+
+def _ranges(counts: list[int]) -> str:
+    """[2, 3, 4] -> "2-4"; [4, 6, 8] -> "4-8, even"; [1, 3, 4] -> "1, 3-4"."""
+    if len(counts) > 2 and all(b - a == 2 for a, b in itertools.pairwise(counts)):
+        return f"{counts[0]}-{counts[-1]}, {'even' if counts[0] % 2 == 0 else 'odd'}"
     ranges: list[list[int]] = []
     for n in counts:
         if ranges and ranges[-1][1] == n - 1:
@@ -35,6 +43,26 @@ def _player_counts(name: str) -> str:
         else:
             ranges.append([n, n])
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges) or "-"
+
+
+def _player_counts(name: str, rows: list[dict[str, Any]]) -> str:
+    """The numbers of players a game accepts, found by asking it: with its defaults, then
+    with each variant that changes them ("2-6 (team variant: 4-12, even)"), so the total
+    agrees with the lobby card on the web (which counts every variant)."""
+    base = _counts(name)
+    others = []
+    for row in rows:
+        if row["name"] == "players":
+            continue
+        values = row["choices"] or ([True] if row["type"] == "bool" else [])
+        for value in values:
+            if value == row["default"] or value is False:
+                continue
+            counts = _counts(name, **{row["name"]: value})
+            if counts and counts != base:
+                what = f"with {row['name']}" if value is True else f"{value} {row['name']}"
+                others.append(f"{what}: {_ranges(counts)}")
+    return _ranges(base) + (f" ({'; '.join(others)})" if others else "")
 
 
 @app.command("games")
@@ -48,7 +76,7 @@ def list_games() -> None:
             table.add_row(name, "-", Text(f"not available: {err}", style="red"))
             continue
         names = ", ".join(r["name"] for r in rows if r["name"] != "players")
-        table.add_row(name, _player_counts(name), names)
+        table.add_row(name, _player_counts(name, rows), names)
     show(table)
 
 

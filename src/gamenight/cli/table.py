@@ -3,6 +3,9 @@
 A game's `terminal` module draws a view (`render`), lists and reads moves
 (`describe_actions`, `parse`), and words events and actions (`describe_event`,
 `describe`); it may also draw a picture after a move (`picture`, `picture_after`).
+
+Players are numbered from 1 on screen and in what a person types (`replay --seat 1` is the
+first player), as the web pages number seats; the engine's seats count from 0.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from gamenight.engine.codec import load_game, save_game
 from gamenight.engine.core import Action, BadInput, Game, IllegalAction, State
 from gamenight.engine.driver import Bot
 from gamenight.engine.registry import games, load, spec
+from gamenight.games.terminal_text import echo, player
 
 PEOPLE = ("you", "human", "me", "person")
 
@@ -51,13 +55,14 @@ def parse_sets(sets: list[str] | None) -> dict[str, str]:
     for item in sets or []:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise BadInput(f"--set takes option=value, got {item!r}")
+            raise BadInput(f"--set takes option=value, got {echo(item)}")
         options[key.strip().replace("-", "_")] = value.strip()
     return options
 
 
 def player_name(seat: int, people: list[int]) -> str:
-    return f"player {seat}" + (" (you)" if people == [seat] else "")
+    """ "player 1" for seat 0; "(you)" when one person plays against bots."""
+    return player(seat, people[0] if len(people) == 1 else None)
 
 
 def _describe(ui: ModuleType, action: Action) -> str:
@@ -146,13 +151,13 @@ class Sitting:
         out.clear()
         out.input(
             Text(
-                f"Pass the keyboard to player {seat}; press Enter when only they are looking. ",
+                f"Pass the keyboard to {player(seat)}; press Enter when only they are looking. ",
                 style="bold",
             )
         )
         out.clear()
         self.at_keyboard = seat
-        say(f"player {seat}: since your last move", "dim")
+        say(f"{player(seat)}: since your last move", "dim")
 
     def ask(self, seat: int) -> None:
         """Ask a person until they give a legal action; explain every bad input."""
@@ -222,7 +227,7 @@ def _seat_list(seats: str) -> list[str]:
     if not any(found) or not all(found):
         raise BadInput(
             f"--seats needs one entry per seat, separated by commas (you, bot, bot:NAME), "
-            f"got {seats!r}"
+            f"got {echo(seats)}"
         )
     return found
 
@@ -296,7 +301,7 @@ def play(
     if stopped is not None:
         out.print()
         raise fail("game left unfinished" + (f"; saved to {save}" if save else ""), stopped)
-    print_outcome(sitting.state)
+    print_outcome(sitting.state, sitting.people)
 
 
 def _check_writable(path: Path) -> None:
@@ -322,7 +327,21 @@ def _save(path: Path, game: Game, seed: int, state: State) -> None:
     say(f"saved to {path}")
 
 
-def print_outcome(state: State) -> None:
+def winners_sentence(winners: list[int], people: list[int] | None = None) -> str:
+    """ "You win.", "Player 2 wins.", "You and player 3 share the win." (players from 1;
+    "you" only when one person played)."""
+    me = people[0] if people is not None and len(people) == 1 else None
+    if not winners:
+        return "Nobody wins."
+    ordered = sorted(winners, key=lambda s: (s != me, s))  # "you" first
+    names = ["you" if s == me else player(s) for s in ordered]
+    who = " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
+    verb = "share the win" if len(names) > 1 else "win" if names[0] == "you" else "wins"
+    return f"{who[0].upper()}{who[1:]} {verb}."
+
+
+def print_outcome(state: State, people: list[int] | None = None) -> None:
+    """The result table (a row per player, from 1) and one plain sentence on who won."""
     result = state.outcome()
     if result.truncated:
         say("the game stopped at its length limit: no result", "yellow")
@@ -331,11 +350,12 @@ def print_outcome(state: State) -> None:
     for s, score in enumerate(result.scores):
         won = s in result.winners
         table.add_row(
-            Text(f"{s}" + (" - wins" if won else ""), style="bold green" if won else ""),
+            Text(player_name(s, people or []), style="bold green" if won else ""),
             f"{score:g}",
             str(result.ranks[s]),
         )
     show(table)
+    say(winners_sentence(list(result.winners), people), "bold green")
 
 
 # --- replay ----------------------------------------------------------------------------
@@ -346,7 +366,9 @@ def replay(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="a file written by play --save")],
     seat: Annotated[
         int | None,
-        typer.Option(metavar="PLAYER", help="show the game as this player saw it"),
+        typer.Option(
+            metavar="PLAYER", help="show the game as this player saw it (players count from 1)"
+        ),
     ] = None,
     reveal: Annotated[bool, typer.Option(help="show every event (all hidden cards)")] = False,
 ) -> None:
@@ -358,8 +380,9 @@ def replay(
         raise fail(str(error)) from error
     except (UnicodeDecodeError, ValueError) as error:
         raise fail(f"{file} is not a gamenight replay (not readable as text JSON)") from error
-    if seat is not None and not 0 <= seat < game.players:
-        raise fail(f"--seat must be a player of this game: 0 to {game.players - 1}, got {seat}")
+    if seat is not None and not 1 <= seat <= game.players:
+        raise fail(f"--seat must be a player of this game: 1 to {game.players}, got {seat}")
+    viewer = None if seat is None else seat - 1
     state = game.start(seed)
     shown = 0
     for number, (who, action) in enumerate(history, 1):
@@ -367,17 +390,17 @@ def replay(
             state.act(who, action)
         except (IllegalAction, IndexError, ValueError) as error:
             raise fail(
-                f"{file}: move {number} (player {who}) is illegal: {error}", BAD_INPUT
+                f"{file}: move {number} ({player(who)}) is illegal: {error}", BAD_INPUT
             ) from error
-        say(f"{number:4d}. player {who}: {_describe(ui, action)}", "dim")
-        events = state.log if reveal else state.events(seat)
+        say(f"{number:4d}. {player(who)}: {_describe(ui, action)}", "dim")
+        events = state.log if reveal else state.events(viewer)
         for event in events[shown:]:
             line = ui.describe_event(event)
             if line:
                 say(line)
         shown = len(events)
-    show(ui.render(state.view(seat)))
+    show(ui.render(state.view(viewer)))
     if state.over:
-        print_outcome(state)
+        print_outcome(state, None if viewer is None else [viewer])
     else:
         say(f"the saved game stops before the end ({len(history)} moves)", "yellow")

@@ -1,8 +1,9 @@
 """Arne in the terminal: draw a seat's view with Rich, read what a person types.
 
 `describe_actions` lists the legal actions (numbered from 1 by the CLI); a person types the
-number, or a short command such as `pass`, `crush 2 1` (display 2, stack 1) or
-`play red P100 0` (card, display; `discard red P100` for the pile).
+number, or words of one line that fit no other: `pass`, `red` (for "choose colour red"),
+`crush 2 1` (display 2, stack 1), `play red 100 1` (card, display) or `discard red 100`.
+Players, displays and stacks are numbered from 1, as on the web pages.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from gamenight.engine.core import Action, BadInput, Event, State
+from gamenight.engine.core import Action, Event, State
 from gamenight.games.arne import actions as A
+from gamenight.games.terminal_text import pick_by, player
 
 # Colour words as the terminal shows them; the word itself is the symbol, so a player who
 # cannot tell the colours apart still reads them.
@@ -67,13 +69,13 @@ def _stack(s: dict[str, Any]) -> Text:
 
 
 def _player(p: int, me: int | None) -> str:
-    return f"player {p}" + (" (you)" if p == me else "")
+    return player(p, me)
 
 
 def render(view: dict[str, Any]) -> RenderableType:
     """Hand, displays with their stacks, discard top, draw pile, whose turn and direction,
     the window and who holds priority, and the live scores (section 6). A participant is
-    always "player N" (A56); the displays stay with the places at the table."""
+    always "player N" (A56, numbered from 1); the displays stay with the places at the table."""
     me = view["player"]
     seats = view["seats"]
     mode = "losing game" if view["mode"] == "losing" else "normal game"
@@ -89,18 +91,18 @@ def render(view: dict[str, Any]) -> RenderableType:
         j = d["display"]
         if d["owner_seat"] is None:
             ctrl = view["dummy_seat"]
-            who = "dummy" + (f" (player {seats[ctrl]['player']})" if ctrl is not None else "")
+            who = "dummy" + (f" ({player(seats[ctrl]['player'])})" if ctrl is not None else "")
             hand = ""
         else:
-            player = seats[j]["player"]
-            who = _player(player, me) + (" *" if player == view["active"] else "")
+            owner = seats[j]["player"]
+            who = _player(owner, me) + (" *" if owner == view["active"] else "")
             hand = str(seats[j]["hand_size"])
         colour = colour_word(d["colour"])
         stacks = Text("\n").join(
-            Text(f"{i}: ") + _stack(s) for i, s in enumerate(d["stacks"])
+            Text(f"{i + 1}: ") + _stack(s) for i, s in enumerate(d["stacks"])
         ) or Text("-")
         table.add_row(
-            str(j),
+            str(j + 1),
             Text(colour, style=_STYLES.get(colour, "")),
             Text(who, style="bold" if seats[j]["player"] == me and j < len(seats) else ""),
             hand,
@@ -141,13 +143,13 @@ def render(view: dict[str, Any]) -> RenderableType:
         parts.append(Text("your hand:", style="bold"))
         parts.append(_cards(view["hand"]))
     for mate, cards in (view.get("team_hands") or {}).items():
-        parts.append(Text(f"team-mate player {mate}:"))
+        parts.append(Text(f"team-mate {player(int(mate))}:"))
         parts.append(_cards(cards))
     return Panel(Group(*parts), expand=False)
 
 
 def _where(j: int, s: int) -> str:
-    return f"display {j} stack {s}"
+    return f"display {j + 1} stack {s + 1}"
 
 
 def describe(a: Action) -> str:
@@ -158,30 +160,30 @@ def describe(a: Action) -> str:
         return f"choose colour {colour_word(a.colour)}"
     if isinstance(a, A.PlayPoint):
         card = card_words(f"{a.colour} {a.card}")
-        return f"discard {card}" if a.display < 0 else f"play {card} to display {a.display}"
+        return f"discard {card}" if a.display < 0 else f"play {card} to display {a.display + 1}"
     if isinstance(a, A.Triple):
         return f"X3 on {_where(a.display, a.stack)}"
     if isinstance(a, A.TakeRandom):
-        return f"take a random card from player {a.target}"
+        return f"take a random card from {player(a.target)}"
     if isinstance(a, A.DemandPoints):
         return (
-            f"demand 2 {colour_word(a.colour)} point cards from player {a.target} "
-            f"into display {a.display}"
+            f"demand 2 {colour_word(a.colour)} point cards from {player(a.target)} "
+            f"into display {a.display + 1}"
         )
     if isinstance(a, A.DemandBlack):
-        return f"demand 2 black cards from player {a.target}"
+        return f"demand 2 black cards from {player(a.target)}"
     if isinstance(a, A.DrawThree):
         return "draw three cards"
     if isinstance(a, A.PassHands):
         return "everybody passes their hand on"
     if isinstance(a, A.SwapPlaces):
-        return f"swap places with player {a.target}"
+        return f"swap places with {player(a.target)}"
     if isinstance(a, A.Give):
         return "hand over " + card_words(f"{a.colour} {a.card}" if a.colour else a.card)
     if isinstance(a, A.MinusTwoHundred):
-        return f"-200 ({colour_word(a.colour)}) into display {a.display}"
+        return f"-200 ({colour_word(a.colour)}) into display {a.display + 1}"
     if isinstance(a, A.Chameleon):
-        return f"chameleon with {card_words(f'{a.colour} {a.card}')} into display {a.display}"
+        return f"chameleon with {card_words(f'{a.colour} {a.card}')} into display {a.display + 1}"
     if isinstance(a, A.ThiefDiscard):
         return "thief: take the top of the discard pile"
     if isinstance(a, A.ThiefStack):
@@ -203,37 +205,13 @@ def describe_actions(state: State, seat: int) -> list[str]:
 
 
 def parse(text: str, state: State, seat: int) -> Action:
-    """A number from `describe_actions`, or the words of one of its lines (a unique prefix
-    such as `pass`, `stop`, `crush display 2 stack 1` is enough)."""
-    legal = state.actions(seat)
-    if not legal:
-        raise BadInput("you owe no decision now; wait for your turn")
-    word = " ".join(text.strip().lower().split())
-    if not word:
-        raise BadInput(f"type the number of an action (1..{len(legal)}) or its words")
-    if word.isdecimal():
-        i = int(word)
-        if 1 <= i <= len(legal):
-            return legal[i - 1]
-        raise BadInput(f"no action number {i}; choose 1..{len(legal)}")
-    lines = [describe(a).lower() for a in legal]
-    exact = [a for a, line in zip(legal, lines, strict=True) if line == word]
-    if exact:
-        return exact[0]
-    found = [a for a, line in zip(legal, lines, strict=True) if line.startswith(word)]
-    if len(found) == 1:
-        return found[0]
-    if found:
-        shown = ", ".join(f"'{describe(a)}'" for a in found[:6])
-        raise BadInput(f"'{text}' fits {len(found)} actions ({shown}...); type more or a number")
-    raise BadInput(
-        f"'{text}' is not a legal action now; type a number 1..{len(legal)} "
-        f"(e.g. 1 = {describe(legal[0])})"
-    )
+    """A number from `describe_actions`, or words of one of its lines that fit no other
+    line (`pass`, `red` for "choose colour red", `crush 2 1`); see `terminal_text.pick`."""
+    return pick_by(text, state.actions(seat), describe)
 
 
 def _players(ps: list[int]) -> str:
-    names = [f"player {p}" for p in ps]
+    names = [player(p) for p in ps]
     return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -242,36 +220,36 @@ def describe_event(event: Event) -> str | None:
     d = event.data
     k = event.kind
     if k == "turn":
-        return f"--- turn of player {d['player']} (at display {d['seat']})"
+        return f"--- turn of {player(d['player'])} (at display {d['seat'] + 1})"
     if k == "drew":
-        return f"player {d['player']} draws {d['count']} card(s); {d['draw_pile']} left"
+        return f"{player(d['player'])} draws {d['count']} card(s); {d['draw_pile']} left"
     if k in ("drew_cards", "hand", "card_taken", "gave_card", "hand_received", "team_hand"):
         cards = ", ".join(card_words(c) for c in d["cards"])
         return f"  ({k.replace('_', ' ')}: {cards})"
     if k == "declared":
-        return f"player {d['player']} plays {card_words(d['card'])}: {describe_json(d['action'])}"
+        return f"{player(d['player'])} plays {card_words(d['card'])}: {describe_json(d['action'])}"
     if k == "black":
         extra = f" ({card_words(d['card'])})" if "card" in d else ""
-        return f"player {d['player']} answers: {describe_json(d['action'])}{extra}"
+        return f"{player(d['player'])} answers: {describe_json(d['action'])}{extra}"
     if k == "pass":
         return None
     if k == "pass_in_advance":
-        return f"player {d['player']} will pass"
+        return f"{player(d['player'])} will pass"
     if k == "no_white":
-        return f"player {d['player']} plays no white card"
+        return f"{player(d['player'])} plays no white card"
     if k == "took_random":
-        return f"player {d['player']} takes a random card from player {d['target']}" + (
+        return f"{player(d['player'])} takes a random card from {player(d['target'])}" + (
             "" if d["moved"] else " (empty hand)"
         )
     if k == "demand":
         cards = "black" if d["cards"] == "black" else colour_word(str(d["cards"]))
-        return f"player {d['target']} must hand over {d['count']} {cards} card(s)"
+        return f"{player(d['target'])} must hand over {d['count']} {cards} card(s)"
     if k == "gave_point":
-        return f"player {d['target']} hands over {card_words(d['card'])}"
+        return f"{player(d['target'])} hands over {card_words(d['card'])}"
     if k == "gave_black":
-        return f"player {d['target']} hands over a black card"
+        return f"{player(d['target'])} hands over a black card"
     if k == "swapped":
-        return f"player {d['player']} and player {d['target']} swap places"
+        return f"{player(d['player'])} and {player(d['target'])} swap places"
     if k == "hands_passed":
         return "everybody passes their hand on"
     if k == "final_round":
@@ -279,14 +257,14 @@ def describe_event(event: Event) -> str | None:
     if k == "cleanup":
         return "hands go to the discard pile"
     if k == "scored":
-        scores = ", ".join(f"player {p}: {sc}" for p, sc in enumerate(d["scores"]))
+        scores = ", ".join(f"{player(p)}: {sc}" for p, sc in enumerate(d["scores"]))
         return f"game {d['game_no']} scores: {scores}"
     if k == "over":
         return f"game over; {_players(list(d['winners']))} win" + (
             "s" if len(d["winners"]) == 1 else ""
         )
     if k == "game":
-        return f"=== game {d['game_no']}, display {d['first_seat']} begins"
+        return f"=== game {d['game_no']}, display {d['first_seat'] + 1} begins"
     if k == "colour":
         return f"{_players(list(d['seats']))} take {colour_word(d['colour'])}"
     if k == "dummy":

@@ -5,6 +5,7 @@ with an optional number joined by "-" ("red-circle", "circle-red-1", "red circle
 works because every colour and kind starts with its own letter), x in mm from the left wall,
 the angle in degrees counter-clockwise (add "rad" for radians), and an optional depth in mm
 below the rim (D11). After a broken rule in the joker variant: "spend" or "keep" (V3).
+Players and sides are numbered from 1, as on the web pages.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from gamenight.engine.core import Action, BadInput, Event, State
 from gamenight.games.drop_it import KEEP, SPEND, Drop, DropItState
 from gamenight.games.drop_it.board import COLOURS, KINDS
 from gamenight.games.drop_it.render import png
+from gamenight.games.terminal_text import echo, pick, player
 
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?(deg|rad|°)?")
 _JOKER_WORDS = {
@@ -116,14 +118,14 @@ def render(view: dict[str, Any]) -> RenderableType:
     for column in ("side", "players", "colours", "score", "jokers", "pieces left"):
         table.add_column(column)
     for s in view["sides"]:
-        name = str(s["side"])
+        name = str(s["side"] + 1)
         if s["side"] == me:
             name += " (you)"
         if s["side"] == view["active_side"]:
             name = "▶ " + name
         table.add_row(
             name,
-            ", ".join(map(str, s["seats"])),
+            ", ".join(str(seat + 1) for seat in s["seats"]),
             Text(" + ").join(Text(c, style=_STYLE.get(c, "")) for c in s["colours"]),
             str(s["total"]),
             str(s["jokers"]) if view["jokers_variant"] else "-",
@@ -168,7 +170,8 @@ def _piece_words(words: list[str]) -> tuple[str, str, int | None]:
             kind = _word(w, KINDS)
         else:
             raise BadInput(
-                f"{w!r} is neither a colour ({', '.join(COLOURS)}) nor a kind ({', '.join(KINDS)})"
+                f"{echo(w)} is neither a colour ({', '.join(COLOURS)}) "
+                f"nor a kind ({', '.join(KINDS)})"
             )
     if colour is None or kind is None:
         raise BadInput("name the piece by colour and kind, e.g. 'red-circle' or 'circle-red-1'")
@@ -179,9 +182,9 @@ def _number(text: str, what: str) -> float:
     try:
         value = float(text)
     except ValueError as err:
-        raise BadInput(f"{what} must be a number, got {text!r}") from err
+        raise BadInput(f"{what} must be a number, got {echo(text)}") from err
     if not math.isfinite(value):
-        raise BadInput(f"{what} must be a finite number, got {text!r}")
+        raise BadInput(f"{what} must be a finite number, got {echo(text)}")
     return value
 
 
@@ -194,7 +197,12 @@ def parse(text: str, state: State, seat: int) -> Action:
     if state.pending is not None:
         if words[0] in _JOKER_WORDS:
             return _JOKER_WORDS[words[0]]
-        raise BadInput("a rule was broken: type 'spend' to use a joker or 'keep' to keep it")
+        try:  # words of a listed line: "use a joker", "score 0"
+            return pick(text, [SPEND, KEEP], describe_actions(state, seat))
+        except BadInput:
+            raise BadInput(
+                "a rule was broken: type 'spend' to use a joker or 'keep' to keep it"
+            ) from None
     numbers: list[str] = []
     while words and _NUMBER.fullmatch(words[-1]) and len(numbers) < 4:
         numbers.insert(0, words.pop())
@@ -202,7 +210,7 @@ def parse(text: str, state: State, seat: int) -> Action:
         words.append(numbers.pop(0))
     if len(numbers) < 2:
         raise BadInput(
-            f"{text.strip()!r}: give x (mm) and angle (degrees) after the piece, "
+            f"{echo(text)}: give x (mm) and angle (degrees) after the piece, "
             "e.g. 'red-circle 120 30'"
         )
     if not words and len(numbers) >= 3:  # "1 120 30": the piece of line 1
@@ -222,6 +230,10 @@ def parse(text: str, state: State, seat: int) -> Action:
         angle = math.radians(_number(angle_text.removesuffix("deg").removesuffix("°"), "angle"))
     depth = _number(numbers[2], "depth") if len(numbers) > 2 else 0.0
     piece = f"{colour}-{kind}" + (f"-{n}" if n is not None else "")
+    supply = state.supplies[state.active_side]
+    if not any(p == piece or p.rsplit("-", 1)[0] == piece for p in supply):
+        left = ", ".join(line.replace("-", " ") for line in _piece_lines(state)) or "none"
+        raise BadInput(f"your side has no {piece.replace('-', ' ')} left; pieces left: {left}")
     return Drop(piece, x, angle, depth)
 
 
@@ -287,7 +299,7 @@ def describe_event(event: Event) -> str | None:
     data = event.data
     if event.kind == "started":
         sides = "; ".join(
-            f"side {s['side']} (players {', '.join(map(str, s['seats']))}): "
+            f"{_side(s['side'])} (players {', '.join(str(seat + 1) for seat in s['seats'])}): "
             f"{' + '.join(s['colours'])}"
             for s in data["sides"]
         )
@@ -296,18 +308,23 @@ def describe_event(event: Event) -> str | None:
         rel = data["release"]
         colour, kind = _colour_kind(str(data["piece"]))
         return (
-            f"player {data['seat']} (side {data['side']}) drops the {colour} {kind} at x "
+            f"{player(data['seat'])} ({_side(data['side'])}) drops the {colour} {kind} at x "
             f"{rel['x']:.0f} mm, {math.degrees(rel['angle']):.0f} degrees: "
             + describe_result(data, with_score=False)
         )
     if event.kind == "scored":
         joker = " (joker spent)" if data["joker_used"] else ""
-        return f"side {data['side']} scores {data['awarded']}{joker}; total {data['total']}"
+        return f"{_side(data['side'])} scores {data['awarded']}{joker}; total {data['total']}"
     if event.kind == "game_over":
-        totals = ", ".join(f"side {s}: {t}" for s, t in enumerate(data["totals"]))
-        winners = " and ".join(f"side {s}" for s in data["winners"])
+        totals = ", ".join(f"{_side(s)}: {t}" for s, t in enumerate(data["totals"]))
+        winners = " and ".join(_side(s) for s in data["winners"])
         return f"game over: {totals}; {winners} win" + ("s" if len(data["winners"]) == 1 else "")
     return None
+
+
+def _side(side: int) -> str:
+    """Side 0 is "side 1", as players are numbered from 1."""
+    return f"side {side + 1}"
 
 
 def picture(state: State, path: Path) -> Path:

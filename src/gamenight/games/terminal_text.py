@@ -1,0 +1,132 @@
+"""Words every game's terminal module shares: how a player is named, how typed input is
+echoed in a refusal, and how typed words pick one of the listed actions.
+
+Players are numbered from 1 on screen, as the web pages number seats ("player 1" is seat
+0); anything a person types that names a player follows the same numbering.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from gamenight.engine.core import Action, BadInput
+
+ECHO_LIMIT = 40  # characters of a person's input repeated in a refusal
+
+
+def echo(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` quoted for a one-line refusal: spaces collapsed, at most `limit` characters
+    (then "…"), control characters escaped."""
+    words = " ".join(str(text).split())
+    if len(words) > limit:
+        words = words[:limit].rstrip() + "…"
+    return repr(words)
+
+
+def player(seat: int, me: int | None = None) -> str:
+    """Seat 0 is "player 1" (and "player 1 (you)" to the person in it)."""
+    return f"player {seat + 1}" + (" (you)" if me is not None and seat == me else "")
+
+
+def players(seats: Sequence[int], me: int | None = None) -> str:
+    """ "player 1", "player 1 and player 3", "player 1, player 2 and player 3"."""
+    names = [player(s, me) for s in seats]
+    if len(names) < 3:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# A word is anything between spaces and punctuation; "-200", "x3" and "d3" stay one word.
+_WORD = re.compile(r"[^\s,;:()!?'\"\[\]]+")
+_NUMBER = re.compile(r"[-+]?\d+")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _fits(typed: list[str], line: list[str], prefix: bool) -> bool:
+    """Every typed word is one of the line's words, in the line's order (a word may be
+    the start of the line's word when `prefix`; a number must be whole)."""
+    at = 0
+    for t in typed:
+        while at < len(line) and not (
+            line[at] == t or (prefix and not _NUMBER.fullmatch(t) and line[at].startswith(t))
+        ):
+            at += 1
+        if at == len(line):
+            return False
+        at += 1
+    return True
+
+
+def _shared_start(lines: list[list[str]]) -> int:
+    """How many first words all `lines` share ("choose colour" of "choose colour red")."""
+    n = 0
+    while all(len(line) > n and line[n] == lines[0][n] for line in lines):
+        n += 1
+    return n
+
+
+def _hint_word(lines: list[list[str]], i: int) -> str | None:
+    """A word of line `i` that no other line has (the shortest), to show as an example."""
+    others = {w for j, line in enumerate(lines) if j != i for w in line}
+    own = [w for w in lines[i] if w not in others]
+    return min(own, key=len) if own else None
+
+
+def pick(
+    text: str,
+    legal: Sequence[Action],
+    lines: Sequence[str],
+    *,
+    shown: int = 4,
+) -> Action:
+    """The one action in `legal` (listed on screen as `lines`, numbered from 1) that
+    `text` names: its number, its whole line, or some of its words in order ("red" for
+    "choose colour red", "crush 2 1" for "crush display 2 stack 1"; a word may be cut
+    short, a number may not). Case and punctuation do not matter. Input that fits several
+    actions, or none, is refused in one line that says what to type."""
+    assert len(legal) == len(lines)
+    if not legal:
+        raise BadInput("you owe no decision now; wait for your turn")
+    typed = words(text)
+    n = len(legal)
+    if not typed:
+        raise BadInput(f"type the number of an action (1..{n}) or its words")
+    if len(typed) == 1 and typed[0].isdecimal():
+        i = int(typed[0])
+        if 1 <= i <= n:
+            return legal[i - 1]
+        raise BadInput(f"no action number {i}; choose 1..{n}")
+    tokens = [words(line) for line in lines]
+    for test in (
+        lambda line: line == typed,
+        lambda line: _fits(typed, line, prefix=False),
+        lambda line: _fits(typed, line, prefix=True),
+    ):
+        found = [i for i, line in enumerate(tokens) if test(line)]
+        if len({lines[i] for i in found}) == 1:  # one action (or copies of one card)
+            return legal[found[0]]
+        if found:
+            cut = _shared_start([tokens[i] for i in found])
+            listed = ", ".join(
+                f"{i + 1} = {' '.join(tokens[i][cut:]) or lines[i]}" for i in found[:shown]
+            )
+            more = f" and {len(found) - shown} more" if len(found) > shown else ""
+            raise BadInput(
+                f"{echo(text)} fits {len(found)} actions ({listed}{more}); "
+                "type more words or a number"
+            )
+    word = _hint_word(tokens, 0)
+    example = f"'{word}' for 1" if word and [word] != tokens[0] else f"'{lines[0]}'"
+    raise BadInput(
+        f"{echo(text)} is not a legal action now; type 1..{n} or words of one action, "
+        f"e.g. {example}"
+    )
+
+
+def pick_by(text: str, legal: Sequence[Action], describe: Callable[[Action], str]) -> Action:
+    """`pick` with each action's line given by `describe`."""
+    return pick(text, legal, [describe(a) for a in legal])
