@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import Browser, Page
 
-from tests.server.helpers import Server, wait_js
+from tests.server.helpers import SHOTS, Server, wait_js
 from tests.web.conftest import PHONE, create_table, open_page, serious_violations
 
 ENGINE_WORDS = (
@@ -179,15 +179,7 @@ def test_on_a_phone_the_hand_bar_is_compact_and_every_black_card_reachable(
         and page.locator("#hand .handcard.playable.black").count()
     ):
         assert time.time() < deadline, "never asked with a black card to play"
-        if page.locator("#handbar.answer").count():
-            page.keyboard.press("p")
-        elif page.locator("#handbar.asked .handcard.playable [role=button]").count():
-            page.locator("#handbar.asked .handcard.playable [role=button]").first.click()
-            if page.locator("#choices button.choice").count():
-                page.locator("#choices button.choice").first.click()
-            elif page.locator(".target").count():
-                page.locator(".target").first.click()
-        page.wait_for_timeout(100)
+        pass_or_play(page)
     assert bar_share(page) <= 0.35
     glowing = page.locator("#hand .handcard.playable.black").first.bounding_box()
     assert glowing is not None and glowing["x"] + glowing["width"] <= PHONE["width"]
@@ -195,6 +187,20 @@ def test_on_a_phone_the_hand_bar_is_compact_and_every_black_card_reachable(
     assert serious_violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def pass_or_play(page: Page) -> None:
+    """One step of a person who passes when they may answer and otherwise plays their first
+    playable card on its first choice or target."""
+    if page.locator("#handbar.answer").count():
+        page.keyboard.press("p")
+    elif page.locator("#handbar.asked .handcard.playable [role=button]").count():
+        page.locator("#handbar.asked .handcard.playable [role=button]").first.click()
+        if page.locator("#choices button.choice").count():
+            page.locator("#choices button.choice").first.click()
+        elif page.locator(".target").count():
+            page.locator(".target").first.click()
+    page.wait_for_timeout(100)
 
 
 def test_every_card_has_words_for_the_log(server: Server, browser: Browser) -> None:
@@ -214,9 +220,6 @@ def test_every_card_has_words_for_the_log(server: Server, browser: Browser) -> N
         assert "undefined" not in said and "no colour" not in said, words
 
 
-SHOTS = "/tmp/webfix"  # screenshots to look at
-
-
 def until_own_main_window(page: Page, timeout: float = 90) -> None:
     """Pass or play until the person's own turn begins with its reaction window (their
     white card may be played now, or the others may answer first)."""
@@ -224,17 +227,10 @@ def until_own_main_window(page: Page, timeout: float = 90) -> None:
     page.locator("button.colour-choice").first.click()
     deadline = time.time() + timeout
     while time.time() < deadline:
-        if page.locator("#handbar.answer").count():
-            if page.locator("#window").inner_text().startswith("Your turn"):
-                return
-            page.keyboard.press("p")
-        elif page.locator("#handbar.asked .handcard.playable [role=button]").count():
-            page.locator("#handbar.asked .handcard.playable [role=button]").first.click()
-            if page.locator("#choices button.choice").count():
-                page.locator("#choices button.choice").first.click()
-            elif page.locator(".target").count():
-                page.locator(".target").first.click()
-        page.wait_for_timeout(100)
+        answering = page.locator("#handbar.answer").count()
+        if answering and page.locator("#window").inner_text().startswith("Your turn"):
+            return
+        pass_or_play(page)
     raise AssertionError("the person's own turn never opened with a window")
 
 

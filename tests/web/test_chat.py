@@ -3,15 +3,11 @@ shown as text, the 300-character limit and the owner's mute."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from playwright.sync_api import Browser
 
-from tests.server.helpers import Server, wait_js
+from tests.server.helpers import SHOTS, Server, wait_js
 from tests.web.conftest import create_table, open_page
 
-SHOTS = Path(os.environ.get("GAMENIGHT_SHOTS", "/work/wt/shots14"))
 HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
 
 

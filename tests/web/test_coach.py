@@ -6,12 +6,11 @@ import re
 
 from playwright.sync_api import Browser
 
-from tests.server.helpers import Server, wait_js
+from tests.server.helpers import SHOTS, Server, wait_js
 from tests.web.conftest import DESKTOP, PHONE, create_table, open_page, serious_violations
 from tests.web.test_arne import arne_table, until_white_turn
 from tests.web.test_drop_or_stop import play_to_the_end
 
-SHOTS = "/work/wt/shots13"
 ODDS = re.compile(r"— chosen in \d+% of 1000 searches, standing \d+%$")
 
 

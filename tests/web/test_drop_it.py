@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page
 
-from tests.server.helpers import Server, wait_js
+from tests.server.helpers import SHOTS, Server, wait_js
 from tests.web.conftest import DESKTOP, PHONE, create_table, open_page, serious_violations
 
 BODY = {
@@ -78,7 +78,6 @@ def test_on_a_phone_one_tap_aims_and_a_second_tap_drops(server: Server, browser:
     assert not page.errors  # type: ignore[attr-defined]
 
 
-SHOTS = "/tmp/webfix"  # screenshots to look at
 LOGGED = "[...document.querySelectorAll('#log div')].some((d) => d.textContent.startsWith('{who}'))"
 
 

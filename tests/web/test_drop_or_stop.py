@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.server.helpers import Server, wait_js
+from tests.server.helpers import SHOTS, Server, wait_js
 from tests.web.conftest import (
     DESKTOP,
     PHONE,
@@ -124,7 +124,6 @@ def test_the_coach_gives_the_exact_odds_only_against_bots(server: Server, browse
     assert other.locator("#coach").count() == 0
 
 
-SHOTS = "/tmp/webfix"  # screenshots to look at
 NAMES = ["Newbie", "Bot 2 (medium)", "Bot 3 (medium)"]
 
 

@@ -8,10 +8,8 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
-from tests.server.helpers import Server, wait_js
+from tests.server.helpers import SHOTS, Server, wait_js
 from tests.web.conftest import open_page
-
-SHOTS = "/work/wt/shots14"
 
 
 def make_table(page: Page, server: Server, seats: int, settings: dict[str, Any]) -> str:

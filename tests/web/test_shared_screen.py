@@ -4,16 +4,13 @@ and its countdown waits while the device changes hands."""
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 from playwright.sync_api import Browser
 
-from tests.server.helpers import Server, wait_js
+from tests.server.helpers import SHOTS, Server, wait_js
 from tests.web.conftest import create_table, open_page
 
-SHOTS = Path(os.environ.get("GAMENIGHT_SHOTS", "/work/wt/shots14"))
 REACTION = 1.5  # seconds: far shorter than the wait at the hand-over below
 
 
