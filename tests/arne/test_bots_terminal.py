@@ -66,8 +66,10 @@ def test_terminal_render_describe_parse(table):
     text = console.export_text()
     assert "red 100" in text and "green 500 (x3)" in text and "may answer now (main)" in text
     lines = terminal.describe_actions(state, 0)
-    assert len(lines) == len(state.actions(0)) and lines[0] == "pass"
+    # at the start of your own turn a pass lets the black cards answer first, then you play
+    assert len(lines) == len(state.actions(0)) and lines[0] == terminal.OWN_TURN_PASS
     assert terminal.parse("1", state, 0) == A.PASS
+    assert terminal.parse("pass", state, 0) == A.PASS
     assert terminal.parse("crush display 2 stack 1", state, 0) == A.Crush(1, 0)  # shown from 1
     assert terminal.parse("stop!", state, 0) == A.Stop()
     with pytest.raises(BadInput, match="no action number"):

@@ -45,7 +45,7 @@ def test_arne_words_that_name_one_action_are_enough(typed: str) -> None:
 def test_arne_red_at_the_first_prompt_chooses_red() -> None:
     run = gamenight(*ARNE, keys="red\n")
     assert "is not a legal action" not in run.out
-    assert "player 1 take red" in run.out
+    assert "player 1 takes red" in run.out
 
 
 def test_words_that_fit_several_actions_are_refused_listing_them() -> None:

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from gamenight.engine.core import Action, Event, State
 from gamenight.games.arne import actions as A
-from gamenight.games.terminal_text import pick_by, player
+from gamenight.games.terminal_text import pick_by, player, players
 
 # Colour words as the terminal shows them; the word itself is the symbol, so a player who
 # cannot tell the colours apart still reads them.
@@ -199,20 +199,24 @@ def describe(a: Action) -> str:
     return a.kind.replace("_", " ")
 
 
+# Passing at the start of your own turn skips nothing: the black cards answer, then you play.
+OWN_TURN_PASS = "pass: let the others answer first, then play your card"
+
+
 def describe_actions(state: State, seat: int) -> list[str]:
     """One line per legal action, in the order of `state.actions(seat)`."""
-    return [describe(a) for a in state.actions(seat)]
+    lines = [describe(a) for a in state.actions(seat)]
+    view = state.view(seat)
+    window = view.get("window") or {}
+    if window.get("kind") == "main" and view.get("active") == seat:
+        lines = [OWN_TURN_PASS if line == "pass" else line for line in lines]
+    return lines
 
 
 def parse(text: str, state: State, seat: int) -> Action:
     """A number from `describe_actions`, or words of one of its lines that fit no other
     line (`pass`, `red` for "choose colour red", `crush 2 1`); see `terminal_text.pick`."""
     return pick_by(text, state.actions(seat), describe)
-
-
-def _players(ps: list[int]) -> str:
-    names = [player(p) for p in ps]
-    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def describe_event(event: Event) -> str | None:
@@ -253,20 +257,21 @@ def describe_event(event: Event) -> str | None:
     if k == "hands_passed":
         return "everybody passes their hand on"
     if k == "final_round":
-        return f"final round: {_players(list(d['order']))} play once more"
+        return f"final round: {players(list(d['order']))} play once more"
     if k == "cleanup":
         return "hands go to the discard pile"
     if k == "scored":
         scores = ", ".join(f"{player(p)}: {sc}" for p, sc in enumerate(d["scores"]))
         return f"game {d['game_no']} scores: {scores}"
     if k == "over":
-        return f"game over; {_players(list(d['winners']))} win" + (
+        return f"game over; {players(list(d['winners']))} win" + (
             "s" if len(d["winners"]) == 1 else ""
         )
     if k == "game":
         return f"=== game {d['game_no']}, display {d['first_seat'] + 1} begins"
     if k == "colour":
-        return f"{_players(list(d['seats']))} take {colour_word(d['colour'])}"
+        verb = "takes" if len(d["seats"]) == 1 else "take"
+        return f"{players(list(d['seats']))} {verb} {colour_word(d['colour'])}"
     if k == "dummy":
         return f"the dummy plays {colour_word(d['colour'])}"
     return None
