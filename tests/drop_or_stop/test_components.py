@@ -97,3 +97,44 @@ def test_R4_play_moves_clockwise(game):
         order.append(state.actors[0])
         state.act(state.actors[0], DROP)
     assert order == [2, 3, 0, 1]
+
+
+def test_R2_a_setting_given_at_its_default_stays_given_when_the_options_travel(tmp_path):
+    """A deck file's setting applies unless given; given at the engine's default (target=11
+    against the file's 12), it must stay given through saved options (`options_to_json`),
+    the adapters and OpenSpiel's parameters. It was dropped as a default and the file's
+    value came back: simulate, report, tournament, Gymnasium and OpenSpiel ran target 12."""
+    import gamenight
+    from gamenight.adapters import gymnasium as gym_adapter
+    from gamenight.engine.options import options_to_json
+
+    doc = preset_json("standard") | {"target": 12, "winsToWin": 2}
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(doc))
+    given = gamenight.load("drop-or-stop", players=2, deck=str(path), target=11)
+    again = gamenight.load("drop-or-stop", **options_to_json(given.options))
+    assert (again.options.target, again.options.wins_to_win) == (11, 2)
+    from_file = gamenight.load("drop-or-stop", players=2, deck=str(path))
+    again = gamenight.load("drop-or-stop", **options_to_json(from_file.options))
+    assert (again.options.target, again.options.wins_to_win) == (12, 2)
+    env = gym_adapter.make("drop-or-stop", opponents=["bot"], deck=str(path), target=11)
+    assert env.game.options.target == 11
+
+
+def test_R2_openspiel_runs_the_parameters_its_game_string_shows(tmp_path):
+    """OpenSpiel fills every parameter with its default before the game sees them, so a
+    parameter at its default cannot be told from one not given: through OpenSpiel every
+    parameter counts as given, and the game runs what its string says (it said target=11
+    and ran the deck file's 12)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import gamenight.adapters.openspiel  # noqa: F401  (registers the games)
+
+    doc = preset_json("standard") | {"target": 12}
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(doc))
+    name = "python_gamenight_drop_or_stop"
+    for params in ({"deck": str(path), "target": 11}, {"deck": str(path)}):
+        game = pyspiel.load_game(name, {"players": 2, **params})
+        assert "target=11" in str(game) and game.inner.options.target == 11
+    given = pyspiel.load_game(name, {"players": 2, "deck": str(path), "target": 12})
+    assert given.inner.options.target == 12

@@ -213,9 +213,13 @@ def describe_options(cls: type) -> list[dict[str, Any]]:
 
 
 def options_to_json(options: Any) -> dict[str, Any]:
-    """Only the options that differ from their defaults, so saved files stay short."""
+    """The options that differ from their defaults, so saved files stay short, and those
+    the options' `kept_in_json()` names: an option whose default depends on another (a
+    Drop or Stop deck file's settings), left out at the engine's default, would come back
+    as the other option's value when the options are read back."""
+    kept = set(options.kept_in_json()) if hasattr(options, "kept_in_json") else set()
     return {
         f.name: getattr(options, f.name)
         for f in dataclasses.fields(options)
-        if getattr(options, f.name) != f.default
+        if f.name in kept or getattr(options, f.name) != f.default
     }

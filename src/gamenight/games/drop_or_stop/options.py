@@ -61,6 +61,11 @@ class Options:
         if self.players * self.hand_size > DECK_SIZE:
             raise BadInput(f"{self.players} hands of {self.hand_size} need more than 39 cards")
 
+    def kept_in_json(self) -> tuple[str, ...]:
+        """With a deck file, its settings are saved even at the engine's default: left out,
+        the file's own value would replace them when the options are read back."""
+        return tuple(FILE_SETTINGS.values()) if self.deck.endswith(".json") else ()
+
 
 DropOrStopOptions = Options  # the name before every game's options were called Options
 
