@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -69,3 +71,84 @@ def test_the_learned_bot_is_medium_where_a_policy_is_shipped(name):
     game = load(name, players=shipped[0])
     seat = bots.make_seat("medium", game, 0)
     assert type(seat).__name__ == "LearnedBot"
+
+
+# -- a trained file instead of the shipped one (gamenight train --out, bot:learned?path=) --
+
+
+def _stop_net(game, players=2, logits=(-5.0, 5.0), hidden=4):
+    """A network for `game` whose logits are `logits` whatever it sees."""
+    return {
+        f"p{players}/w0": np.zeros((hidden, game.encoding_size), np.float32),
+        f"p{players}/b0": np.zeros(hidden, np.float32),
+        f"p{players}/w1": np.zeros((game.num_actions, hidden), np.float32),
+        f"p{players}/b1": np.asarray(logits, np.float32),
+    }
+
+
+def test_train_writes_to_the_current_directory_by_default(tmp_path, monkeypatch):
+    """`gamenight train` without --out leaves the shipped policy (the medium level) alone."""
+    from typer.testing import CliRunner
+
+    from gamenight.cli import app
+    from gamenight.learn import train as training
+    from gamenight.learn.policy import policy_path
+
+    written = []
+
+    def fake_train(game, players, opponents, steps, seed=0, out=None, on_progress=None):
+        written.append(out)
+        return out
+
+    monkeypatch.setattr(training, "train", fake_train)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["train", "drop-or-stop", "--opponents", "random"])
+    assert result.exit_code == 0, result.output
+    assert written == [Path("learned-drop-or-stop.npz")]
+    assert training.default_out("arne") == Path("learned-arne.npz")
+    assert policy_path("drop-or-stop").resolve() != (tmp_path / written[0]).resolve()
+    assert "bot:learned?path=learned-drop-or-stop.npz" in result.output
+
+
+def test_the_learned_bot_plays_a_given_file(tmp_path):
+    game = load("drop-or-stop", players=2)
+    path = tmp_path / "mine.npz"
+    np.savez(path, **_stop_net(game))
+    bot = bots.make_seat(f"bot:learned?path={path}", game, 0)
+    state = game.start(3)
+    seat = state.actors[0]
+    assert bot.choose(state, seat) == game.action_at(1)  # always stop
+    # retrained (another size, so the rewrite shows even within one clock tick): read again
+    np.savez(path, **_stop_net(game, logits=(5.0, -5.0), hidden=5))
+    bot = bots.make_seat(f"bot:learned?path={path}", game, 0)
+    assert bot.choose(state, seat) == game.action_at(0)
+    assert play(game, [bot, bots.make_seat("bot:random", game, 1)], seed=4).over
+
+
+def _error(text, game):
+    with pytest.raises(BadInput) as err:
+        bots.make_seat(text, game, 0)
+    message = str(err.value)
+    assert "\n" not in message
+    return message
+
+
+def test_a_missing_or_bad_policy_file_is_a_one_line_error(tmp_path):
+    game = load("drop-or-stop", players=2)
+    assert "not found" in _error(f"bot:learned?path={tmp_path / 'none.npz'}", game)
+    (tmp_path / "policy.txt").write_text("x")
+    assert "expected a .npz" in _error(f"bot:learned?path={tmp_path / 'policy.txt'}", game)
+    (tmp_path / "text.npz").write_text("not an archive")
+    assert "not a readable .npz" in _error(f"bot:learned?path={tmp_path / 'text.npz'}", game)
+    np.savez(tmp_path / "three.npz", **_stop_net(load("drop-or-stop", players=3), players=3))
+    message = _error(f"bot:learned?path={tmp_path / 'three.npz'}", game)
+    assert "no learned policy for 2 players; it has: 3 players" in message
+    broken = _stop_net(game)
+    broken["p2/w1"] = np.zeros((2, 5), np.float32)
+    np.savez(tmp_path / "shapes.npz", **broken)
+    assert "layer 1 reads 5 values" in _error(f"bot:learned?path={tmp_path / 'shapes.npz'}", game)
+    wide = _stop_net(game)
+    wide["p2/w1"] = np.zeros((3, 4), np.float32)
+    wide["p2/b1"] = np.zeros(3, np.float32)
+    np.savez(tmp_path / "actions.npz", **wide)
+    assert "3 action logits" in _error(f"bot:learned?path={tmp_path / 'actions.npz'}", game)

@@ -143,6 +143,9 @@ def test_the_drawn_seed_is_shown_to_nobody_before_the_game_is_over(client: TestC
         ("drop-it", {"gravity": "nan"}, ["open", "easy"], "gravity"),
         ("drop-or-stop", {"players": 2, "wins_to_win": 10**9}, ["easy", "easy"], "wins_to_win"),
         ("drop-it", {"players": 2}, ["open", "bot:planner?samples=100000"], "samples"),
+        # a file on the server's machine: a stranger may not make it open one, nor learn
+        # from the error which exist
+        ("drop-or-stop", {"players": 2}, ["open", "bot:learned?path=/etc/x.npz"], "does not take"),
     ],
 )
 def test_options_and_bot_parameters_have_ceilings(

@@ -25,9 +25,11 @@
   A game stopped by an engine cap ends with `truncated` for every agent (payoff 0.5).
   Drop or Stop has no length bound of its own: the adapter sets `max_rounds=100` unless
   given (see `gamenight.adapters._common.DEFAULT_MAX_ROUNDS`).
-- An illegal action: the wrapped `env` ends the game, the mover gets `illegal_reward`
-  (default -1) and the others 0 (PettingZoo's convention); the bare `raw_env` raises
-  `gamenight.engine.IllegalAction` and leaves the game unchanged.
+- An illegal action: the wrapped `env` prints PettingZoo's warning, does not play it,
+  and ends the game (every agent terminated and truncated): the mover gets
+  `illegal_reward` (default -1) and the others 0, whatever `reward` is (PettingZoo's
+  convention; outside [0, 1]). The bare `raw_env` raises `gamenight.engine.IllegalAction`
+  and leaves the game unchanged. See the adapters README.
 - `reset(seed=s)` starts `game.start(s)`; later resets without a seed continue a seeded
   sequence of games. Render modes: `human` (prints the spectator's table), `ansi` (returns
   it as text; no hidden cards) and, where the game draws itself (Drop It), `rgb_array`.

@@ -175,9 +175,16 @@ def parameter_ceiling(key: str, default: Any) -> float | None:
     return None
 
 
+# Parameters that name a file on the machine (the learned bot's policy file): a server
+# taking seats from strangers must not open paths they choose, nor say which exist.
+LOCAL_ONLY = frozenset({"path"})
+
+
 def _check_ceiling(name: str, key: str, value: Any, default: Any) -> None:
     if key == "seed":
         return
+    if key in LOCAL_ONLY:
+        raise BadInput(f"bot {name} parameter '{key}' names a file; this server does not take it")
     if isinstance(value, str) and len(value) > 40:
         raise BadInput(f"bot {name} parameter '{key}' is too long")
     if not isinstance(value, int | float) or isinstance(value, bool):

@@ -21,12 +21,18 @@ def train_command(
     steps: Annotated[int, typer.Option(min=1, help="learner decisions to train on")] = 200_000,
     seed: Annotated[int, typer.Option(help="seed of the training run")] = 0,
     out: Annotated[
-        Path | None, typer.Option(help="policy file (default: the game's shipped learned.npz)")
+        Path | None,
+        typer.Option(
+            help="policy file to write (default: ./learned-GAME.npz); "
+            "play it with the seat bot:learned?path=FILE"
+        ),
     ] = None,
 ) -> None:
-    """Train the `learned` bot with MaskablePPO (needs the [learn] extra), saved as numpy."""
+    """Train a policy for the `learned` bot with MaskablePPO (needs the [learn] extra), saved
+    as numpy in ./learned-GAME.npz unless --out says otherwise; the shipped policy is left
+    alone. Play it with the seat `bot:learned?path=learned-GAME.npz`."""
     from gamenight.engine.registry import load
-    from gamenight.learn.train import train
+    from gamenight.learn.train import default_out, train
 
     console = Console()
     texts = [t.strip() for t in opponents.split(",") if t.strip()]
@@ -47,10 +53,11 @@ def train_command(
                 texts,
                 steps,
                 seed=seed,
-                out=out,
+                out=out if out is not None else default_out(game),
                 on_progress=lambda n: bar.advance(task, n),
             )
     except BadInput as err:
         console.print(f"error: {err}", style="red", markup=False)
         raise typer.Exit(2) from err
     console.print(f"policy for {players} players written to {path}", markup=False)
+    console.print(f"play it with the seat 'bot:learned?path={path}'", markup=False)

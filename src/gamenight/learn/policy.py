@@ -3,8 +3,11 @@
 A game ships its policies as `learned.npz` in its package (`gamenight/games/<game>/`), one
 network per number of players, keys `p{players}/w0`, `p{players}/b0`, ... : dense layers
 with tanh between them, the last one giving a logit per action of the game's fixed action
-space. The bot encodes the seat's view (`game.encode`), masks illegal actions and plays the
-most likely legal one (or samples, with `greedy=false`). A network reads the first
+space. `bot:learned?path=FILE.npz` plays a file of the same shape instead (what
+`gamenight train` writes, by default `./learned-<game>.npz`); the `learned` bot exists for
+the games that ship a policy. The bot encodes the seat's view (`game.encode`), masks
+illegal actions and plays the most likely legal one (or samples, with `greedy=false`),
+and checks the network's shapes when seated. A network reads the first
 features of the encoding, as many as its first layer takes: a game may append features to
 its encoding (keeping the old ones first) without retraining the shipped policy.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import random
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -30,25 +34,76 @@ def policy_path(game_name: str) -> Path:
 
 
 @functools.cache
+def _read(path: str, stamp: tuple[int, int]) -> dict[str, np.ndarray]:
+    """The arrays of a policy file, cached by its path and (mtime, size): a file rewritten
+    by `gamenight train` is read again."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if not isinstance(data, np.lib.npyio.NpzFile):
+                raise ValueError("one array, not an .npz archive")
+            return {k: data[k] for k in data.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
+        raise BadInput(f"policy file {path} is not a readable .npz archive ({err})") from err
+
+
 def _load(path: str) -> dict[str, np.ndarray]:
-    with np.load(path) as data:
-        return {k: data[k] for k in data.files}
+    try:
+        st = Path(path).stat()
+    except OSError as err:
+        raise BadInput(f"policy file {path}: {err.strerror or err}") from err
+    return _read(path, (st.st_mtime_ns, st.st_size))
 
 
-def layers(game_name: str, players: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The (weights, bias) of each layer of the policy for `players` seats."""
-    path = policy_path(game_name)
-    if not path.is_file():
-        raise BadInput(f"{game_name} ships no learned policy")
+def _shape_error(arrays: dict[str, np.ndarray], prefix: str, count: int) -> str | None:
+    """What is wrong with the layers `prefix`w0.. in `arrays`, or None."""
+    previous = None
+    for i in range(count):
+        w, b = arrays.get(f"{prefix}w{i}"), arrays.get(f"{prefix}b{i}")
+        if w is None or b is None:
+            return f"layer {i} needs both {prefix}w{i} and {prefix}b{i}"
+        if w.ndim != 2 or b.shape != (w.shape[0],):
+            return f"layer {i}: weights {w.shape} and bias {b.shape} do not fit"
+        if previous is not None and w.shape[1] != previous:
+            return f"layer {i} reads {w.shape[1]} values; layer {i - 1} gives {previous}"
+        if not np.issubdtype(w.dtype, np.floating) or not np.issubdtype(b.dtype, np.floating):
+            return f"layer {i}: weights and bias must be floats"
+        previous = w.shape[0]
+    return None
+
+
+def layers(
+    game_name: str, players: int, path: str | Path | None = None
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The (weights, bias) of each layer of the policy for `players` seats, from `path`
+    (default: the game's shipped file). A missing or malformed file is a one-line BadInput."""
+    if path is None or str(path) == "":
+        path = policy_path(game_name)
+        if not path.is_file():
+            raise BadInput(f"{game_name} ships no learned policy")
+        source = game_name
+    else:
+        path = Path(path)
+        if path.suffix != ".npz":
+            raise BadInput(f"policy file {path}: expected a .npz file (from gamenight train)")
+        if not path.is_file():
+            raise BadInput(f"policy file {path} not found")
+        source = f"policy file {path}"
     arrays = _load(str(path))
     prefix = f"p{players}/"
     count = sum(1 for k in arrays if k.startswith(prefix + "w"))
     if count == 0:
-        shipped = sorted({k.split("/")[0][1:] for k in arrays}, key=int)
-        raise BadInput(
-            f"{game_name} has no learned policy for {players} players; shipped: "
-            f"{', '.join(shipped)} players"
+        found = sorted(
+            {k.split("/")[0][1:] for k in arrays if k.startswith("p") and "/" in k},
+            key=lambda n: int(n) if n.isdigit() else 0,
         )
+        verb = "shipped" if source == game_name else "it has"
+        raise BadInput(
+            f"{source} has no learned policy for {players} players; {verb}: "
+            f"{', '.join(found) or 'none'}" + (" players" if found else "")
+        )
+    problem = _shape_error(arrays, prefix, count)
+    if problem:
+        raise BadInput(f"{source}: not a policy for {players} players: {problem}")
     return [(arrays[f"{prefix}w{i}"], arrays[f"{prefix}b{i}"]) for i in range(count)]
 
 
@@ -66,16 +121,22 @@ def logits(net: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.ndarra
 
 
 class LearnedBot:
-    """Plays a shipped policy network (see the module docstring)."""
+    """Plays a policy network: the shipped one, or the file `path` (see the module
+    docstring)."""
 
-    def __init__(self, game: Game, seed: int = 0, greedy: bool = True) -> None:
+    def __init__(self, game: Game, seed: int = 0, greedy: bool = True, path: str = "") -> None:
         self.game = game
-        self.net = layers(game.name, game.players)
+        self.net = layers(game.name, game.players, path or None)
         self.inputs = self.net[0][0].shape[1]
+        where = f"policy file {path}" if path else f"the learned {game.name} policy"
         if self.inputs > game.encoding_size:
             raise BadInput(
-                f"the learned {game.name} policy reads {self.inputs} features; "
-                f"this game encodes {game.encoding_size}"
+                f"{where} reads {self.inputs} features; this game encodes {game.encoding_size}"
+            )
+        outputs = self.net[-1][0].shape[0]
+        if outputs != game.num_actions:
+            raise BadInput(
+                f"{where} gives {outputs} action logits; {game.name} has {game.num_actions} actions"
             )
         self.greedy = greedy
         self.rng = random.Random(seed)

@@ -2,8 +2,11 @@
 
 Needs the `[learn]` extra (sb3-contrib, CPU torch). The learner sits in a random seat each
 episode (the Gymnasium adapter with `opponents`), sees only its seat's encoded view,
-and is masked to legal actions. The policy network (two tanh layers) is written into the
-game's `learned.npz` under `p{players}/`, which the `learned` bot plays with numpy.
+and is masked to legal actions. The policy network (two tanh layers) is written under
+`p{players}/` into `out`, by default `learned-<game>.npz` in the current directory (other
+table sizes already in that file are kept). The `learned` bot plays it with numpy:
+`bot:learned?path=learned-<game>.npz`. The shipped policy (the `medium` level) changes only
+when `out` names the game's `learned.npz` in its package on purpose.
 """
 
 from __future__ import annotations
@@ -19,6 +22,12 @@ import numpy as np
 from gamenight.engine.core import BadInput
 
 HIDDEN = (64, 64)
+
+
+def default_out(game: str) -> Path:
+    """Where a training run writes when not told: `learned-<game>.npz` in the current
+    directory, never the installed package's shipped policy."""
+    return Path(f"learned-{game}.npz")
 
 
 def _require() -> tuple[Any, Any, Any]:
@@ -80,11 +89,9 @@ def train(
     on_progress: Callable[[int], None] | None = None,
     **options: Any,
 ) -> Path:
-    """Train and write the policy into `out` (default: the game's shipped `learned.npz`)."""
+    """Train and write the policy into `out` (default: `default_out(game)`)."""
     _, torch, MaskablePPO = _require()
     from stable_baselines3.common.callbacks import BaseCallback
-
-    from gamenight.learn.policy import policy_path
 
     torch.set_num_threads(1)
     env = make_env(game, players, opponents, seed, **options)
@@ -108,7 +115,7 @@ def train(
         device="cpu",
     )
     model.learn(total_timesteps=steps, callback=Progress())
-    path = out or policy_path(game)
+    path = out if out is not None else default_out(game)
     export(model, players, path)
     return path
 
