@@ -83,7 +83,7 @@ def test_simulate_prints_a_table(tmp_path):
     result = runner.invoke(app, [*args, "--workers", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "win rate" in result.output and "rounds per game" in result.output
-    rows = json.loads(out.read_text())
+    rows = json.loads(out.read_text())["results"]
     assert len(rows) == 300
     wins = sum(0 in r["winners"] for r in rows)
     assert wins > 200  # the threshold bot is far better than random
@@ -96,7 +96,7 @@ def test_simulate_is_the_same_for_any_number_of_workers(tmp_path):
         args = ["simulate", "drop-or-stop", "--games", "60", "--bots", "threshold,random,random"]
         runner.invoke(app, [*args, "--workers", workers, "--seed", "4", "--out", str(out)])
         results.append(json.loads(out.read_text()))
-    assert results[0] == results[1]
+    assert results[0] == results[1] and len(results[0]["results"]) == 60
 
 
 def test_listing_commands():

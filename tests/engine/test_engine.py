@@ -79,7 +79,7 @@ def test_outcome_lower_is_better():
         ({"player": 2}, "has no option 'player'; options: players"),
         ({"players": "two"}, "must be a whole number"),
         ({"allow_drop_when_overflowed": "maybe"}, "true or false"),
-        ({"target": 0}, "not allowed: from 1"),
+        ({"target": 0}, "not allowed: 1 or more"),
     ],
 )
 def test_bad_options_are_explained(options, message):
@@ -266,3 +266,9 @@ def test_checker_catches_determinize_in_true_order():
     game = PeekingGame(gamenight.load("drop-or-stop").options)
     with pytest.raises(ContractError, match="depends on hidden facts"):
         check(game, games=3)
+
+
+def test_an_option_with_only_a_lower_bound_says_so_in_words() -> None:
+    """A range open above read "from 1 to inf"."""
+    with pytest.raises(BadInput, match=r"'max_rounds' = 0 is not allowed: 1 or more$"):
+        gamenight.load("drop-or-stop", max_rounds=0)

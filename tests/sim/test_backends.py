@@ -83,7 +83,7 @@ def test_simulate_writes_every_streamed_result(tmp_path: Path):
     args = ["simulate", "drop-or-stop", "--games", "250", "--workers", "2", "--out", str(out)]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    written = json.loads(out.read_text())
+    written = json.loads(out.read_text())["results"]
     assert [r["index"] for r in written] == list(range(250))
     assert written == json.loads(json.dumps([r.__dict__ for r in run(DOS_DEFAULT, 250)]))
 

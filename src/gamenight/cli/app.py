@@ -21,7 +21,8 @@ app = typer.Typer(
 )
 
 
-def _version() -> str:
+def gamenight_version() -> str:
+    """The installed gamenight's version (written into results files too)."""
     try:
         return version("gamenight")
     except PackageNotFoundError:
@@ -30,7 +31,7 @@ def _version() -> str:
 
 def _show_version(value: bool) -> None:
     if value:
-        print(f"gamenight {_version()}")
+        print(f"gamenight {gamenight_version()}")
         raise typer.Exit()
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,13 +27,24 @@ from rich.progress import (
 from rich.table import Column, Table
 
 from gamenight import bots as bot_registry
-from gamenight.cli.app import app
-from gamenight.cli.output import STOPPED, fail, out, say, show
+from gamenight.cli.app import app, gamenight_version
+from gamenight.cli.output import STOPPED, fail, interrupted, out, say, show, warn
 from gamenight.cli.table import GameName, SetOpt, parse_sets
 from gamenight.engine.core import BadInput, Game
 from gamenight.engine.options import options_to_json
 from gamenight.engine.registry import load
-from gamenight.sim.runner import Job, Summary, stream, summarize, write_json
+from gamenight.sim.runner import (
+    BATCHED_STATS,
+    Job,
+    ResultsFile,
+    Summary,
+    Tally,
+    batchable,
+    replacing,
+    stream,
+    summarize,
+)
+from gamenight.sim.story import PER_ROUND
 
 Backend = Annotated[
     str,
@@ -60,11 +72,12 @@ Players = Annotated[
 
 
 def _check_backend(backend: str, address: str | None) -> None:
-    from gamenight.sim.backends import check_backend
+    from gamenight.sim.backends import check_address, check_backend
 
     check_backend(backend)
     if address and backend != "ray":
         raise BadInput("--address joins a Ray cluster: use it with --backend ray")
+    check_address(address)
 
 
 def _check_new_file(path: Path | None) -> None:
@@ -114,6 +127,19 @@ def _check_bots(game_name: str, names: list[str]) -> None:
             )
 
 
+def check_seat(spec: str, game: Game) -> None:
+    """Make the seat's bot once, so its parameters are refused before the first game. A
+    bot refuses a value outside the range it declares with a ValueError (ismcts:
+    iterations >= 1 or seconds > 0), which was an "unexpected ValueError" with a crash
+    file; a parameter without a declared range (threshold's stop_at) is taken as given."""
+    try:
+        bot_registry.make_seat(spec, game, 0)
+    except BadInput:
+        raise
+    except ValueError as error:
+        raise BadInput(f"bot {spec.removeprefix('bot:')}: {error}") from error
+
+
 def _game(game_name: str, options: dict[str, Any], players: int | None) -> Game:
     if players is not None:
         options["players"] = players
@@ -127,6 +153,18 @@ def game_options(game: Game) -> dict[str, Any]:
 def _run_failed(error: Exception, backend: str, address: str | None) -> typer.Exit:
     where = f"the Ray cluster at {address}" if address else f"the {backend} backend"
     return fail(f"could not run the games on {where}: {error}", STOPPED)
+
+
+class _Counted:
+    """A progress callback that also counts the games finished (for an interrupted run)."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.advance: Callable[[int], None] = lambda k: None
+
+    def __call__(self, k: int) -> None:
+        self.done += k
+        self.advance(k)
 
 
 @contextmanager
@@ -163,21 +201,34 @@ def simulate(
     workers: Workers = CPUS,
     out_: Annotated[
         Path | None,
-        typer.Option("--out", metavar="FILE", help="write the per-game results as JSON"),
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="write the run as JSON: its settings (game, players, options as given and "
+            "as played, bots, seed, games, gamenight version, the command), then every "
+            "game's result under 'results'; 'complete' is false if the run was interrupted",
+        ),
     ] = None,
     set_: SetOpt = None,
     backend: Backend = "processes",
     address: Address = None,
     batched: Annotated[
-        bool,
-        typer.Option(help="lockstep batches also for random bots (same odds, other games)"),
-    ] = False,
+        bool | None,
+        typer.Option(
+            "--batched/--no-batched",
+            help="lockstep batches: --batched also for random bots (same odds, other games); "
+            "--no-batched never (every game through the engine, with all its stats). "
+            "Default: where a batch makes the same games. Batches count only decisions and "
+            "rounds of a game's stats",
+        ),
+    ] = None,
 ) -> None:
-    """Play many bot games and print win rates per seat and game lengths."""
+    """Play many bot games and print win rates per seat, game lengths and the game's stats."""
     try:
         _check_backend(backend, address)
         _check_new_file(out_)
-        options: dict[str, Any] = parse_sets(set_)
+        given: dict[str, Any] = parse_sets(set_)
+        options = dict(given)
         bot_list = _names(bots)
         _check_bots(game, bot_list)
         count = players if players is not None else (len(bot_list) if len(bot_list) > 1 else None)
@@ -186,30 +237,55 @@ def simulate(
         bot_list = bot_list or [bot_registry.simulation_bot(game)]
         seats = tuple(_seat_spec(bot_list[s % len(bot_list)]) for s in range(n))
         for spec in seats:
-            bot_registry.make_seat(spec, the_game, 0)  # refuse bad parameters before starting
+            check_seat(spec, the_game)  # refuse bad parameters before starting
     except BadInput as error:
         raise fail(str(error)) from error
-    job = Job(game, tuple(sorted(game_options(the_game).items())), seats, seed, batched or None)
+    job = Job(game, tuple(sorted(game_options(the_game).items())), seats, seed, batched)
+    header = {
+        "format": "gamenight-simulate/1",
+        "gamenight": gamenight_version(),
+        "command": _command(game, games_, bot_list, n, seed, given, batched),
+        "game": game,
+        "players": n,
+        "options": given,
+        "options_played": game_options(the_game),
+        "bots": list(seats),
+        "seed": seed,
+        "games": games_,
+        "batched": batchable(job),
+    }
+    counted = _Counted()
+    file: ResultsFile | None = None
     try:
         with _progress(game, games_) as advance:
+            counted.advance = advance
             if out_ is None:  # summed in the workers: no game's result comes back
                 summary = summarize(
-                    job, games_, workers=workers, on_progress=advance, backend=backend,
+                    job, games_, workers=workers, on_progress=counted, backend=backend,
                     address=address,
                 )  # fmt: skip
             else:
-                results = stream(
-                    job, games_, workers=workers, on_progress=advance, backend=backend,
-                    address=address,
-                )  # fmt: skip
-                summary = Summary.of(write_json(results, out_), n)
+                tally = Tally.empty(n)
+                with ResultsFile(out_, header) as file:
+                    for result in stream(
+                        job, games_, workers=workers, on_progress=counted, backend=backend,
+                        address=address,
+                    ):  # fmt: skip
+                        file.add(result)
+                        tally.add(result)
+                summary = tally.summary()
+    except KeyboardInterrupt:
+        raise interrupted(_kept(counted.done, games_, out_, file)) from None
+    except BadInput as error:
+        raise fail(str(error)) from error
     except (ConnectionError, RuntimeError) as error:
         raise _run_failed(error, backend, address) from error
     except OSError as error:
         raise fail(f"cannot write {out_}: {error.strerror}") from error
+    shown = ", ".join(f"{k}={v}" for k, v in given.items()) or "default options"
     table = Table(
         "seat", _name("bot"), "win rate", "95% interval", "mean score", "mean payoff",
-        title=f"{game}: {games_} games",
+        title=f"{game}: {games_} games, {n} players, {shown}, seed {seed}",
     )  # fmt: skip
     for s in range(n):
         rate, lo, hi = summary.win_rate(s)
@@ -222,10 +298,85 @@ def simulate(
             f"{summary.payoff[s]:.3f}",
         )
     show(table)
-    extras = ", ".join(f"{k} per game {v:.2f}" for k, v in summary.stats.items())
-    say(f"{extras}; shared wins {summary.shared / games_:.1%}; truncated {summary.truncated}")
+    for line in stat_lines(summary):
+        say(line)
+    if header["batched"]:
+        say(
+            "played in lockstep batches, which count only "
+            f"{' and '.join(BATCHED_STATS)}; --no-batched plays every game through the "
+            "engine and counts all of the game's stats (lead changes, per-round figures)"
+        )
     if out_ is not None:
         say(f"results written to {out_}")
+
+
+def _command(
+    game: str,
+    games: int,
+    bots: list[str],
+    players: int,
+    seed: int,
+    given: dict[str, Any],
+    batched: bool | None,
+) -> str:
+    """The command that plays the same games again."""
+    words = ["gamenight", "simulate", game, "--games", str(games), "--bots", ",".join(bots)]
+    words += ["--players", str(players), "--seed", str(seed)]
+    for key, value in given.items():
+        words += ["--set", f"{key}={value}"]
+    if batched is not None:
+        words.append("--batched" if batched else "--no-batched")
+    return shlex.join(words)
+
+
+def _kept(done: int, total: int, path: Path | None, file: ResultsFile | None) -> str:
+    """What an interrupted run kept, in words: "after 4 of 30 games; those 4 are in r.json"."""
+    said = f"after {done:,} of {total:,} games"
+    if path is None:
+        return f"{said}; nothing was kept (--out FILE keeps each game as it ends)"
+    if file is None or not file.replaced:
+        return f"{said}; {path} was not written (no game was finished in order)"
+    kept = "those" if file.played == done else "the first"
+    return f'{said}; {kept} {file.played:,} are in {path} (marked "complete": false)'
+
+
+# What a stat of `State.stats()` is, for a reader: a mean per game, or a yes/no shown as
+# the share of games where it held. A stat not named here is shown as "NAME per game".
+STAT_WORDS = {
+    "lead_changes": "lead changes per game",
+    "comeback": "comebacks (the winner trailed at some point) in {:.1%} of games",
+    "games": "games per series",
+}
+# Stats that only repeat an option when they are the same in every game (Arne's games per
+# series: 1.00 in every run of single games): left out then.
+SET_BY_OPTIONS = ("games",)
+
+
+def stat_lines(summary: Summary) -> list[str]:
+    """The game's stats in words: the means per game; each per-round stat
+    (`NAME.r<round>`) as the share over the games that reached that round; ties and
+    truncated games."""
+    means = []
+    rounds: dict[str, list[str]] = {}
+    for key, value in summary.stats.items():
+        match = PER_ROUND.match(key)
+        if match:
+            games = summary.stat_games[key]
+            rounds.setdefault(match["name"], []).append(
+                f"r{match['round']} {value:.1%} of {games:,}"
+            )
+        elif key in SET_BY_OPTIONS and summary.stat_values[key] == 1:
+            continue
+        elif "{" in STAT_WORDS.get(key, ""):
+            means.append(STAT_WORDS[key].format(value))
+        else:
+            means.append(f"{STAT_WORDS.get(key, f'{key} per game')} {value:.2f}")
+    shared = f"shared wins {summary.shared / max(1, summary.games):.1%}"
+    first = [", ".join(means)] if means else []
+    lines = ["; ".join([*first, shared, f"truncated {summary.truncated}"])]
+    for name, cells in rounds.items():
+        lines.append(f"{name}.rN, over the games that reached round N: {', '.join(cells)}")
+    return lines
 
 
 @app.command()
@@ -253,7 +404,10 @@ def tournament(
     backend: Backend = "processes",
     address: Address = None,
 ) -> None:
-    """Round robin with rotated seats: openskill ratings, win rates with 95% intervals."""
+    """Round robin with rotated seats: openskill ratings, win rates with 95% intervals.
+
+    --out writes the game, bots, players, options (as given and as played), seed, games per
+    group, gamenight version, standings, head-to-head and every game."""
     from gamenight.sim.tournament import play_tournament, plot_ratings, schedule
 
     entrants = _names(bots)
@@ -266,20 +420,43 @@ def tournament(
         if len(set(entrants)) != len(entrants):
             raise BadInput(f"each bot enters once, got {bots!r}")
         _check_bots(game, entrants)
-        options: dict[str, Any] = parse_sets(set_)
+        given: dict[str, Any] = parse_sets(set_)
+        options: dict[str, Any] = dict(given)
         the_game = _game(game, options, players if players is not None else 2)
         for entrant in entrants:
-            bot_registry.make_seat(_seat_spec(entrant), the_game, 0)
+            check_seat(_seat_spec(entrant), the_game)
     except BadInput as error:
         raise fail(str(error)) from error
     options = game_options(the_game)
-    total = sum(n for _, _, n in schedule(game, options, entrants, the_game.players, games_, seed))
+    plan = schedule(game, options, entrants, the_game.players, games_, seed)
+    total = sum(n for _, _, n in plan)
+    per_group: dict[int, int] = {}
+    for group, _, n in plan:
+        per_group[group] = per_group.get(group, 0) + n
+    played = max(per_group.values())
+    if played != games_:
+        rotations = played // next(n for _, _, n in plan)
+        warn(
+            f"--games {games_} plays {played} games per group of bots: every deal is played "
+            f"once in each of the {rotations} seat rotations, so the games round up to a "
+            f"multiple of {rotations}"
+        )
+    counted = _Counted()
     try:
         with _progress(game, total) as advance:
+            counted.advance = advance
             tour = play_tournament(
                 game, options, entrants, the_game.players, games_, seed,
-                workers=workers, on_progress=advance, backend=backend, address=address,
+                workers=workers, on_progress=counted, backend=backend, address=address,
             )  # fmt: skip
+    except KeyboardInterrupt:
+        lost = " and ".join(str(p) for p in (out_, plot) if p is not None)
+        kept = f"{lost} not written" if lost else "nothing was kept"
+        raise interrupted(
+            f"after {counted.done:,} of {total:,} games; {kept} (ratings need every game)"
+        ) from None
+    except BadInput as error:
+        raise fail(str(error)) from error
     except (ConnectionError, RuntimeError) as error:
         raise _run_failed(error, backend, address) from error
     table = Table(
@@ -310,12 +487,25 @@ def tournament(
                 rate, lo, hi, n = tour.pair_rate(a, b)
                 pairs.add_row(a, b, f"{rate:.1%}", f"{lo:.1%} - {hi:.1%}", str(n))
     show(pairs)
-    if out_ is not None:
-        out_.write_text(json.dumps(tour.to_json()))
-        say(f"results written to {out_}")
-    if plot is not None:
-        plot_ratings(tour, str(plot))
-        say(f"ratings plot written to {plot}")
+    try:
+        if out_ is not None:
+            with replacing(out_) as part:
+                written = {
+                    "format": "gamenight-tournament/1",
+                    "gamenight": gamenight_version(),
+                    "options_given": given,
+                    **tour.to_json(),
+                }
+                part.write_text(json.dumps(written))
+            say(f"results written to {out_}")
+        if plot is not None:
+            with replacing(plot) as part:
+                plot_ratings(tour, str(part))
+            say(f"ratings plot written to {plot}")
+    except KeyboardInterrupt:
+        raise interrupted("while writing the results; a file not said written was not") from None
+    except OSError as error:
+        raise fail(f"cannot write {error.filename or out_}: {error.strerror}") from error
 
 
 def _name(header: str) -> Column:
@@ -371,14 +561,21 @@ def report(
         columns = settings(game, options, swept, count)  # refuse bad options before playing
     except BadInput as error:
         raise fail(str(error)) from error
+    counted = _Counted()
+    total = (games_ + 3 * skill_games) * len(columns)  # about: skill runs round up per seat
     try:
-        total = (games_ + 3 * skill_games) * len(columns)  # about: skill runs round up per seat
         with _progress(game, total) as advance:
+            counted.advance = advance
             index = run_report(
                 game, games_, out_, options=options, sweep=swept, bots=bot_list,
                 players=count, seed=seed, workers=workers, backend=backend,
-                address=address, on_progress=advance, skill_games=skill_games,
+                address=address, on_progress=counted, skill_games=skill_games,
             )  # fmt: skip
+    except KeyboardInterrupt:
+        raise interrupted(
+            f"after {counted.done:,} of about {total:,} games; the report in {out_} was not "
+            "written (a file already there is as it was)"
+        ) from None
     except BadInput as error:
         raise fail(str(error)) from error
     except (ConnectionError, RuntimeError) as error:

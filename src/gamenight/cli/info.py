@@ -110,7 +110,10 @@ def show_options(game: GameName) -> None:
         raise fail(str(err)) from err
     table = Table("option", "default", "allowed", "meaning", title=f"{game} options")
     for r in rows:
-        table.add_row(r["name"], _shown(r["default"]), _allowed(r), r["help"])
+        # players: the counts the game accepts (asked, as `games` does), not the option's
+        # outer bounds (Drop or Stop's players said "1 to 12" where the game takes 2-4)
+        allowed = _player_counts(game, rows) if r["name"] == "players" else _allowed(r)
+        table.add_row(r["name"], _shown(r["default"]), allowed, r["help"])
     show(table)
 
 

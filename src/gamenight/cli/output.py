@@ -42,3 +42,10 @@ def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
     """Print one line `error: ...` on stderr; returns the Exit to raise."""
     err.print(Text.assemble(("error: ", "bold red"), one_line(message)), soft_wrap=True)
     return typer.Exit(code)
+
+
+def interrupted(message: str) -> typer.Exit:
+    """Ctrl+C during a run: one line on stderr saying how far it got and what was kept;
+    returns the Exit (130) to raise."""
+    err.print(Text.assemble(("interrupted ", "bold yellow"), one_line(message)), soft_wrap=True)
+    return typer.Exit(INTERRUPTED)

@@ -56,8 +56,12 @@ def _allowed(field: dataclasses.Field[Any]) -> str:
     if meta.get("choices"):
         return "one of " + ", ".join(repr(c) for c in meta["choices"])
     lo, hi = meta.get("min"), meta.get("max")
-    if lo is not None or hi is not None:
-        return f"from {lo if lo is not None else '-inf'} to {hi if hi is not None else 'inf'}"
+    if lo is not None and hi is not None:
+        return f"from {lo} to {hi}"
+    if lo is not None:
+        return f"{lo} or more"
+    if hi is not None:
+        return f"{hi} or less"
     return "any value of the right type"
 
 

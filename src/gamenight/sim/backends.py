@@ -22,6 +22,24 @@ def check_backend(backend: str) -> None:
         raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
 
 
+CLIENT_MISSING = (
+    "--address {address} connects through the Ray Client, which is not installed: "
+    "pip install 'ray[client]' (or run on a cluster node with --address auto)"
+)
+
+
+def check_address(address: str | None) -> None:
+    """Refuse a ray:// address when the Ray Client is missing, before any game is played."""
+    if not address or not address.startswith("ray://"):
+        return
+    try:
+        from ray._private.utils import get_ray_client_dependency_error
+    except ImportError:  # Ray missing, or a version without it: ray.init will say
+        return
+    if get_ray_client_dependency_error() is not None:
+        raise BadInput(CLIENT_MISSING.format(address=address))
+
+
 def _ray_died() -> tuple[type[BaseException], ...]:
     """Ray's errors for a runtime that failed under the run (a raylet, worker or node gone),
     as opposed to a game raising, which stays a bug with its traceback."""
@@ -56,7 +74,12 @@ def ray_map(
     started = False
     if not ray.is_initialized():
         if address:
-            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+            try:
+                ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+            except ValueError as error:  # a ray:// address without the Ray Client
+                if "ray[client]" not in str(error):
+                    raise
+                raise BadInput(CLIENT_MISSING.format(address=address)) from error
         else:
             # Ray runs its workers at niceness 15 by default (the driver first); here the
             # workers are the whole job, so they run at normal priority like processes'.

@@ -23,6 +23,9 @@ from __future__ import annotations
 import csv
 import html
 import itertools
+import os
+import shutil
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,7 +161,12 @@ def run_report(
         names = list(bots) or [default_bot(game_name)]
         seats = tuple(_spec(names[i % len(names)]) for i in range(s.players))
         for spec in seats:
-            make_seat(spec, s.game, 0)  # refuse bad bot names before playing
+            try:  # refuse bad bot names and parameters before playing
+                make_seat(spec, s.game, 0)
+            except BadInput:
+                raise
+            except ValueError as error:  # outside a range the bot declares
+                raise BadInput(f"bot {spec.removeprefix('bot:')}: {error}") from error
         batched = False if detail else None
         jobs.append((Job(game_name, tuple(sorted(s.options.items())), seats, seed, batched), games))
     results = run_many(
@@ -188,6 +196,30 @@ def _first_seat(game: Game, seed: int) -> int:
 
 # -- the page ---------------------------------------------------------------------------------
 def write_report(
+    game_name: str,
+    columns: Sequence[Setting],
+    seats: Sequence[Sequence[str]],
+    out: Path,
+    *,
+    seed: int = 0,
+    curves: Sequence[dict[str, tuple[int, int]]] = (),
+) -> Path:
+    """Write the report into `out` (made if missing); returns its index.html. The files
+    are written in a hidden folder inside `out` and each moved into place once all are
+    written (index.html last): a report stopped while it is written (Ctrl+C) leaves no
+    half-written file, and the files of an earlier report stay as they were."""
+    out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".writing-", dir=out))
+    try:
+        _write_report(game_name, columns, seats, work, seed=seed, curves=curves)
+        for file in sorted(work.iterdir(), key=lambda f: f.name == "index.html"):
+            os.replace(file, out / file.name)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return out / "index.html"
+
+
+def _write_report(
     game_name: str,
     columns: Sequence[Setting],
     seats: Sequence[Sequence[str]],

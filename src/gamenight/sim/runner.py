@@ -6,8 +6,11 @@ Game i of a run with master seed S is played from `derive_seed(S, i)` and its bo
 A game package may offer a `batched` module (many games in lockstep with array code, see
 games/drop_or_stop/batched.py): when every seat's bot has an array policy there, chunks are
 played through it. Automatically only where the policy makes the bot's very decisions (the
-results are the same either way); with `Job.batched=True` also where it draws from another
-random stream (the same distribution, other games).
+outcomes, scores and lengths are the same either way); with `Job.batched=True` also where it
+draws from another random stream (the same distribution, other games); `Job.batched=False`
+never. A batch records only `BATCHED_STATS` of a game's `stats()` (its length): the games'
+other stats (Drop or Stop's lead changes, comebacks, `start_won.r<round>`) come only from
+games played through the engine.
 
 Results are streamed (`stream`): the parent holds only chunks that finished ahead of an
 earlier one, never the whole run. Where only the summary is wanted (`summarize`), each
@@ -21,15 +24,19 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import os
+import signal
 import statistics
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from multiprocessing.pool import Pool
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -60,7 +67,7 @@ class Job:
     options: tuple[tuple[str, Any], ...]
     seats: tuple[str, ...]
     seed: int
-    batched: bool | None = None  # None: when exact; True: also same-distribution policies
+    batched: bool | None = None  # None: when exact; True: also same-distribution; False: never
 
 
 @cache
@@ -107,6 +114,10 @@ def _batched_policies(job: Job) -> tuple[ModuleType, list[Any]] | None:
 def batchable(job: Job) -> bool:
     """Whether `job`'s games are played in lockstep batches (see the module docstring)."""
     return _batched_policies(job) is not None
+
+
+# The stats a lockstep batch records per game (the engine's games record all of `stats()`).
+BATCHED_STATS = ("decisions", "rounds")
 
 
 def _play_batch(job: Job, indices: range) -> list[GameResult]:
@@ -303,7 +314,9 @@ def _chunks_in_order(
         done = ((i, play(t)) for i, t in enumerate(tasks))
     else:
         if pool is None:
-            pool = owned = multiprocessing.get_context("spawn").Pool(workers)
+            pool = owned = multiprocessing.get_context("spawn").Pool(
+                workers, initializer=_ignore_ctrl_c
+            )
         done = pool.imap_unordered(_numbered, [(play, i, t) for i, t in enumerate(tasks)])
     waiting: dict[int, Any] = {}
     following = 0
@@ -324,14 +337,74 @@ def _chunks_in_order(
             owned.join()
 
 
-def write_json(results: Iterable[GameResult], path: Path) -> Iterator[GameResult]:
-    """Pass `results` through, writing them to `path` as one JSON list on the way."""
-    with path.open("w") as out:
-        out.write("[")
-        for n, result in enumerate(results):
-            out.write(("," if n else "") + json.dumps(result.__dict__))
-            yield result
-        out.write("]")
+class ResultsFile:
+    """Games' results written as one JSON object, `{**header, "results": [game, ...],
+    "played": n, "complete": bool}`, safely: into a temporary file beside `path`, renamed
+    over `path` when closed. A run that stops early (Ctrl+C, a failure) still leaves a
+    valid file of the games so far with `"complete": false`; a file already at `path` is
+    replaced only then, and kept as it was when no game was written.
+
+        with ResultsFile(path, header) as file:
+            for result in stream(...):
+                file.add(result)
+    """
+
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+        self.path = path
+        self.header = header
+        self.played = 0
+        self.replaced = False  # whether `path` now holds this run's results
+        self._file: IO[str] | None = None
+
+    def __enter__(self) -> ResultsFile:
+        self._file = tempfile.NamedTemporaryFile(
+            "w", dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".part", delete=False
+        )
+        head = json.dumps(self.header)
+        self._file.write(head[:-1] + (", " if self.header else "") + '"results": [')
+        return self
+
+    def add(self, result: GameResult) -> None:
+        assert self._file is not None
+        self._file.write(("," if self.played else "") + json.dumps(result.__dict__))
+        self.played += 1
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        assert self._file is not None
+        file, self._file = self._file, None
+        temporary = Path(file.name)
+        try:
+            complete = kind is None
+            file.write(f'], "played": {self.played}, "complete": {json.dumps(complete)}}}')
+            file.close()
+            if complete or self.played:
+                os.replace(temporary, self.path)
+                self.replaced = True
+        finally:
+            file.close()
+            temporary.unlink(missing_ok=True)
+
+
+@contextmanager
+def replacing(path: Path) -> Iterator[Path]:
+    """A temporary path beside `path` (same suffix) to write to; renamed over `path` when
+    the block ends without an error, removed otherwise: `path` never holds half a file."""
+    with tempfile.NamedTemporaryFile(
+        dir=path.parent, prefix=f".{path.name}.", suffix=f".part{path.suffix}", delete=False
+    ) as file:
+        temporary = Path(file.name)
+    try:
+        yield temporary
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _ignore_ctrl_c() -> None:
+    """A worker leaves Ctrl+C to the parent: the terminal sends SIGINT to every process of
+    the group, and each worker printed a KeyboardInterrupt traceback; the parent stops
+    them (`terminate`) when the run is interrupted."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _numbered(task: tuple[Callable[[tuple[Job, range]], Any], int, tuple[Job, range]]) -> Any:
@@ -350,7 +423,12 @@ class Summary:
     score: list[float] = field(default_factory=list)
     shared: int = 0
     truncated: int = 0
+    # The mean of each stat over the games that recorded it (a per-round stat such as
+    # `start_won.r4` only in games that reached round 4), how many games that is, and how
+    # many distinct values it took (1: the same in every game).
     stats: dict[str, float] = field(default_factory=dict)
+    stat_games: dict[str, int] = field(default_factory=dict)
+    stat_values: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, results: Iterable[GameResult], players: int) -> Summary:
@@ -431,20 +509,24 @@ class Tally:
             self.stats.setdefault(key, Counter()).update(counts)
 
     def summary(self) -> Summary:
-        n = max(1, self.games)
-
-        def mean(counts: Counter[float]) -> float:
-            return math.fsum(v * c for v, c in sorted(counts.items())) / n
+        def mean(counts: Counter[float], games: int | None = None) -> float:
+            """Over `games` (all games), or over the games that recorded the stat: a stat
+            a game records only sometimes (round 4's, in games that reached round 4) was
+            divided by every game, 0.24 where the games it is about gave 0.53."""
+            n = games if games is not None else sum(counts.values())
+            return math.fsum(v * c for v, c in sorted(counts.items())) / max(1, n)
 
         return Summary(
             self.games,
             self.players,
             list(self.wins),
-            [mean(c) for c in self.payoff],
-            [mean(c) for c in self.score],
+            [mean(c, self.games) for c in self.payoff],
+            [mean(c, self.games) for c in self.score],
             self.shared,
             self.truncated,
             {key: mean(c) for key, c in self.stats.items()},
+            {key: sum(c.values()) for key, c in self.stats.items()},
+            {key: len(c) for key, c in self.stats.items()},
         )
 
 

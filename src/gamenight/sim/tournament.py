@@ -67,6 +67,9 @@ class Tournament:
     game: str
     bots: list[str]
     players: int
+    options: dict[str, Any] = field(default_factory=dict)  # every option, as the game took it
+    seed: int = 0
+    games_per_group: int = 0  # as asked: whole deals per rotation may play a few more
     matches: list[Match] = field(default_factory=list)
     standings: dict[str, Standing] = field(default_factory=dict)
     # (a, b) -> [games where a finished ahead of b, ties half; games where both sat]. A game
@@ -87,6 +90,9 @@ class Tournament:
             "game": self.game,
             "bots": self.bots,
             "players": self.players,
+            "options": self.options,
+            "seed": self.seed,
+            "games_per_group": self.games_per_group,
             "standings": [s.__dict__ for s in self.standings.values()],
             "head_to_head": [
                 {"bot": a, "against": b, "ahead": v[0], "games": int(v[1])}
@@ -152,7 +158,9 @@ def play_tournament(
         backend=backend,
         address=address,
     )
-    tour = Tournament(game, [b.removeprefix("bot:") for b in bots], players)
+    tour = Tournament(
+        game, [b.removeprefix("bot:") for b in bots], players, dict(options), seed, games
+    )
     for (g, job, _), batch in zip(plan, results, strict=True):
         names = tuple(s.removeprefix("bot:") for s in job.seats)
         for result in batch:
