@@ -11,11 +11,13 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from gamenight.cli import output
 from gamenight.cli.table import terminal_of
@@ -176,3 +178,21 @@ def test_games_lists_the_player_counts_of_the_variants(monkeypatch: pytest.Monke
     assert "with teams: 2-6" in out
     for name, top in [("arne", 12), ("drop-it", 6)]:
         assert spec(name).players[1] == top  # the number on the web lobby's card
+
+
+def test_drop_or_stop_says_the_decks_own_flex_values(tmp_path: Path) -> None:
+    """A deck file may give FLEX other values (§2.2): the table said "1 or 5" whatever the deck."""
+    from gamenight.games.drop_or_stop import terminal as dos_terminal
+    from gamenight.games.drop_or_stop.components import preset_json
+
+    doc = preset_json("standard")
+    doc["flexValues"] = [2, 6]
+    for entry in doc["deck"]:
+        if entry["kind"] == "flex":
+            entry["values"] = [2, 6]
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(doc))
+    state = load("drop-or-stop", players=2, deck=str(path)).start(1)
+    console = Console(record=True, width=100)
+    console.print(dos_terminal.render(state.view(0)))
+    assert "FLEX counts 2 or 6" in console.export_text()

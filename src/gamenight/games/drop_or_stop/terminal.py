@@ -1,7 +1,8 @@
 """Drop or Stop in the terminal: draw a seat's view with Rich, read what a person types.
 
 Players are numbered from 1 (seat 0 is "player 1"), as on the web pages. A card shows its
-value ("[3]" is the card D3 of the deck); FLEX counts 1 or 5, whichever is best.
+value ("[3]" is the card D3 of the deck); FLEX counts either of the deck's two flex values
+(1 or 5 in the presets), whichever is best.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def _cards(cards: list[str]) -> str:
 
 
 # Said once, under the first deal (the table's footer repeats only the FLEX rule).
-LEGEND = "(A card shows its value: [3] is worth 3, [FLEX] 1 or 5, whichever is best.)"
+LEGEND = "(A card shows its value: [3] is worth 3; [FLEX] counts as either value under the table.)"
 
 
 def _wins(won: int, need: int) -> str:
@@ -69,10 +70,11 @@ def render(view: dict[str, Any]) -> RenderableType:
                 f"Your hand: {_cards(view['hand'])}   your total: {view['own_total']}", style="bold"
             )
         )
+    low, high = view["flex_values"]
     parts.append(
         Text(
             f"draw pile {view['draw_pile_size']}  discard pile {view['discard_pile_size']}  "
-            f"target {view['target']}  (FLEX counts 1 or 5)"
+            f"target {view['target']}  (FLEX counts {low} or {high}, whichever is best)"
         )
     )
     return Panel(Group(*parts), expand=False)
