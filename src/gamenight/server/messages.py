@@ -40,6 +40,10 @@ def public_table(table: LiveTable) -> dict[str, Any]:
                 "name": s.name,
                 "connected": s.kind == "bot" or table.connected(s.seat),
                 "stand_in": seats.stand_in(s),  # "bot playing for Bob"
+                # away: when a bot takes over for them (epoch seconds), else None
+                "bot_at": None
+                if seats.stand_in(s) or table.connected(s.seat)
+                else table.bot_at.get(s.seat),
             }
             for s in row.seats
         ],
@@ -128,6 +132,8 @@ async def attach(hub: Hub, table: LiveTable, conn: Conn) -> None:
 
     table.conns.add(conn)
     table.idle_since = time.time()
+    if conn.seat is not None:
+        table.bot_at.pop(conn.seat, None)  # back before the bot took over
     if conn.seat is not None and seats.stand_in(table.seat_row(conn.seat)):
         with contextlib.suppress(Refused):
             await hub.take_back(table, conn.seat)  # back: the bot leaves the seat

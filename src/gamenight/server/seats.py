@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -108,6 +109,7 @@ def watch_leaver(hub: Hub, table: LiveTable, seat: int) -> None:
     s = table.seat_row(seat)
     if s.kind != "person" or s.bot:
         return
+    table.bot_at[seat] = time.time() + grace  # said to the others: "a bot plays in N s"
     task = asyncio.create_task(_after_grace(hub, table, seat, grace))
     hub._tasks.add(task)
     task.add_done_callback(hub._tasks.discard)
@@ -122,6 +124,8 @@ def watch_all(hub: Hub, table: LiveTable) -> None:
 
 async def _after_grace(hub: Hub, table: LiveTable, seat: int, grace: float) -> None:
     await asyncio.sleep(grace)
+    if table.bot_at.get(seat, 0.0) > time.time() + 0.5:
+        return  # they came back and left again: the later wait decides
     seen = hub.public_table(table)["seats"][seat]  # a cluster counts every process's pages
     if table.row.status != "running" or seen["connected"]:
         return

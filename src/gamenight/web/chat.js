@@ -31,7 +31,7 @@ function panel() {
   players.after(box);
   $("#chat-input").addEventListener("input", () => {
     const n = $("#chat-input").value.length;
-    $("#chat-count").textContent = n > max - 50 ? `${n}/${max}` : "";
+    $("#chat-count").textContent = n >= max ? `${n}/${max}: the most a line can hold` : n > 0 ? `${n}/${max}` : "";
   });
   return box;
 }
@@ -67,7 +67,7 @@ function drawMuted() {
   const me = seat !== null && muted.has(seat);
   $("#chat-input").disabled = me || seat === null;
   $("#chat-send").disabled = me || seat === null;
-  $("#chat-input").placeholder = seat === null ? "spectators read the chat" : me ? "the owner has muted you" : "say something";
+  $("#chat-input").placeholder = seat === null ? "players only" : me ? "the owner has muted you" : "say something";
   for (const b of document.querySelectorAll("#chat-phrases button")) b.disabled = me || seat === null;
   for (const b of document.querySelectorAll("#chat-lines .chat-mute")) {
     if (muted.has(Number(b.parentElement.dataset.seat))) b.remove();
@@ -115,6 +115,7 @@ export function chatMessage(msg) {
   if (msg.full) {
     box.replaceChildren();
     max = msg.max || max;
+    $("#chat-input").maxLength = max;
     muted = new Set(msg.muted);
     drawPhrases(msg.phrases || {});
     if (seat !== null) $("#chat-share").checked = !!msg.share[String(seat)];

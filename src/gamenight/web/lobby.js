@@ -132,13 +132,31 @@ function drawSeats() {
   const game = currentGame();
   const box = $("#seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  const oldNames = [...box.querySelectorAll("[data-seat-name]")].map((s) => s.value);
   const choices = [["me", "You"], ["open", "Open seat (invite a friend)"], ...game.levels.map((l) => [l, SEAT_WORDS[l] || `Bot (${l})`])];
   box.replaceChildren();
   for (let i = 0; i < players(); i++) {
     const value = old[i] || (i === 0 ? "me" : game.levels.includes("medium") ? "medium" : game.levels[0]);
-    box.append(el("label", { class: "opt seat-opt" }, `Seat ${i + 1}`,
-      el("select", { name: `seat${i}`, "data-seat": i }, choices.map(([v, t]) => el("option", { value: v, selected: v === value }, t)))));
+    const select = el("select", { name: `seat${i}`, "data-seat": i, onchange: sharedHint }, choices.map(([v, t]) => el("option", { value: v, selected: v === value }, t)));
+    const who = el("input", { "data-seat-name": i, maxlength: "40", placeholder: "their name", "aria-label": `name of the person in seat ${i + 1}`, hidden: true });
+    who.value = oldNames[i] || "";
+    box.append(el("label", { class: "opt seat-opt" }, `Seat ${i + 1}`, select, who));
   }
+  sharedHint();
+}
+
+// "You" in more than one seat: one shared screen (pass and play). The first "You" is the
+// name above; every further "You" seat asks for that person's name.
+function sharedHint() {
+  const selects = [...document.querySelectorAll("#seats select")];
+  const mine = selects.filter((s) => s.value === "me").map((s) => Number(s.dataset.seat));
+  for (const input of document.querySelectorAll("#seats [data-seat-name]")) {
+    input.hidden = !(mine.length > 1 && mine.indexOf(Number(input.dataset.seatName)) > 0);
+  }
+  let hint = document.getElementById("shared-hint");
+  if (!hint) { hint = el("p", { id: "shared-hint", class: "muted" }); $("#seats").after(hint); }
+  hint.hidden = mine.length < 2;
+  hint.textContent = mine.length < 2 ? "" : `One shared screen: ${mine.length} of you play at this device (pass and play). Between turns the table hides and asks you to pass the device, so nobody sees another's cards.`;
 }
 
 // The lobby's list (issue 14): your tables first ("your turn" when you must act), then
@@ -186,12 +204,28 @@ $("#create").addEventListener("submit", async (ev) => {
   const sit = picks.indexOf("me");
   const body = { game: game.name, options, seats: picks.map((p) => (p === "me" ? "open" : p)),
     settings: { bot_delay: $("#bot_delay").value, clock: $("#clock").value, grace_seconds: $("#grace_seconds").value, ...(game.windows ? { reaction_seconds: $("#reaction_seconds").value } : {}) } };
+  const mine = picks.map((p, i) => (p === "me" ? i : -1)).filter((i) => i >= 0);
+  const shared = mine.length > 1;  // one shared screen: every "You" seat at this device
+  const sitters = [];
   if (sit >= 0) {
     if (!name) { $("#name-err").textContent = "Enter your name to take a seat."; nameInput.focus(); return; }
-    body.sit = sit; body.name = name;
+    if (!shared) { body.sit = sit; body.name = name; }
+    else {
+      for (const seat of mine) {
+        const input = document.querySelector(`#seats [data-seat-name="${seat}"]`);
+        const who = seat === sit ? name : input.value.trim();
+        if (!who) { $("#create-err").textContent = `Enter the name of the person in seat ${seat + 1}.`; input.focus(); return; }
+        sitters.push({ seat, name: who });
+      }
+      if (new Set(sitters.map((s) => s.name.toLowerCase())).size < sitters.length) {
+        $("#create-err").textContent = "Give each person at this device their own name."; return;
+      }
+      body.settings.shared_screen = true;
+    }
   }
   try {
     const t = await api("/api/tables", body);
+    for (const s of sitters) await api(`/api/tables/${t.id}/shared/join`, s);
     location.href = `/tables/${t.id}`;
   } catch (e) { showServerError(e.message); }
 });

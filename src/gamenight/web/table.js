@@ -143,7 +143,13 @@ function drawLobby(table) {
   const full = table.seats.every((s) => s.kind !== "open");
   $("#start").hidden = !(info && info.owner);
   $("#start").disabled = !full;
-  $("#lobby-msg").textContent = full ? (info?.owner ? "" : "waiting for the creator to start") : "waiting for every seat to be filled";
+  // A rematch waits for the people who have not accepted yet: said by name.
+  const pending = waiting(table).filter((i) => !(seriesOf(table).declined || []).includes(i) && i !== info?.you)
+    .map((i) => table.seats[i].name || `seat ${i + 1}`);
+  const who = pending.length ? `waiting for ${pending.join(" and ")} to accept the rematch` : "";
+  $("#lobby-msg").textContent = who || (full ? (info?.owner ? "" : "waiting for the creator to start") : "waiting for every seat to be filled");
+  // The name box is for taking a seat: not shown to someone already seated.
+  $("#join-name").closest("label").hidden = !(info && info.you === null && !full);
 }
 
 function drawPlayers(msg) {
@@ -157,11 +163,49 @@ function drawPlayers(msg) {
       el("span", { class: `status-dot ${s.connected ? "online" : "offline"}` }), " ",
       el("strong", {}, s.name || `seat ${s.seat + 1}`), s.seat === msg.seat ? " (you)" : "",
       s.seat === toAct ? el("span", { class: "pill warn" }, s.seat === msg.seat ? "your move" : "to move") : "",
-      clockChip(msg, s), standIn(msg, s)));
+      clockChip(msg, s), awayNote(msg, s), standIn(msg, s)));
   }
+  drawAway(msg);
   const watching = msg.table.spectators || [];
   if (watching.length) box.append(el("div", { class: "muted", id: "spectators" }, `Watching: ${watching.join(", ")}`));
 }
+
+// A person whose page is closed: said in words, with when a bot takes over for them.
+function isAway(msg, s) {
+  if (s.kind !== "person" || msg.table.status !== "running" || s.connected || s.stand_in || s.seat === msg.seat) return false;
+  // One shared screen: a seat nobody looks as right now waits for the device, it is not away.
+  const shared = msg.table.settings && msg.table.settings.shared_screen;
+  return !shared || !!s.bot_at;
+}
+function awayText(name, until) {
+  if (!until) return `${name} is away`;
+  const left = Math.max(0, Math.ceil(until - Date.now() / 1000));
+  return left > 0 ? `${name} is away — a bot plays for them in ${left} s` : `${name} is away — a bot plays for them now`;
+}
+function awayUntil(msg, s) {
+  return s.bot_at ? s.bot_at + (Date.now() / 1000 - msg.now) : 0;  // in this clock
+}
+function awayNote(msg, s) {
+  if (!isAway(msg, s)) return "";
+  const until = awayUntil(msg, s);
+  return el("div", { class: "away-note muted", "data-away": s.seat, "data-until": until ? String(until) : false, "data-name": s.name || `seat ${s.seat + 1}` },
+    awayText(s.name || `seat ${s.seat + 1}`, until));
+}
+function drawAway(msg) {
+  let box = document.getElementById("away");
+  const gone = msg.table.seats.filter((s) => isAway(msg, s));
+  if (!gone.length) { if (box) box.remove(); return; }
+  if (!box) { box = el("div", { id: "away", class: "panel away", role: "status" }); $(".layout").before(box); }
+  box.replaceChildren(...gone.map((s) => {
+    const until = awayUntil(msg, s);
+    return el("div", { "data-away": s.seat, "data-until": until ? String(until) : false, "data-name": s.name || `seat ${s.seat + 1}` }, awayText(s.name || `seat ${s.seat + 1}`, until));
+  }));
+}
+setInterval(() => {
+  for (const line of document.querySelectorAll("[data-away][data-until]")) {
+    line.textContent = awayText(line.dataset.name, Number(line.dataset.until));
+  }
+}, 500);
 
 // A bot sitting in for a person who left: said by name; the person takes the seat back,
 // the owner may hand a gone person's seat to a bot.
@@ -174,7 +218,11 @@ function standIn(msg, s) {
     return el("div", {}, note, el("button", { type: "button", id: "take-back", onclick: () => conn.send({ type: "take_back" }) }, "Take my seat back"));
   }
   if (info && info.owner && s.seat !== msg.seat) {
-    return el("button", { type: "button", "data-hand": s.seat, onclick: () => arrange(s.seat, "bot") }, "Let a bot play");
+    // On its own line under the name: prominent for a person who is away; for one whose
+    // page is open (perhaps away from the keys) a quiet link, so the owner can still help.
+    const away = !s.connected;
+    return el("div", { class: "seat-action" }, el("button", { type: "button", class: away ? "" : "linkish", "data-hand": s.seat, "data-away-hand": away ? "1" : "0", onclick: () => arrange(s.seat, "bot") },
+      away ? `Let a bot play for ${name} now` : `${name} not at the keys? Let a bot play`));
   }
   return "";
 }
@@ -243,7 +291,8 @@ function drawLog(msg) {
     const line = module && module.describeEvent ? module.describeEvent(e, nm, msg.view) : null;
     if (!line) continue;
     const quiet = typeof line === "object" && !(line instanceof Node) && line.quiet;
-    const body = typeof line === "object" && !(line instanceof Node) ? line.text : line;
+    let body = typeof line === "object" && !(line instanceof Node) ? line.text : line;
+    body = standInLine(msg, e, body);
     const prev = box.lastElementChild;
     if (quiet && line.who && prev && prev.dataset.who) {  // "Bot 2, Bot 3 and Ann pass."
       const who = [...prev.dataset.who.split("|"), line.who];
@@ -256,6 +305,17 @@ function drawLog(msg) {
   while (box.childElementCount > 400) box.firstElementChild.remove();
   logCount += msg.events.length;
   if (atEnd) box.scrollTop = box.scrollHeight;
+}
+
+// A move made while a bot sits in for the seat's person is the bot's: "A bot stops for Bob."
+function standInLine(msg, e, body) {
+  if (typeof body !== "string" || typeof e.seat !== "number") return body;
+  const s = msg.table.seats[e.seat];
+  if (!s || !s.stand_in) return body;
+  const name = s.name || `seat ${e.seat + 1}`;
+  if (!body.startsWith(`${name} `)) return body;
+  const rest = body.slice(name.length + 1).replace(/[.!]$/, "");
+  return `A bot ${rest} for ${name}.`;
 }
 
 // The results wait until the game's last moment (Arne's scoring step by step) has played.
@@ -276,6 +336,20 @@ async function drawResults(msg) {
   if (module && module.resultDetails) body.append(module.resultDetails(msg, nm));
   $("#rematch").hidden = msg.seat === null && !(info && info.owner);
   $("#results").hidden = false;
+}
+
+// A spectator is told so; the switches for "my turn" are not theirs.
+function drawWatching(msg) {
+  const sharedDevice = document.body.dataset.sharedScreen === "1";  // between turns: nobody looks
+  const watching = msg.seat === null && !sharedDevice;
+  document.body.dataset.watching = watching ? "1" : "0";
+  const signal = document.getElementById("turn-signal");
+  if (signal) signal.hidden = watching;
+  let line = document.getElementById("watching");
+  if (!watching) { if (line) line.remove(); return; }
+  if (!line) { line = el("div", { id: "watching", class: "panel", role: "status" }); $(".layout").before(line); }
+  const open = msg.table.status === "open" && msg.table.seats.some((s) => s.kind === "open");
+  line.textContent = open ? "You are watching. Sit in an open seat to play." : "You are watching this game.";
 }
 
 function onStatus(s) {
@@ -314,6 +388,7 @@ function onMessage(msg) {
   }
   chatState(msg);
   sharedState(msg);
+  drawWatching(msg);
   turnSignal(msg, `${info?.title || "gamenight"}: your decision`);
   if (info && msg.seat !== info.you) info.you = msg.seat;
   $("#status").textContent = STATUS_WORDS[msg.table.status] || msg.table.status;
