@@ -22,7 +22,9 @@ class AlwaysStop:
         return DROP if self.patience > 0 and DROP in legal else STOP
 
 
-def test_register_makes_a_bot_everywhere():
+def test_register_makes_a_bot_everywhere(monkeypatch):
+    # registered for this test only: other tests in the process list the shipped bots
+    monkeypatch.setattr(bots, "_REGISTERED", dict(bots._REGISTERED))
     bots.register("always-stop", AlwaysStop, games=("drop-or-stop",))
     game = load("drop-or-stop", players=2)
     bot = bots.make_seat("bot:always-stop?patience=0", game, 1)
