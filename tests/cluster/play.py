@@ -101,7 +101,10 @@ class Person:
             return
         if version in self.raced:
             return  # the table moved on; the new state is on its way
-        action = self.choose(msg)
+        # after a long wait (a loaded machine) send the same act again, never a new one: the
+        # first may have landed, and the log must hold what this page says it sent
+        resend = self.pending == version and version in self.sent
+        action = self.sent[version] if resend else self.choose(msg)
         self.sent[version] = action
         self.refused.discard(version)
         self.pending = version
