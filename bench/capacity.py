@@ -758,6 +758,8 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, default=None)
     parser.add_argument("--trace-memory", type=Path, default=None)
     args = parser.parse_args()
+    if args.profile is not None and not shutil.which("py-spy", path=str(BIN)):
+        parser.error("--profile needs py-spy, in the [bench] extra: pip install -e '.[bench]'")
     for folder in (args.profile, args.trace_memory):
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)

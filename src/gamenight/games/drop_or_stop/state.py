@@ -211,16 +211,23 @@ class DropOrStopState(State):
         return self.game.totals[self.flex_count[seat]][self.fixed_sum[seat]]
 
     def recount(self) -> None:
-        """Recompute the running sums from the cards (after cards were placed by hand)."""
+        """Recompute the running sums from the cards, and each seat's private hand event
+        from its hand (after cards were placed by hand: the reveal reads that event)."""
         game = self.game
+        ids = game.card_id
         for seat in range(game.players):
+            at = self.hand_event[seat]
+            named = [ids[c] for c in self.hands[seat]]
+            if at >= 0 and self._log[at].data["cards"] != named:  # a new Event: copies share
+                old = self._log[at]
+                self._log[at] = type(old)(old.kind, {**old.data, "cards": named}, old.to)
             cards = self.hands[seat] + self.tableaux[seat]
             self.flex_count[seat] = sum(game.is_flex[c] for c in cards)
             self.fixed_sum[seat] = sum(game.low_value[c] for c in cards if not game.is_flex[c])
 
     # -- SCORE, CHECK_END, CLEANUP ------------------------------------------------------
     def _score_round(self) -> None:
-        """R16-R20: reveal, value, award round wins; then CHECK_END."""
+        """R16-R20: reveal, value, award round wins; then CHECK_END (R21)."""
         game = self.game
         ids = game.card_id
         reveal = game.reveal_cells
@@ -239,13 +246,15 @@ class DropOrStopState(State):
                 if rank == best:
                     winners.append(seat)
                     wins[seat] += 1  # R20
-        hands, tableaux = [], []
-        for hand, tableau in zip(self.hands, self.tableaux, strict=True):
-            hands.append([ids[c] for c in hand])
+        log = self._log
+        tableaux = []
+        for tableau in self.tableaux:
             tableaux.append([ids[c] for c in tableau])
         result = {
             "round": self.round,
-            "hands": hands,
+            # a hand does not change in its round: its private event already names it
+            # (`recount` keeps that so when cards are placed by hand)
+            "hands": [log[i][1]["cards"] for i in self.hand_event],
             "tableaux": tableaux,
             "flex": flex,
             "totals": totals,
@@ -253,16 +262,13 @@ class DropOrStopState(State):
             "wins": list(wins),
         }
         self.results.append(result)
-        self._log.append(_new_event(Event, ("revealed", result, None)))  # R16, R29
-        self._check_end()
-
-    def _check_end(self) -> None:
-        """R21: a seat at WINS_TO_WIN ends the game (co-champions share it); else CLEANUP."""
-        wins_to_win = self.game.wins_to_win
-        if max(self.wins) >= wins_to_win:
-            champions = [s for s, w in enumerate(self.wins) if w >= wins_to_win]
+        log.append(_new_event(Event, ("revealed", result, None)))  # R16, R29
+        # CHECK_END, R21: a seat at WINS_TO_WIN ends the game (co-champions share it)
+        wins_to_win = game.wins_to_win
+        if max(wins) >= wins_to_win:
+            champions = [s for s, w in enumerate(wins) if w >= wins_to_win]
             self.actors = ()
-            self._emit("game_over", winners=champions, wins=list(self.wins))
+            self._emit("game_over", winners=champions, wins=list(wins))
             return
         self._cleanup()
 
