@@ -12,7 +12,10 @@ After every table is up and WARMUP seconds have passed, it measures for SECONDS 
   version on the same socket (p50, p99, max), for actions sent inside the window;
 - the fair echo anchor: afterwards, with the game sockets closed, one bare WebSocket echo
   client per table (/ws/echo) is connected, and only when ALL are connected do they start
-  round trips of a state-sized message at the same pacing; the connect burst is not timed;
+  round trips of a state-sized message at the same pacing for as long as the action
+  window (so its p99 rests on as many samples); the connect burst is not timed. Both are
+  received the same way, a bare `await ws.recv()` timed at once (eighth session: the
+  actions were received through a task and `asyncio.wait` per message, the echo was not);
 - lost actions: every action whose broadcast came back is looked up in the stored log after
   the server stopped (same seat, same action, same position); sent actions never answered
   are counted too;
@@ -147,7 +150,6 @@ from goals import PeakRSS, figure, load_average, serve_command, serve_env, tree_
 
 THINK = (1.0, 5.0)  # seconds a person waits after being asked
 OPTIONS = {"players": 2, "wins_to_win": 10}
-ECHO_SECONDS = 20.0
 SETUP_AT_ONCE = 16  # tables being set up at the same time
 BIN = Path(sys.executable).parent
 # collapsed stacks; without pausing the server; only samples holding the GIL (CPU, not the
@@ -295,9 +297,29 @@ class Load:
                     self.all_up.set()
         self.rec.games_started += 1
         self.rec.live += 1
+        owed: list[dict[int, tuple[float, bool, Any]]] = [{} for _ in sockets]
+        seats = [
+            asyncio.ensure_future(self.seat(tid, s, ws, owed[s])) for s, ws in enumerate(sockets)
+        ]
+        playing = asyncio.gather(*seats)
+        stop = asyncio.ensure_future(self.stopping.wait())
         try:
-            await asyncio.gather(*(self.seat(tid, s, ws) for s, ws in enumerate(sockets)))
+            await asyncio.wait({playing, stop}, return_when=asyncio.FIRST_COMPLETED)
+            if not playing.done():  # stopping: wait for the answers still owed, then leave
+                deadline = time.perf_counter() + 20.0
+                while any(owed) and not playing.done() and time.perf_counter() < deadline:
+                    await asyncio.sleep(0.05)
+                for task in seats:
+                    task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await playing
+            else:
+                playing.result()  # a seat's error is the game's
+            for s, sent in enumerate(owed):
+                for version, (_at, _timed, action) in sent.items():
+                    self.rec.unanswered.append((tid, version, s, action))
         finally:
+            stop.cancel()
             self.rec.live -= 1
             if self.timing():
                 self.rec.live_min = min(self.rec.live_min, self.rec.live)
@@ -305,61 +327,53 @@ class Load:
                 with contextlib.suppress(Exception):
                     await ws.close()
 
-    async def seat(self, tid: str, seat: int, ws: Any) -> None:
+    async def seat(
+        self, tid: str, seat: int, ws: Any, sent: dict[int, tuple[float, bool, Any]]
+    ) -> None:
+        """One person: `sent` holds the versions acted on and not yet answered. Received
+        with a bare `await ws.recv()` and timed at once, as the echo is: no task or wait
+        of its own between the socket and the clock (`game` ends a seat when stopping)."""
         rng = random.Random(f"{tid}/{seat}")
-        sent: dict[int, tuple[float, bool, Any]] = {}  # version -> (at, timed, action)
         acted: set[int] = set()
-        stop = asyncio.ensure_future(self.stopping.wait())
-        try:
-            while True:
-                recv = asyncio.ensure_future(ws.recv())
-                done, _ = await asyncio.wait({recv, stop}, return_when=asyncio.FIRST_COMPLETED)
-                if recv not in done:
-                    recv.cancel()
-                    # stopping: wait for the answers still owed, then leave
-                    with contextlib.suppress(TimeoutError, Exception):
-                        while sent:
-                            raw = await asyncio.wait_for(ws.recv(), 20.0)
-                            self.answer(tid, seat, json.loads(raw), sent)
-                    for version, (_at, _timed, action) in sent.items():
-                        self.rec.unanswered.append((tid, version, seat, action))
-                    return
-                raw = recv.result()
-                msg = json.loads(raw)
-                if msg.get("type") == "refused":
-                    self.rec.refused.append(msg.get("reason", ""))
+        while True:
+            raw = await ws.recv()
+            at = time.perf_counter()
+            msg = json.loads(raw)
+            if msg.get("type") == "refused":
+                self.rec.refused.append(msg.get("reason", ""))
+                continue
+            if msg.get("type") != "state" or "view" not in msg:
+                continue
+            self.rec.sizes.append(len(raw))
+            self.answer(tid, seat, msg, sent, at)
+            version = msg["version"]
+            if msg["view"]["over"]:
+                if seat == 0:
+                    self.rec.games_finished += 1
+                return
+            if msg.get("asked") and version not in acted and not self.stopping.is_set():
+                acted.add(version)
+                action = rng.choice(msg["actions"])
+                await asyncio.sleep(rng.uniform(*THINK))
+                if self.stopping.is_set():
                     continue
-                if msg.get("type") != "state" or "view" not in msg:
-                    continue
-                self.rec.sizes.append(len(raw))
-                self.answer(tid, seat, msg, sent)
-                version = msg["version"]
-                if msg["view"]["over"]:
-                    if seat == 0:
-                        self.rec.games_finished += 1
-                    return
-                if msg.get("asked") and version not in acted:
-                    acted.add(version)
-                    action = rng.choice(msg["actions"])
-                    await asyncio.sleep(rng.uniform(*THINK))
-                    if self.stopping.is_set():
-                        continue
-                    sent[version] = (time.perf_counter(), self.timing(), action)
-                    await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
-        finally:
-            stop.cancel()
+                sent[version] = (time.perf_counter(), self.timing(), action)
+                await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
 
     def answer(
-        self, tid: str, seat: int, msg: dict[str, Any], sent: dict[int, tuple[float, bool, Any]]
+        self,
+        tid: str,
+        seat: int,
+        msg: dict[str, Any],
+        sent: dict[int, tuple[float, bool, Any]],
+        received: float,
     ) -> None:
-        if msg.get("type") != "state":
-            return
         mine = sent.pop(msg["version"] - 1, None)
         if mine is None:
             return
         at, timed, action = mine
         if timed:
-            self.rec.latencies.append(time.perf_counter() - at)
+            self.rec.latencies.append(received - at)
             self.rec.sent_at.append(at)
         self.rec.acked.append((tid, msg["version"] - 1, seat, action))
 
@@ -389,7 +403,7 @@ class Load:
             async with ws:
                 connected += 1
                 if connected == self.n:
-                    end[0] = time.perf_counter() + ECHO_SECONDS
+                    end[0] = time.perf_counter() + self.seconds
                     go.set()
                 await go.wait()
                 await asyncio.sleep(rng.uniform(*THINK))
