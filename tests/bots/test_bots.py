@@ -111,6 +111,25 @@ def test_seat_text_is_parsed_and_bad_text_refused():
         parse_seat("robot")
 
 
+@pytest.mark.parametrize(
+    "seat",
+    [
+        "bot:threshold?stop_at=-100",
+        "bot:threshold?stop_at=101",
+        "bot:threshold?max_risk=1.5",
+        "bot:threshold?max_risk=nan",
+        "bot:exact?prior=-1",
+    ],
+)
+def test_bot_parameters_outside_their_range_are_refused(seat):
+    """A threshold that no total reaches (stop_at=-100) was taken, and the bot stopped at
+    every turn: each bot's `ranges` is checked wherever a bot is made, in one line."""
+    game = gamenight.load("drop-or-stop")
+    with pytest.raises(BadInput, match=r"parameter '\w+' = .*: it is \d+ to \d+$"):
+        make_seat(seat, game, 0)
+    assert make_seat("bot:threshold?stop_at=0&max_risk=1", game, 0).stop_at == 0
+
+
 # -- the exact player -------------------------------------------------------------------
 def test_hands_counts_every_way_to_draw():
     pool = (3, 0, 2, 4)

@@ -119,9 +119,12 @@ def test_a_played_game_moves_the_rating_and_shows_on_the_profile(client: TestCli
     (rating,) = profile["ratings"]
     assert rating["game"] == "drop-or-stop" and rating["games"] == 1
     assert rating["mu"] != 25.0 and rating["sigma"] < 8.33
+    # one game: mu - 3 sigma is about zero or below, so the rating is marked provisional
+    assert rating["provisional"] and rating["rating"] < rating["mu"] - 20
     board = client.get("/api/leaderboard/drop-or-stop").json()["players"]
     bot = next(p for p in board if p["bot"])
     assert bot["mu"] == BOT_ANCHORS["easy"], "a bot is a fixed anchor"
+    assert not bot["provisional"] and next(p for p in board if not p["bot"])["provisional"]
     assert {p["name"] for p in board} == {"Ann", bot["name"]}
     # asked again, nothing is rated twice
     assert client.get("/api/profiles/Ann").json()["ratings"][0]["games"] == 1

@@ -30,6 +30,9 @@ def test_sign_up_play_and_the_profile_shows_the_rated_game(
     assert page.locator("#profile-summary").inner_text().startswith("1 finished game ")
     rating = page.locator("#profile-ratings tbody tr").first.locator("td").all_inner_texts()
     assert rating[0] == "Drop or Stop" and rating[3] == "1"
+    # a newcomer's rating is the estimate marked "?", not mu - 3 sigma (-3.0 after a loss)
+    mu = float(rating[2].split(" ± ")[0])
+    assert rating[1] == f"{mu:.1f}?"
     assert page.locator("#profile-recent a", has_text="replay").count() == 1
     assert serious_violations(page) == []
     SHOTS.mkdir(parents=True, exist_ok=True)

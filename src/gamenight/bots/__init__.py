@@ -196,6 +196,17 @@ def _check_ceiling(name: str, key: str, value: Any, default: Any) -> None:
         )
 
 
+def _check_range(name: str, cls: type, key: str, value: Any) -> None:
+    """A bot's own bounds on a parameter (its class's `ranges`: name -> (lowest,
+    highest)), for every caller: outside them the bot would play nonsense, not refuse."""
+    bounds = getattr(cls, "ranges", {}).get(key)
+    if bounds is None or not isinstance(value, int | float) or isinstance(value, bool):
+        return
+    low, high = bounds
+    if not low <= value <= high:  # NaN too
+        raise BadInput(f"bot {name} parameter '{key}' = {value!r}: it is {low:g} to {high:g}")
+
+
 def make(name: str, game: Game, *, bounded: bool = False, **params: Any) -> Bot:
     """The bot `name` for `game`; parameters given as text are parsed to the default's type.
 
@@ -217,6 +228,7 @@ def make(name: str, game: Game, *, bounded: bool = False, **params: Any) -> Bot:
             type(default) if default is not None and default is not inspect.Parameter.empty else str
         )
         typed[key] = _parse(key, value, hint) if isinstance(value, str) else value
+        _check_range(name, cls, key, typed[key])
         if bounded:
             _check_ceiling(name, key, typed[key], default)
     if "game" in known and "game" not in typed:

@@ -56,6 +56,10 @@ LOGIN_FAILURES = 5  # per name per minute, then refused for the rest of that min
 # A bot's fixed rating by the level it plays at (openskill's scale: a new person is 25 +- 8.3)
 BOT_ANCHORS = {"easy": 18.0, "medium": 25.0, "hard": 32.0}
 BOT_SIGMA = 1.0
+# Below this many rated games a person's rating is provisional, as lichess marks it: the
+# conservative mu - 3 sigma of a newcomer is near zero or negative, which reads as a
+# verdict; pages show the estimate mu with a "?" instead.
+PROVISIONAL_GAMES = 5
 
 accounts = Table(
     "accounts",
@@ -423,6 +427,7 @@ class Accounts:
                     "sigma": round(r.sigma, 2),
                     "rating": round(r.mu - 3 * r.sigma, 2),
                     "games": r.games,
+                    "provisional": r.games < PROVISIONAL_GAMES,
                 }
                 for r in own
             ],
@@ -460,6 +465,7 @@ class Accounts:
                 "mu": round(r.mu, 2),
                 "sigma": round(r.sigma, 2),
                 "games": r.games,
+                "provisional": not r.player.startswith("bot:") and r.games < PROVISIONAL_GAMES,
             }
             for i, r in enumerate(rows)
         ]

@@ -55,6 +55,13 @@ async function accountPage() {
   await refresh();
 }
 
+// A newcomer's rating (mu - 3 sigma) is near zero or below: shown as the estimate with a
+// "?" until it is settled, as lichess does (accounts.PROVISIONAL_GAMES).
+function ratingCell(r) {
+  if (!r.provisional) return el("td", {}, r.rating.toFixed(1));
+  return el("td", { title: "provisional: too few rated games to be sure" }, `${r.mu.toFixed(1)}?`);
+}
+
 async function profilePage(name) {
   $("#profile").hidden = false;
   document.title = `gamenight — ${name}`;
@@ -68,7 +75,7 @@ async function profilePage(name) {
   $("#profile-summary").textContent = `${p.games_played} finished game${p.games_played === 1 ? "" : "s"} · playing since ${when(p.since)}`;
   const ratings = $("#profile-ratings tbody");
   ratings.replaceChildren(...(p.ratings.length ? p.ratings.map((r) => el("tr", {},
-    el("td", {}, r.title), el("td", {}, r.rating.toFixed(1)), el("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`),
+    el("td", {}, r.title), ratingCell(r), el("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`),
     el("td", {}, String(r.games)), el("td", {}, el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}` }, "leaderboard")),
   )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, "No rated games yet."))]));
   const recent = $("#profile-recent tbody");
@@ -92,7 +99,7 @@ async function leaderboardPage(game) {
   $("#board tbody").replaceChildren(...(b.players.length ? b.players.map((r) => el("tr", {},
     el("td", {}, String(r.place)),
     el("td", {}, r.bot ? r.name : el("a", { href: `/players/${encodeURIComponent(r.name)}` }, r.name)),
-    el("td", {}, r.rating.toFixed(1)), el("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`), el("td", {}, String(r.games)),
+    ratingCell(r), el("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`), el("td", {}, String(r.games)),
   )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, "Nobody is rated yet."))]));
 }
 

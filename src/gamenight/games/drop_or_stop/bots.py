@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from gamenight.engine.core import Action, State
 from gamenight.engine.driver import RandomBot
@@ -27,6 +27,8 @@ class ThresholdBot:
     """
 
     quick = True  # tens of microseconds a move (see gamenight.bots.is_quick)
+    # a total (the target's ceiling is 100) and a chance (see gamenight.bots.make)
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {"stop_at": (0, 100), "max_risk": (0, 1)}
 
     def __init__(self, seed: int = 0, stop_at: int = 8, max_risk: float = 0.5) -> None:
         self.rng = random.Random(seed)
@@ -78,6 +80,8 @@ class ExactBot:
     """DROP or STOP by the exact chance of winning the round (solver.py): every way the
     unseen cards can lie is enumerated, opponents follow the stop rule fitted to what this
     seat has seen of them, and this seat plays best afterwards."""
+
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {"prior": (0, 100)}  # a total
 
     def __init__(self, seed: int = 0, prior: int = 8) -> None:
         self.prior = prior
