@@ -95,6 +95,8 @@ def ray_map(
         remote = ray.remote(num_cpus=1)(fn)
         pending: dict[Any, int] = {}
         queue = iter(enumerate(tasks))
+        # exactly `workers` in flight: with twice as many queued (eighth session) the
+        # 2-worker speed-up fell to 0.8-1.1x on this 2-core machine, not up
         limit = max(1, workers)
 
         def submit() -> None:
