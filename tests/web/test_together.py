@@ -40,6 +40,10 @@ def test_you_in_two_seats_makes_a_shared_screen_table(server: Server, browser: B
     assert mine == {"shared_screen": True, "seats": [0, 1]}
     assert page.locator("[data-seat-bot]").count() == 0  # no open seat is left
     page.wait_for_selector("#start:not([disabled])")
+    # before the start the device's two people are at the table, not watching it
+    page.wait_for_selector("#players .seat >> text=Dana")
+    assert page.locator("#players .status-dot.offline").count() == 0
+    assert page.locator("#spectators").count() == 0
     shot(page, "together-shared-created.png")
     page.click("#start")
     page.wait_for_selector("#handover:not([hidden])")

@@ -66,6 +66,9 @@ class Conn:
     dropped: bool = False  # fell too far behind: no longer sent anything
     name: str | None = None  # a spectator's name, as they gave it (issue 14: listed by name)
     seen: int = -1  # the newest table version this page says it has shown (moments.py)
+    # the seats a shared screen's device holds (shared.py): its people are at the table
+    # whoever it looks as, so they are shown present and not as watchers
+    holds: frozenset[int] = frozenset()
     # a deque and one future, not an asyncio.Queue: a Queue's three deques are 1 KB more
     # per open socket, and this is all a writer needs
     outbox: collections.deque[str] = field(init=False, repr=False)
@@ -136,3 +139,8 @@ class LiveTable:
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
+
+    def present(self, seat: int) -> bool:
+        """A page looks as `seat`, or a shared screen holding it is open (`connected`
+        alone decides what waits for a person: a countdown, a bot taking over)."""
+        return any(c.seat == seat or seat in c.holds for c in self.conns)

@@ -38,11 +38,11 @@ def public_table(table: LiveTable) -> dict[str, Any]:
                 "seat": s.seat,
                 "kind": s.kind,
                 "name": s.name,
-                "connected": s.kind == "bot" or table.connected(s.seat),
+                "connected": s.kind == "bot" or table.present(s.seat),
                 "stand_in": seats.stand_in(s),  # "bot playing for Bob"
                 # away: when a bot takes over for them (epoch seconds), else None
                 "bot_at": None
-                if seats.stand_in(s) or table.connected(s.seat)
+                if seats.stand_in(s) or table.present(s.seat)
                 else table.bot_at.get(s.seat),
             }
             for s in row.seats

@@ -148,6 +148,9 @@ def spectator_name(value: Any) -> str | None:
 
 
 def spectators(conns: Iterable[Any]) -> list[str]:
-    """The names of the people watching (a page without a name is "a guest")."""
-    names = sorted(c.name or "a guest" for c in conns if c.seat is None and not c.dropped)
+    """The names of the people watching (a page without a name is "a guest"; a shared
+    screen's device is its players', not a watcher's)."""
+    names = sorted(
+        c.name or "a guest" for c in conns if c.seat is None and not c.holds and not c.dropped
+    )
     return names[:MAX_SPECTATORS_LISTED]

@@ -51,7 +51,7 @@ class SharedScreen:
             return
         held = self.seats(table, cookies)
         if held:
-            self.held[conn] = frozenset(held)
+            self.held[conn] = conn.holds = frozenset(held)
             conn.seat = None
 
     async def handle(self, table: LiveTable, conn: Conn, msg: dict[str, Any]) -> None:

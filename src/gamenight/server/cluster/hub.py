@@ -576,7 +576,12 @@ class ClusterHub(Hub):
         await self._publish_presence(table)
 
     async def _publish_presence(self, table: LiveTable) -> None:
-        seats = sorted({c.seat for c in table.conns if c.seat is not None})
+        # the seats present here, as `LiveTable.present` counts them (shown, not waited on)
+        seats = sorted(
+            {c.seat for c in table.conns if c.seat is not None}.union(
+                *(c.holds for c in table.conns)
+            )
+        )
         names = spectators(table.conns)  # (spectators on this process only)
         seen: dict[int, int] = {}  # per seat, what its pages here have shown (moments)
         for c in moments.watchers(table):
