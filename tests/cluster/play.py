@@ -49,9 +49,14 @@ class Person:
             self.ws.close()
         self.node = node
         self.ws = ws_open(node, self.tid, self.token)
-        self.pending = None
-        if self.last is not None:  # an act sent to the lost process may be lost with it
+        # An act sent to the lost process may be lost with it; one whose answer had not
+        # come (pending) may have been refused there, unheard: a window asks two seats on
+        # one version, and the other seat's act may have taken it. Neither can be checked.
+        if self.last is not None:
             self.sent.pop(self.last["version"], None)
+        if self.pending is not None:
+            self.sent.pop(self.pending, None)
+        self.pending = None
 
     def reconnect(self) -> None:
         """As common.js: a closed socket is opened again, a moment later, while its process
