@@ -11,7 +11,6 @@ looks as them (the countdown waits while the device changes hands).
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -34,11 +33,11 @@ def is_shared(table: LiveTable) -> bool:
 
 
 class SharedScreen:
-    """Which seats each socket of a shared screen may look as."""
+    """Which seats each socket of a shared screen may look as (kept on the socket's
+    `Conn.holds`, which also shows those people present)."""
 
     def __init__(self, hub: Callable[[], Hub]) -> None:
         self.hub = hub
-        self.held: weakref.WeakKeyDictionary[Conn, frozenset[int]] = weakref.WeakKeyDictionary()
 
     def seats(self, table: LiveTable, cookies: Mapping[str, str]) -> list[int]:
         raw = cookies.get(cookie_name(table.row.id)) or ""
@@ -51,16 +50,17 @@ class SharedScreen:
             return
         held = self.seats(table, cookies)
         if held:
-            self.held[conn] = conn.holds = frozenset(held)
+            conn.holds = frozenset(held)
             conn.seat = None
 
     async def handle(self, table: LiveTable, conn: Conn, msg: dict[str, Any]) -> None:
         seat = msg.get("seat")
-        held = self.held.get(conn, frozenset())
         if seat is not None and (
-            not isinstance(seat, int) or isinstance(seat, bool) or seat not in held
+            not isinstance(seat, int) or isinstance(seat, bool) or seat not in conn.holds
         ):
-            raise Refused(f"this device holds seats {sorted(held)}; it cannot look as {seat!r}")
+            raise Refused(
+                f"this device holds seats {sorted(conn.holds)}; it cannot look as {seat!r}"
+            )
         hub = self.hub()
         conn.seat = seat
         conn.log_pos = -1  # the new viewer's own events from the start, nobody else's

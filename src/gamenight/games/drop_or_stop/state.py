@@ -211,15 +211,17 @@ class DropOrStopState(State):
         return self.game.totals[self.flex_count[seat]][self.fixed_sum[seat]]
 
     def recount(self) -> None:
-        """Recompute the running sums from the cards, and each seat's private hand event
-        from its hand (after cards were placed by hand: the reveal reads that event)."""
+        """Recompute the running sums from the cards and, in a round being played, each
+        seat's private hand event from its hand (after cards were placed by hand or
+        resampled: the reveal reads that event). A truncated game's emptied hands keep
+        their events."""
         game = self.game
         ids = game.card_id
         for seat in range(game.players):
             at = self.hand_event[seat]
             named = [ids[c] for c in self.hands[seat]]
-            if at >= 0 and self._log[at].data["cards"] != named:  # a new Event: copies share
-                old = self._log[at]
+            if self.actors and at >= 0 and self._log[at].data["cards"] != named:
+                old = self._log[at]  # replaced, not changed: copies share the old event
                 self._log[at] = type(old)(old.kind, {**old.data, "cards": named}, old.to)
             cards = self.hands[seat] + self.tableaux[seat]
             self.flex_count[seat] = sum(game.is_flex[c] for c in cards)
@@ -358,14 +360,7 @@ class DropOrStopState(State):
             rng.shuffle(cards)
             for (pile, i), card in zip(spots, cards, strict=True):
                 pile[i] = card
-        ids = self.game.card_id
-        if new.actors:
-            for s in range(self.game.players):
-                if s != seat and new.hand_event[s] >= 0:
-                    old = new._log[new.hand_event[s]]
-                    data = {"seat": s, "cards": [ids[c] for c in new.hands[s]]}
-                    new._log[new.hand_event[s]] = type(old)(old.kind, data, old.to)
-        new.recount()
+        new.recount()  # the sums, and the resampled hands' private events
         new.rng = random.Random(rng.getrandbits(64))
         return new
 
