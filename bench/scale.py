@@ -30,13 +30,16 @@ Why the speed-up is fair:
   (`run(..., pool=pool)`); the Ray runtime is started once, and its workers
   have played a warm-up game before timing. One worker plays in this process, as
   `simulate --workers 1` does.
+- Best of `--rounds` (3) runs each, 1 and 2 workers taking turns, as `timeit` takes the
+  best of its repeats: a moment of other load slows a run, nothing makes one faster.
+- Ray's chunks are the runner's Ray chunks (8 a worker; a task costs more than a pool's).
 - The anchor: other load on the machine lowers every parallel figure, so each speed-up
   line carries `anchor_speedup`, the 2-process speed-up of a pure CPU loop (no I/O, no
   pickling, pool started before the clock) measured right after it, and `efficiency` =
   speedup / anchor_speedup, the share of the parallelism the machine offered at that
   moment that the simulation used.
 
-Usage: python bench/scale.py [--seconds 12] [--rounds 2] [--backends processes,ray]
+Usage: python bench/scale.py [--seconds 12] [--rounds 3] [--backends processes,ray]
 """
 
 from __future__ import annotations
@@ -244,7 +247,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=12.0, help="one worker's run length")
     parser.add_argument("--backends", default="processes,ray")
-    parser.add_argument("--rounds", type=int, default=2, help="best of this many runs")
+    parser.add_argument("--rounds", type=int, default=3, help="best of this many runs")
     args = parser.parse_args()
     os.environ.setdefault("RAY_worker_niceness", "0")  # as the runner's own runtime
     for backend in args.backends.split(","):
