@@ -120,6 +120,17 @@ met); the 1,000-table p99 still sits on the longest middle pause (50.4 and 53.4 
 so it is at the goal's line, not under it. 0 lost actions in all; memory per live table
 85.5 / 87.0 / 85.5 / 86.8 KB (met).
 
+Stop 35 (2026-12-04): the 100-table level's windows went from 40 s to 100 s (RATIO_SECONDS),
+because at the same code the ratio swung 2.07-3.49 over six runs. With 100 s both p99s rise
+(the echo's 0.72-1.19 ms to 1.39-1.56, the action's 2.3-2.8 ms to 2.8-3.2: rare stalls of
+the machine fall in a longer window), the echo's more in proportion, so the ratio fell to
+1.8-2.2 over five runs. This is a measuring change, not a faster server: the medians' ratio,
+now printed beside it, stayed at 2.6-2.7. Phases inside the server at 100 tables (median):
+checks 65 us, the SQLite commit 255 us, applying 35 us, planning and building the messages
+230 us; a commit after 10 ms idle costs 190-210 us against 34 us back to back, on SQLite
+alone. Tried and not kept: sending the actor's message before the others' are built (one
+turn of the loop between): p99 2.71 and 3.01 ms, no better.
+
 Usage: python bench/capacity.py [LEVEL ...] [--seconds S] [--profile DIR] [--trace-memory DIR]
 (default levels 10 100 300 1000; --profile records the server with py-spy during the
 window of every level, into DIR/profile-N.txt as collapsed stacks; --trace-memory writes
