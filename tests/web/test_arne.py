@@ -127,6 +127,25 @@ def test_a_person_answers_a_reaction_window_with_one_key(server: Server, browser
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_the_hint_for_a_picked_card_fits_on_a_phone(server: Server, browser: Browser) -> None:
+    """Seen on a 390 px phone: "red 50: pick a lit target or a button" ran past the edge of
+    the bar's sideways row and read "... or a butto"."""
+    page = open_page(browser, PHONE)
+    arne_table(page, server, seed=9)
+    until_white_turn(page)
+    page.locator("#hand .handcard.playable [role=button]").first.click()
+    hint = page.locator("#choice-hint")
+    assert "pick a lit target or a button" in hint.inner_text()
+    bar = page.locator("#handbar").bounding_box()
+    box = hint.bounding_box()
+    assert bar is not None and box is not None
+    assert box["x"] + box["width"] <= bar["x"] + bar["width"], (box, bar)
+    assert page.evaluate("(h) => h.scrollWidth <= h.clientWidth", hint.element_handle())
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=f"{SHOTS}/arne-phone-hint.png")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def bar_share(page: Page) -> float:
     box = page.locator("#handbar").bounding_box()
     assert box is not None
@@ -164,7 +183,7 @@ def test_on_a_phone_the_hand_bar_is_compact_and_every_black_card_reachable(
     for i in range(cards.count()):  # whatever card is picked, Cancel is whole in view
         cards.nth(i).click()
         box = page.locator("#cancel").bounding_box()
-        hint = page.locator("#choices .hint").inner_text()
+        hint = page.locator("#choice-hint").inner_text()
         assert box is not None and 0 <= box["x"] <= box["x"] + box["width"] <= PHONE["width"], hint
         page.locator("#cancel").click()
     # The bar folds to its first line and opens again.
@@ -299,7 +318,7 @@ def test_a_picked_card_brings_its_lit_targets_into_view(server: Server, browser:
             bar = page.locator("#handbar").bounding_box()
             first = targets.first.bounding_box()
             assert bar is not None and first is not None
-            hint = page.locator("#choices .hint").inner_text()
+            hint = page.locator("#choice-hint").inner_text()
             assert first["y"] >= 0 and first["y"] + first["height"] <= bar["y"] + 1, (name, hint)
             page.screenshot(path=f"{SHOTS}/arne-{name}-lit{i}.png")
             page.keyboard.press("Escape")

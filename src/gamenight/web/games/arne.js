@@ -265,13 +265,14 @@ function drawHandBar(view, names, msg, ctx) {
     choices.append(el("button", { type: "button", class: colourBtn ? "colour-choice" : "", "data-action": a.type,
       style: colourBtn ? `border-color:${COLOURS[a.colour]?.fill};border-width:3px` : false, onclick: () => send(a) }, label(a, names, view)));
   }
+  let hintLine = null; // its own line above the row: in a phone's sideways row its end was cut off
   if (selected) {
     const cands = candidates(msg);
     const colours = [...new Set(cands.map((a) => a.colour).filter((c) => c !== undefined))];
     if (colours.length > 1 && cands.some((a) => a.type === "demand_points")) {
       for (const c of colours) choices.append(el("button", { type: "button", style: `border-color:${COLOURS[c]?.fill};border-width:3px`, onclick: () => pick("colour", c) }, `${COLOURS[c]?.symbol || ""} ${colourWord(c)}`));
     }
-    choices.append(el("span", { class: "hint" }, `${cardWords(selected)}: ${cands.length > 1 ? "pick a lit target or a button" : "confirm"}`));
+    hintLine = el("div", { class: "hint", id: "choice-hint" }, `${cardWords(selected)}: ${cands.length > 1 ? "pick a lit target or a button" : "confirm"}`);
     // Cancel before the ways to play (on a phone first of all, app.css): the row scrolls sideways.
     choices.append(el("button", { type: "button", id: "cancel", onclick: () => { selected = null; filters = {}; draw(); } }, "Cancel (Esc)"));
     for (const a of cands.slice(0, 12)) choices.append(el("button", { type: "button", class: "choice", onclick: () => send(a) }, label(a, names, view)));
@@ -285,7 +286,7 @@ function drawHandBar(view, names, msg, ctx) {
   if (folded) bar.classList.add("folded");
   bar.append(el("div", { class: "row bar-head" }, head, fold,
     el("label", { class: "muted autopass" }, el("input", { type: "checkbox", id: "auto-pass", checked: !!(msg.you && msg.you.auto_pass),
-      onchange: (ev) => ctx.send({ type: "auto_pass", on: ev.target.checked }) }), " always pass when I may answer")), hand, choices,
+      onchange: (ev) => ctx.send({ type: "auto_pass", on: ev.target.checked }) }), " always pass when I may answer")), hand, ...(hintLine ? [hintLine] : []), choices,
     coachPanel(msg, ctx, draw, (advice) => coachList(advice, names, view)));
   if (view.team_hands) {
     for (const [p, cards] of Object.entries(view.team_hands)) {
