@@ -117,3 +117,52 @@ def test_widen_tree_expands_the_movers_best_ranked_action_first(monkeypatch):
         plain.search(state, seat)
         assert len(seen) == 1  # without widen_tree only the root is ranked
     assert checked >= 3
+
+
+def test_skip_forced_puts_no_lone_action_in_the_tree(monkeypatch):
+    """skip_forced: below the root, a mover with one legal action (Arne: the lone Pass of
+    a black-card window) plays it without a node of the tree; without it such nodes are
+    made. Each node is made right after its mover's `actions` was read (or ranked, which
+    reads it), so the length of that last read is the node's number of choices (the root's
+    widened actions are given, not read: a fresh world reads as -1)."""
+    from gamenight.bots import ismcts
+
+    last_read: list[int] = [0]
+    original = ArneState.actions
+
+    def reading(self, seat):
+        legal = original(self, seat)
+        last_read[0] = len(legal)
+        return legal
+
+    determinize = ArneState.determinize
+
+    def fresh_world(self, seat, rng):
+        world = determinize(self, seat, rng)
+        last_read[0] = -1
+        return world
+
+    made: list[int] = []  # each node's number of choices; roots (no action) left out
+
+    class Recorded(ismcts.SearchNode):
+        def __init__(self, action, mover):
+            super().__init__(action, mover)
+            if action is not None:
+                made.append(last_read[0])
+
+    monkeypatch.setattr(ArneState, "actions", reading)
+    monkeypatch.setattr(ArneState, "determinize", fresh_world)
+    monkeypatch.setattr(ismcts, "SearchNode", Recorded)
+    counts = {}
+    for skip in (False, True):
+        made.clear()
+        for state in arne_states(2, 3, seed=41, wide=3):
+            seat = state.actors[0]
+            bot = make("ismcts", state.game, seed="5", iterations="200", skip_forced=str(skip))
+            assert bot.skip_forced is skip
+            children = bot.search(state, seat)
+            assert children and all(c.mover == seat for c in children)
+            assert str(bot.choose(state, seat)) in [str(a) for a in state.actions(seat)]
+        counts[skip] = made.count(1)
+    assert counts[False] > 0  # the old tree spent expansions on forced moves
+    assert counts[True] == 0

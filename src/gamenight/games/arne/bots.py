@@ -404,6 +404,13 @@ ISMCTS = {
     # 100 deals [56.2-70.8] (met); 4 players --seed 282, each seating of a deal once (two
     # bots on four seats), 63.3% [56.4-69.7], over 100 deals [59.2-67.4] (met).
     "widen_tree": True,
+    # A lone legal action below the root (a black-card window's only Pass: a third of the
+    # decisions at 2 players, nearly half at 4) is played without a node, so each
+    # iteration's one expansion goes to a real choice. Screen (stop 36, 2026-12-04, load
+    # 2.0, bench/ismcts.py --duplicate --first 2000, 0.1 s, 2 players, 100 games each, the
+    # same 50 deals): 54.0% without, 67.0% with, +13.0 points by deal [+0.5, +25.5]
+    # (bench/compare_scores.py), at 140 and 114 iterations a decision.
+    "skip_forced": True,
 }
 
 
