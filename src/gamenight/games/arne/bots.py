@@ -409,7 +409,11 @@ ISMCTS = {
     # iteration's one expansion goes to a real choice. Screen (stop 36, 2026-12-04, load
     # 2.0, bench/ismcts.py --duplicate --first 2000, 0.1 s, 2 players, 100 games each, the
     # same 50 deals): 54.0% without, 67.0% with, +13.0 points by deal [+0.5, +25.5]
-    # (bench/compare_scores.py), at 140 and 114 iterations a decision.
+    # (bench/compare_scores.py), at 140 and 114 iterations a decision. The planned
+    # tournaments after it (bench/results/README.md) did not confirm that size: 2 players
+    # --seed 501 60.5%, over 100 deals [53.1-67.9] (seed 401 before it: 59.5%); 4 players
+    # --seed 502 64.4% [59.4-69.3]. On the same 50 deals, with it, paired=true gave -11.5
+    # points [-23.3, +0.3] and c=0.45 -7.0 [-17.8, +3.8]: neither kept.
     "skip_forced": True,
 }
 
