@@ -183,8 +183,15 @@ class ISMCTSBot:
     def _legal_children(
         self, root: SearchNode, seat: int, legal: list[Action], index: Any
     ) -> list[SearchNode]:
-        keys = {(seat, index(a)) if self.skip_forced else index(a) for a in legal}
+        keys = set(self._keys(seat, legal, index))
         return [child for key, child in root.children.items() if key in keys]
+
+    def _keys(self, mover: int, legal: list[Action], index: Any) -> list[Any]:
+        """The children's keys of `legal`: the action index, or (mover, index) with
+        skip_forced, where one path can reach different movers."""
+        if self.skip_forced:
+            return [(mover, index(a)) for a in legal]
+        return [index(a) for a in legal]
 
     def _search_paired(
         self,
@@ -268,28 +275,30 @@ class ISMCTSBot:
                     legal = ranker.ranked(d, mover)[:top]
                     ordered = True
             children = node.children
+            keys = self._keys(mover, legal, index)
             untried = []
-            for action in legal:
-                child = children.get((mover, index(action)) if skip else index(action))
+            for i, key in enumerate(keys):
+                child = children.get(key)
                 if child is None:
-                    untried.append(action)
+                    untried.append(i)
                 else:
                     child.avail += 1
             if untried:
                 if ordered or len(untried) == 1:
-                    action = untried[0]
+                    i = untried[0]
                 else:
-                    action = untried[rng.randrange(len(untried))]
+                    i = untried[rng.randrange(len(untried))]
+                action = legal[i]
                 child = SearchNode(action, mover)
                 child.avail = 1
-                children[(mover, index(action)) if skip else index(action)] = child
+                children[keys[i]] = child
                 d.act_legal(mover, action)
                 path.append(child)
                 break
             best = None
             best_score = -1.0
-            for action in legal:
-                child = children[(mover, index(action)) if skip else index(action)]
+            for key in keys:
+                child = children[key]
                 score = child.reward / child.visits + c * math.sqrt(
                     math.log(child.avail) / child.visits
                 )
