@@ -42,33 +42,30 @@ class DropOrStop(Game):
         # What every card id is worth, shown in views: {"D3": {"flex": false, "value": 3}}.
         self.card_table = {k.id: {"flex": k.flex, "value": k.value} for k in kinds}
         self.smallest_hand = self.deck.smallest_hand(options.hand_size)
-        # §7 totals looked up, not computed: totals[flex count][fixed sum] (None: OVERFLOW).
-        most_fixed = sum(self.fixed_value)
-        self.totals = tuple(
-            tuple(
-                round_total(fixed, flex, options.target, self.flex_values)
-                for fixed in range(most_fixed + 1)
-            )
-            for flex in range(sum(self.is_flex) + 1)
-        )
-        # R17-R19 and R29 at reveal, looked up like `totals`: per (flex count, fixed sum)
-        # a cell (rank, total as shown, flex values); OVERFLOW's rank is below every total.
-        self.reveal_cells = tuple(
-            tuple(
-                (
-                    OVERFLOW_RANK if total is None else total,
-                    "OVERFLOW" if total is None else total,
-                    tuple(flex_choices(fixed, flex, options.target, self.flex_values)),
-                )
-                for fixed, total in enumerate(row)
-            )
-            for flex, row in enumerate(self.totals)
-        )
-        # A hand's (flex count, fixed sum) from one sum: divmod(sum of weights, flex_weight).
-        self.flex_weight = most_fixed + 1
+        # A seat's cards are looked up by one number, their weight: a flex card weighs
+        # flex_weight, any other card its value, so a weight is flex count * flex_weight +
+        # fixed sum (the fixed sum never reaches flex_weight) and a drop adds one number.
+        self.flex_weight = flex_weight = sum(self.fixed_value) + 1
         self.card_weight = tuple(
-            self.flex_weight if flex else value
+            flex_weight if flex else value
             for flex, value in zip(self.is_flex, self.fixed_value, strict=True)
+        )
+        weights = range(flex_weight * (sum(self.is_flex) + 1))
+        # §7 total by weight (None: OVERFLOW, R17).
+        self.total_at = tuple(
+            round_total(w % flex_weight, w // flex_weight, options.target, self.flex_values)
+            for w in weights
+        )
+        # R17-R19 and R29 at reveal, by weight: (rank, total as shown, flex values);
+        # OVERFLOW's rank is below every total.
+        self.reveal_at = tuple(
+            (
+                OVERFLOW_RANK if total is None else total,
+                "OVERFLOW" if total is None else total,
+                # a list, as events hold it; shared by every reveal (never changed)
+                flex_choices(w % flex_weight, w // flex_weight, options.target, self.flex_values),
+            )
+            for w, total in zip(weights, self.total_at, strict=True)
         )
         # Hot-path copies of options and the private-event audiences.
         self.target = options.target
@@ -79,6 +76,17 @@ class DropOrStop(Game):
         n = options.players
         self.only = tuple(frozenset((seat,)) for seat in range(n))
         self.deal_order = tuple(tuple((start + i) % n for i in range(n)) for start in range(n))
+        # R7's deal from the top of the pile (its end), as slices: with `start` first, the
+        # seat dealt k-th gets the k-th HAND_SIZE cards from the top, top card first.
+        size = options.hand_size
+        self.cards_dealt = n * size
+        self.hand_cuts = tuple(
+            tuple(
+                slice(-k * size - 1, -(k + 1) * size - 1, -1)
+                for k in ((seat - start) % n for seat in range(n))
+            )
+            for start in range(n)
+        )
         # §5 nextActive's search order: the seats after s clockwise, s itself last (R9).
         self.after = tuple(tuple((seat + i) % n for i in range(1, n + 1)) for seat in range(n))
         self.alone = tuple((seat,) for seat in range(n))  # `actors` while `seat` is to act

@@ -72,9 +72,9 @@ class DropOrStopState(State):
         self.tableaux: list[list[int]] = []  # R8 (set by _deal, like `active`)
         self.active: list[bool] = []
         self.wins = [0] * n  # R3
-        # Running sums of each seat's round cards, so totals cost nothing on hot paths.
-        self.fixed_sum = [0] * n
-        self.flex_count = [0] * n
+        # Each seat's round cards as one running sum (`game.card_weight`), so a total is
+        # one lookup (`game.total_at`) on hot paths.
+        self.weight = [0] * n
         # The draw-pile generation each card was last drawn from: cards of one generation
         # were shuffled together, which is what determinize may resample (R13, R30).
         self.generation = 0
@@ -115,29 +115,25 @@ class DropOrStopState(State):
     def _deal(self) -> None:
         """R7, R8: deal HAND_SIZE cards to each seat from the start seat clockwise."""
         game = self.game
-        size = game.hand_size
         self.round = round_number = self.round + 1
         start = self.start_seat
-        ids, weight, flex_weight = game.card_id, game.card_weight, game.flex_weight
-        hands, fixed_sum, flex_count = self.hands, self.fixed_sum, self.flex_count
-        draw = self.draw
-        for seat in game.deal_order[start]:
-            if 0 < size <= len(draw):  # the common case, without a call per card
-                hand = draw[: -size - 1 : -1]
-                del draw[-size:]
-            else:
-                hand = [self._draw_card() for _ in range(size)]
-                draw = self.draw
-            hands[seat] = hand
-            flex_count[seat], fixed_sum[seat] = divmod(
-                sum(map(weight.__getitem__, hand)), flex_weight
-            )
+        hands, draw, dealt = self.hands, self.draw, game.cards_dealt
+        if 0 < dealt <= len(draw):  # the common case: each hand sliced off the pile's top
+            for seat, cut in enumerate(game.hand_cuts[start]):
+                hands[seat] = draw[cut]
+            del draw[-dealt:]
+        else:  # card by card, as R13 may reshuffle between two of them
+            for seat in game.deal_order[start]:
+                hands[seat] = [self._draw_card() for _ in range(game.hand_size)]
         log = self._log
         log.append(_new_event(Event, ("dealt", {"round": round_number, "start_seat": start}, None)))
-        hand_event = self.hand_event
+        ids, weigh = game.card_id, game.card_weight.__getitem__
+        weight, hand_event = self.weight, self.hand_event
         for seat, only in enumerate(game.only):
+            hand = hands[seat]
+            weight[seat] = sum(map(weigh, hand))
             hand_event[seat] = len(log)
-            cards = [ids[c] for c in hands[seat]]
+            cards = [ids[c] for c in hand]
             log.append(_new_event(Event, ("hand", {"seat": seat, "cards": cards}, only)))
         self.tableaux = [[] for _ in hands]
         self.active = [True] * len(hands)
@@ -151,7 +147,7 @@ class DropOrStopState(State):
             return NOTHING
         if (self.draw or self.discard) and (  # R14: a card is left to draw
             self.game.allow_overflow_drop  # R12a: a forced STOP is shown like a chosen one
-            or self.game.totals[self.flex_count[seat]][self.fixed_sum[seat]] is not None
+            or self.game.total_at[self.weight[seat]] is not None
         ):
             return DROP_OR_STOP
         return ONLY_STOP
@@ -168,7 +164,10 @@ class DropOrStopState(State):
                 or (  # DROP when `actions(seat)` offers it (R12a, R14), inlined
                     action is DROP
                     and (self.draw or self.discard)
-                    and (self.game.allow_overflow_drop or self.total(seat) is not None)
+                    and (
+                        self.game.allow_overflow_drop
+                        or self.game.total_at[self.weight[seat]] is not None
+                    )
                 )
             )
         ):
@@ -185,10 +184,7 @@ class DropOrStopState(State):
             draw = self.draw
             card = draw.pop() if draw else self._draw_card()  # R13 only on an empty pile
             self.tableaux[seat].append(card)  # R11
-            if game.is_flex[card]:
-                self.flex_count[seat] += 1
-            else:
-                self.fixed_sum[seat] += game.low_value[card]
+            self.weight[seat] += game.card_weight[card]
             self._log.append(game.drop_events[seat][card])
         else:
             self.active[seat] = False  # R12
@@ -208,7 +204,7 @@ class DropOrStopState(State):
 
     def total(self, seat: int) -> int | None:
         """§7 value of the seat's hand + tableau; None is OVERFLOW (R17)."""
-        return self.game.totals[self.flex_count[seat]][self.fixed_sum[seat]]
+        return self.game.total_at[self.weight[seat]]
 
     def recount(self) -> None:
         """Recompute the running sums from the cards and, in a round being played, each
@@ -223,23 +219,23 @@ class DropOrStopState(State):
             if self.actors and at >= 0 and self._log[at].data["cards"] != named:
                 old = self._log[at]  # replaced, not changed: copies share the old event
                 self._log[at] = type(old)(old.kind, {**old.data, "cards": named}, old.to)
-            cards = self.hands[seat] + self.tableaux[seat]
-            self.flex_count[seat] = sum(game.is_flex[c] for c in cards)
-            self.fixed_sum[seat] = sum(game.low_value[c] for c in cards if not game.is_flex[c])
+            self.weight[seat] = sum(
+                game.card_weight[c] for c in self.hands[seat] + self.tableaux[seat]
+            )
 
     # -- SCORE, CHECK_END, CLEANUP ------------------------------------------------------
     def _score_round(self) -> None:
         """R16-R20: reveal, value, award round wins; then CHECK_END (R21)."""
         game = self.game
         ids = game.card_id
-        reveal = game.reveal_cells
+        reveal = game.reveal_at
         # Plain loops: with 2-4 seats they beat comprehensions and map chains.
         ranks, totals, flex = [], [], []
-        for flex_count, fixed_sum in zip(self.flex_count, self.fixed_sum, strict=True):
-            rank, shown, choices = reveal[flex_count][fixed_sum]  # R17, R29: looked up
+        for weight in self.weight:
+            rank, shown, choices = reveal[weight]  # R17, R29: looked up
             ranks.append(rank)
             totals.append(shown)
-            flex.append([*choices])
+            flex.append(choices)  # shared by every reveal: events are never changed
         best = max(ranks)  # R18: the highest rank; OVERFLOW's rank never wins (R19)
         wins = self.wins
         winners = []
@@ -337,8 +333,7 @@ class DropOrStopState(State):
         new.tableaux = [list(t) for t in self.tableaux]
         new.active = list(self.active)
         new.wins = list(self.wins)
-        new.fixed_sum = list(self.fixed_sum)
-        new.flex_count = list(self.flex_count)
+        new.weight = list(self.weight)
         new.card_generation = list(self.card_generation)
         new.hand_event = list(self.hand_event)
         new.results = list(self.results)
