@@ -1,7 +1,13 @@
 """Spec section 5: the formula and the worked examples of 5.2 (A45, A46)."""
 
+import math
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from gamenight.games.arne import actions as A
-from gamenight.games.arne.scoring import ScoredStack, display_score, player_scores
+from gamenight.games.arne.components import FACE
+from gamenight.games.arne.scoring import ScoredStack, active, display_score, player_scores
 from tests.arne.helpers import act, to_final
 
 
@@ -80,3 +86,31 @@ def test_A46_score_by_the_seat_held_at_the_end(table):
     while not state.over:
         act(state, A.PASS)
     assert state.outcome().scores[0] == 1000 and state.outcome().winners == (0,)
+
+
+@given(
+    st.lists(
+        st.builds(
+            ScoredStack,
+            st.sampled_from(["P50", "P100", "P200", "P500", "P1000", "X2", "MINUS200"]),
+            st.booleans(),
+            st.booleans(),
+            st.booleans(),
+            st.booleans(),
+        ),
+        max_size=8,
+    )
+)
+def test_A45_score_counts_exactly_the_active_stacks(stacks):
+    """5.1 / A45 as written: POINTS * FACTOR - PENALTY over the stacks `active` keeps
+    (display_score has the test inlined, for speed)."""
+    kept = [s for s in stacks if active(s)]
+    mult = [3 if s.x3 else 1 for s in kept]
+    points = sum(
+        FACE[s.base] * m
+        for s, m in zip(kept, mult, strict=True)
+        if s.base not in ("X2", "MINUS200")
+    )
+    factor = math.prod(2 * m for s, m in zip(kept, mult, strict=True) if s.base == "X2")
+    penalty = sum(200 * m for s, m in zip(kept, mult, strict=True) if s.base == "MINUS200")
+    assert display_score(stacks) == points * factor - penalty

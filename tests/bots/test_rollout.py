@@ -13,9 +13,7 @@ from gamenight.games.arne.bots import (
     GreedyBot,
     RolloutBot,
     SearchGreedy,
-    _Context,
     _RolloutGreedy,
-    _table_view,
 )
 from tests.bots.test_search import arne_states
 
@@ -122,12 +120,14 @@ def test_without_cut_every_candidate_plays_every_sample():
     ],
 )
 def test_rollout_seats_value_every_action_as_greedy_does(players, options):
-    """The rollout's greedy reads `_table_view`, built from the state, instead of the
-    whole view: every action gets the very value greedy gives it, in every variant."""
+    """The rollout's greedy reads `_table_view` and `_table_stacks`, built from the state,
+    instead of the whole view: the same stacks and scores, and every action gets the very
+    value greedy gives it, in every variant."""
     for state in arne_states(players, 25, seed=players, wide=1, **options):
         for seat in {state.actors[0], 0}:
-            full = _Context(state.view(seat), seat)
-            table = _Context(_table_view(state), seat)
+            full = GreedyBot()._context(state, seat)
+            table = SearchGreedy()._context(state, seat)
+            assert table.tables == full.tables and table.scores == full.scores
             for action in state.actions(seat) or []:
                 assert table.value(action) == full.value(action), action
     rollout, greedy = _RolloutGreedy(4), GreedyBot(4)  # ties drawn from one stream

@@ -30,20 +30,20 @@ def active(stack: ScoredStack) -> bool:
 
 
 def display_score(stacks: Iterable[ScoredStack]) -> int:
-    """5.1 / A45: POINTS * FACTOR - PENALTY."""
+    """5.1 / A45: POINTS * FACTOR - PENALTY over the stacks that count (`active`, inlined:
+    searches score a display for every action they weigh)."""
     points = 0
     factor = 1
     penalty = 0
-    for s in stacks:
-        if not active(s):
-            continue
-        mult3 = 3 if s.x3 else 1
-        if s.base == "MINUS200":
-            penalty += 200 * mult3
-        elif s.base == "X2":
-            factor *= 2 * mult3
-        else:
-            points += FACE[s.base] * mult3
+    for base, x3, crush, lock, _ in stacks:
+        if base == "MINUS200":
+            if not lock:
+                penalty += 600 if x3 else 200
+        elif lock or not crush:
+            if base == "X2":
+                factor *= 6 if x3 else 2
+            else:
+                points += FACE[base] * (3 if x3 else 1)
     return points * factor - penalty
 
 
