@@ -192,25 +192,23 @@ class _Context:
         if not self.team and not self.dummy:  # each player scores their own display (A46)
             mine = scores[seat_of[self.me]]
             others = [scores[seat_of[p]] for p in self.others]
-            if not others:
-                return self.sign * mine
-            rival = max(others) if self.sign > 0 else min(others)
-            return self.sign * (mine - rival)
-        teams = None
-        if self.team:
-            teams = [s["team"] for s in self.view["seats"]]
-        per = player_scores(
-            scores,
-            seat_of,
-            team_of_seat=teams,
-            dummy_display=self.n if self.dummy else None,
-            dummy_controller=dummy_seat if self.dummy else None,
-        )
-        mine = per[self.me]
-        mates = set()
-        if teams is not None:
-            mates = {p for p in range(self.n) if teams[seat_of[p]] == teams[seat_of[self.me]]}
-        others = [per[p] for p in range(self.n) if p != self.me and p not in mates]
+        else:
+            teams = None
+            if self.team:
+                teams = [s["team"] for s in self.view["seats"]]
+            per = player_scores(
+                scores,
+                seat_of,
+                team_of_seat=teams,
+                dummy_display=self.n if self.dummy else None,
+                dummy_controller=dummy_seat if self.dummy else None,
+            )
+            mine = per[self.me]
+            mates = set()
+            if teams is not None:
+                mine_team = teams[seat_of[self.me]]
+                mates = {p for p in range(self.n) if teams[seat_of[p]] == mine_team}
+            others = [per[p] for p in range(self.n) if p != self.me and p not in mates]
         if not others:
             return self.sign * mine
         rival = max(others) if self.sign > 0 else min(others)
