@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import cookie, join, new_table, receive_state
+from tests.server.conftest import cookie, join, new_table, receive_state, wait_for
 
 GRACE = 1.5
 
@@ -67,3 +67,24 @@ def test_bob_back_within_the_grace_period_keeps_his_seat(client: TestClient) -> 
             client.get(f"/api/tables/{tid}")  # let the server's loop run
             seat = client.get(f"/api/tables/{tid}").json()["seats"][1]
             assert seat["stand_in"] is False and seat["kind"] == "person"
+
+
+def test_bob_back_after_the_game_ended_without_him_takes_his_seat_back(
+    client: TestClient,
+) -> None:
+    """Seen in CI: the game can end while a bot plays for Bob; when he comes back the seat
+    is his again (the old code kept "bot playing for Bob" on the finished table)."""
+    tid, _ann, bob = two_people(client)
+    for seat in (0, 1):  # the owner hands both away seats to bots, which play to the end
+        r = client.post(f"/api/tables/{tid}/seats/{seat}", json={"to": "bot"})
+        assert r.status_code == 200, r.text
+    ended = wait_for(lambda: client.get(f"/api/tables/{tid}").json()["status"] == "finished")
+    assert ended
+    seats = client.get(f"/api/tables/{tid}").json()["seats"]
+    assert [s["stand_in"] for s in seats] == [True, True]
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, bob)) as bws:
+        state = receive_state(bws)
+        assert state["table"]["status"] == "finished"
+        seats = client.get(f"/api/tables/{tid}").json()["seats"]
+        assert seats[1]["stand_in"] is False and seats[1]["kind"] == "person"
+        assert seats[0]["stand_in"] is True  # Ann is not back yet

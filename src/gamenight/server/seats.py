@@ -90,9 +90,10 @@ async def arrange(hub: Hub, table: LiveTable, seat: int, to: str) -> None:
 
 
 async def take_back(hub: Hub, table: LiveTable, seat: int) -> bool:
-    """The person is back: the bot sitting in leaves (under the lock). True if it did."""
+    """The person is back: the bot sitting in leaves (under the lock). True if it did.
+    Whatever the table's status: a game that ended while the bot played is theirs again."""
     s = table.seat_row(seat)
-    if not stand_in(s) or table.row.status not in ("running", "open"):
+    if not stand_in(s):
         return False
     new = replace(s, bot=None)
     await hub.db(hub.store.update_seat, table.row.id, new)
