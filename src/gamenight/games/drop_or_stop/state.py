@@ -127,15 +127,22 @@ class DropOrStopState(State):
                 hands[seat] = [self._draw_card() for _ in range(game.hand_size)]
         log = self._log
         log.append(_new_event(Event, ("dealt", {"round": round_number, "start_seat": start}, None)))
-        ids, weigh = game.card_id, game.card_weight.__getitem__
+        ids, weighs = game.card_id, game.card_weight
         weight, hand_event = self.weight, self.hand_event
         for seat, only in enumerate(game.only):
-            hand = hands[seat]
-            weight[seat] = sum(map(weigh, hand))
+            # one plain loop per hand for its sum and its names: on Python 3.11 a
+            # comprehension makes a function object each time, a `map` a bound method
+            cards, total = [], 0
+            for card in hands[seat]:
+                cards.append(ids[card])
+                total += weighs[card]
+            weight[seat] = total
             hand_event[seat] = len(log)
-            cards = [ids[c] for c in hand]
             log.append(_new_event(Event, ("hand", {"seat": seat, "cards": cards}, only)))
-        self.tableaux = [[] for _ in hands]
+        tableaux: list[list[int]] = []
+        for _ in hands:  # a loop again, cheaper here than `[[] for _ in hands]`
+            tableaux.append([])
+        self.tableaux = tableaux
         self.active = [True] * len(hands)
         self.current = start  # R9
         self.actors = game.alone[start]
@@ -245,14 +252,19 @@ class DropOrStopState(State):
                     winners.append(seat)
                     wins[seat] += 1  # R20
         log = self._log
-        tableaux = []
+        tableaux, hands = [], []
         for tableau in self.tableaux:
-            tableaux.append([ids[c] for c in tableau])
-        result = {
-            "round": self.round,
+            names = []
+            for card in tableau:
+                names.append(ids[card])
+            tableaux.append(names)
+        for at in self.hand_event:
             # a hand does not change in its round: its private event already names it
             # (`recount` keeps that so when cards are placed by hand)
-            "hands": [log[i][1]["cards"] for i in self.hand_event],
+            hands.append(log[at][1]["cards"])
+        result = {
+            "round": self.round,
+            "hands": hands,
             "tableaux": tableaux,
             "flex": flex,
             "totals": totals,
@@ -264,7 +276,10 @@ class DropOrStopState(State):
         # CHECK_END, R21: a seat at WINS_TO_WIN ends the game (co-champions share it)
         wins_to_win = game.wins_to_win
         if max(wins) >= wins_to_win:
-            champions = [s for s, w in enumerate(wins) if w >= wins_to_win]
+            champions = []
+            for seat, count in enumerate(wins):
+                if count >= wins_to_win:
+                    champions.append(seat)
             self.actors = ()
             self._emit("game_over", winners=champions, wins=list(wins))
             return
