@@ -8,7 +8,8 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gamenight.games.drop_or_stop.state import random_below, seeded_random
+from gamenight.engine.rng import seeded_random
+from gamenight.games.drop_or_stop.state import random_below
 
 
 @given(st.integers(min_value=-(2**80), max_value=2**80))

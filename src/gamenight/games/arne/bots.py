@@ -120,22 +120,20 @@ def _table_stacks(state: Any) -> list[list[ScoredStack]]:
     game = state.game
     card_kind, kind_type = game.card_kind, game.kind_type
     new = tuple.__new__  # ScoredStack(...) without NamedTuple's keyword handling
-    return [
-        [
-            new(
-                ScoredStack,
-                (
-                    kind_type[card_kind[s.base]],
-                    s.x3 >= 0,
-                    s.crush >= 0,
-                    s.lock >= 0,
-                    s.chameleon >= 0,
-                ),
+    tables = []
+    for stacks in state.displays:  # loops: a comprehension makes a function per call (3.11)
+        table = []
+        for s in stacks:
+            scored = (
+                kind_type[card_kind[s.base]],
+                s.x3 >= 0,
+                s.crush >= 0,
+                s.lock >= 0,
+                s.chameleon >= 0,
             )
-            for s in stacks
-        ]
-        for stacks in state.displays
-    ]
+            table.append(new(ScoredStack, scored))
+        tables.append(table)
+    return tables
 
 
 def _table_view(state: Any) -> dict[str, Any]:
@@ -145,21 +143,19 @@ def _table_view(state: Any) -> dict[str, Any]:
     names, card_kind = game.kind_name, game.card_kind
     hands, player_at = state.hands, state.player_at
     pending = state.pending
+    seats = []
+    for seat in range(game.n):
+        team = seat % game.teams if game.team else seat
+        seats.append({"team": team, "hand_size": len(hands[player_at[seat]])})
     return {
         "mode": game.options.mode,
         "variant": game.options.variant,
         "seat_of": list(state.seat_of),
-        "seats": [
-            {
-                "team": seat % game.teams if game.team else seat,
-                "hand_size": len(hands[player_at[seat]]),
-            }
-            for seat in range(game.n)
-        ],
+        "seats": seats,
         "dummy_seat": state.dummy_controller
         if game.dummy and state.dummy_controller >= 0
         else None,
-        "discard": [names[card_kind[c]] for c in state.discard[-1:]],
+        "discard": [names[card_kind[state.discard[-1]]]] if state.discard else [],
         "draw_pile": len(state.deck),
         "turn_seat": state.turn_seat,
         "direction": state.direction,
@@ -177,12 +173,20 @@ class _Context:
         self.me = me
         self.sign = 1 if view["mode"] == "normal" else -1
         self.tables = [_stacks(d) for d in view["displays"]] if tables is None else tables
-        self.scores = [display_score(t) for t in self.tables]
+        # loops, not comprehensions: a context is made for every decision of a rollout
+        scores: list[int] = []
+        for table in self.tables:
+            scores.append(display_score(table))
+        self.scores = scores
         self.seat_of = list(view["seat_of"])
         self.n = len(self.seat_of)
         self.team = view["variant"] == "team"
         self.dummy = view["variant"] == "dummy"
-        self.others = [p for p in range(self.n) if p != me]
+        others: list[int] = []
+        for p in range(self.n):
+            if p != me:
+                others.append(p)
+        self.others = others
         self.base = self._eval(self.scores, self.seat_of, view["dummy_seat"])
         # Cards left in hand are worth nothing once the draw pile is empty (A41, A42).
         self.thrift = 0.0 if view["draw_pile"] == 0 else 1.0
@@ -191,7 +195,9 @@ class _Context:
         """My score against the best opponent's (sign turned in the losing game)."""
         if not self.team and not self.dummy:  # each player scores their own display (A46)
             mine = scores[seat_of[self.me]]
-            others = [scores[seat_of[p]] for p in self.others]
+            others = []
+            for p in self.others:
+                others.append(scores[seat_of[p]])
         else:
             teams = None
             if self.team:
@@ -221,19 +227,28 @@ class _Context:
 
     def value(self, a: Action) -> float:
         t = self.tables
-        if isinstance(a, A.Pass):
-            return 0.0
-        if isinstance(a, A.ChooseColour | A.Give):
-            if isinstance(a, A.Give):
-                return -FACE.get(a.card, 0) - KEEP.get(a.card, 3) * 10
-            return 0.0
+        # the kinds in the order searches meet them most (PlayPoint, Pass, Crush, ...);
+        # a changed stack is made whole, not by NamedTuple._replace (Python-level, slow)
         if isinstance(a, A.PlayPoint):
             if a.display < 0:  # discarding: lose the least
                 return -FACE.get(a.card, 0) / 100 - (a.card == "X2")
             return self._with(a.display, [*t[a.display], ScoredStack(a.card)]) + 1
+        if isinstance(a, A.Pass):
+            return 0.0
+        if isinstance(a, A.Crush):
+            st = t[a.display][a.stack]
+            new = self._replace(
+                a.display, a.stack, ScoredStack(st.base, st.x3, True, st.lock, st.chameleon)
+            )
+            return self._with(a.display, new) - self._price("CRUSH")
+        if isinstance(a, A.ChooseColour | A.Give):
+            if isinstance(a, A.Give):
+                return -FACE.get(a.card, 0) - KEEP.get(a.card, 3) * 10
+            return 0.0
         if isinstance(a, A.Triple):
             st = t[a.display][a.stack]
-            return self._with(a.display, self._replace(a.display, a.stack, st._replace(x3=True)))
+            tripled = ScoredStack(st.base, True, st.crush, st.lock, st.chameleon)
+            return self._with(a.display, self._replace(a.display, a.stack, tripled))
         if isinstance(a, A.MinusTwoHundred):
             gain = self._with(a.display, [*t[a.display], ScoredStack("MINUS200")])
             return gain - self._price("MINUS200")
@@ -241,13 +256,11 @@ class _Context:
             gain = self._with(a.display, [*t[a.display], ScoredStack(a.card, chameleon=True)])
             spent = FACE.get(a.card, 0) / 4  # the carried card could have been laid white
             return gain - self._price("CHAMELEON") - spent
-        if isinstance(a, A.Crush):
-            st = t[a.display][a.stack]
-            new = self._replace(a.display, a.stack, st._replace(crush=True))
-            return self._with(a.display, new) - self._price("CRUSH")
         if isinstance(a, A.Lock):
             st = t[a.display][a.stack]
-            new = self._replace(a.display, a.stack, st._replace(lock=True))
+            new = self._replace(
+                a.display, a.stack, ScoredStack(st.base, st.x3, st.crush, True, st.chameleon)
+            )
             return self._with(a.display, new) - self._price("LOCK")
         if isinstance(a, A.ThiefStack):
             return self._steal(a) - self._price("THIEF")

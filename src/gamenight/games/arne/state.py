@@ -22,6 +22,7 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from gamenight.engine.core import Action, Event, Outcome, State
+from gamenight.engine.rng import copied_random, seeded_random
 from gamenight.games.arne import actions as A
 from gamenight.games.arne.actions import cached_json
 from gamenight.games.arne.black_cards import BLACK_EFFECTS, Pending, black_actions
@@ -66,7 +67,7 @@ class ArneState(State):
 
     def __init__(self, game: Arne, seed: int) -> None:
         self.game = game
-        self.rng = random.Random(seed)
+        self.rng = seeded_random(seed)
         self.history = []
         self._log = []
         # private events naming cards: (log index, card ids, history index of a chosen give)
@@ -192,7 +193,9 @@ class ArneState(State):
 
     def draw(self, player: int, count: int) -> None:
         """A7, A26: the count is public, the cards private."""
-        drawn = [self.deck.pop() for _ in range(min(count, len(self.deck)))]
+        deck, drawn = self.deck, []
+        for _ in range(min(count, len(deck))):  # a loop: searches draw on every turn
+            drawn.append(deck.pop())
         hand = self.hands[player]
         for card in drawn:
             insort(hand, card)
@@ -397,7 +400,10 @@ class ArneState(State):
         hand loses one card of that kind, whichever copy they knew)."""
         card_kind = self.game.card_kind
         hand = self.hands[player]
-        copies = [c for c in hand if card_kind[c] == kind]
+        copies = []
+        for c in hand:  # a loop: on Python 3.11 a comprehension makes a function per call
+            if card_kind[c] == kind:
+                copies.append(c)
         if not copies:  # pragma: no cover - actions() only offers held kinds
             raise AssertionError(f"player {player} holds no {self.game.kind_name[kind]}")
         card = copies[0]
@@ -559,7 +565,10 @@ class ArneState(State):
             to = to.union(*(self.open_hands(player) for player in to))
         self._private.append((len(self._log), ids, decision))
         names, card_kind = self.game.kind_name, self.game.card_kind
-        self._emit(kind, to, cards=[names[card_kind[c]] for c in ids], **data)
+        shown = []
+        for c in ids:  # a loop: on Python 3.11 a comprehension makes a function per call
+            shown.append(names[card_kind[c]])
+        self._emit(kind, to, cards=shown, **data)
 
     def open_hands(self, player: int) -> list[int]:
         """A47: the team-mates whose hands `player` sees (team_open_hands)."""
@@ -588,8 +597,7 @@ class ArneState(State):
     # ======================================================================================
     def copy(self) -> Self:
         new = self._copy_shell()
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.rng = copied_random(self.rng)
         new._private = list(self._private)
         new.totals = list(self.totals)
         new.results = list(self.results)
@@ -597,11 +605,12 @@ class ArneState(State):
         new.player_at = list(self.player_at)
         new.seat_colour = list(self.seat_colour)
         new.display_colour = list(self.display_colour)
-        new.displays = [list(stacks) for stacks in self.displays]
-        new.hands = [list(hand) for hand in self.hands]
+        # map, not comprehensions: no function object per copy (searches copy a lot)
+        new.displays = list(map(list, self.displays))
+        new.hands = list(map(list, self.hands))
         new.deck = list(self.deck)
         new.discard = list(self.discard)
-        new.known = [list(row) for row in self.known]
+        new.known = list(map(list, self.known))
         return new
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
@@ -636,7 +645,7 @@ class ArneState(State):
             if decision >= 0:
                 who, _ = new.history[decision]
                 new.history[decision] = (who, self.game.give_actions[card_kind[moved[0]]])
-        new.rng = random.Random(rng.getrandbits(64))
+        new.rng = seeded_random(rng.getrandbits(64))
         return new
 
     # -- conveniences for tests and bots ----------------------------------------------------

@@ -12,12 +12,12 @@ the draw pile is the end of the list).
 from __future__ import annotations
 
 import random
-from _random import Random as _BaseRandom
 from enum import IntEnum
 from itertools import repeat, starmap
 from typing import TYPE_CHECKING, Any, Self
 
 from gamenight.engine.core import Action, Event, Outcome, State
+from gamenight.engine.rng import copied_random, seeded_random
 from gamenight.games.drop_or_stop import observation
 from gamenight.games.drop_or_stop.actions import DROP, DROP_OR_STOP, NOTHING, ONLY_STOP, STOP, Drop
 from gamenight.games.drop_or_stop.components import DECK_SIZE
@@ -340,8 +340,7 @@ class DropOrStopState(State):
 
     def copy(self) -> Self:
         new = self._copy_shell()
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.rng = copied_random(self.rng)
         new.draw = list(self.draw)
         new.discard = list(self.discard)
         new.hands = [list(h) for h in self.hands]
@@ -371,7 +370,7 @@ class DropOrStopState(State):
             for (pile, i), card in zip(spots, cards, strict=True):
                 pile[i] = card
         new.recount()  # the sums, and the resampled hands' private events
-        new.rng = random.Random(rng.getrandbits(64))
+        new.rng = seeded_random(rng.getrandbits(64))
         return new
 
 
@@ -409,17 +408,6 @@ def random_below(rng: random.Random, n: int) -> int:
     while value >= n:
         value = rng.getrandbits(bits)
     return value
-
-
-def seeded_random(seed: int) -> random.Random:
-    """`random.Random(seed)`, the same generator and stream, without the two Python-level
-    calls (`Random.__init__`, `Random.seed`) in front of the C seeding, for an int seed."""
-    if type(seed) is not int:
-        return random.Random(seed)
-    rng = random.Random.__new__(random.Random)
-    _BaseRandom.seed(rng, seed)
-    rng.gauss_next = None  # type: ignore[attr-defined]  # what Random.seed sets
-    return rng
 
 
 def shuffle(cards: list[int], rng: random.Random) -> None:
