@@ -204,11 +204,6 @@ class DropOrStopState(State):
                 return
         self._score_round()  # R15: nobody is active
 
-    def _next_active(self, seat: int) -> int | None:
-        """§5 nextActive: seats after `seat` clockwise, `seat` itself last (R9)."""
-        active = self.active
-        return next((other for other in self.game.after[seat] if active[other]), None)
-
     def total(self, seat: int) -> int | None:
         """§7 value of the seat's hand + tableau; None is OVERFLOW (R17)."""
         return self.game.total_at[self.weight[seat]]
