@@ -4,12 +4,13 @@ and the person's page coming back clears `bot_at` (before) or sends the bot away
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import cookie, join, new_table, receive_state, wait_for
+from tests.server.conftest import cookie, hub_of, join, new_table, receive_state, wait_for
 
 GRACE = 1.5
 
@@ -88,3 +89,31 @@ def test_bob_back_after_the_game_ended_without_him_takes_his_seat_back(
         seats = client.get(f"/api/tables/{tid}").json()["seats"]
         assert seats[1]["stand_in"] is False and seats[1]["kind"] == "person"
         assert seats[0]["stand_in"] is True  # Ann is not back yet
+
+
+def test_bob_back_while_the_bot_is_being_seated_keeps_his_seat(client: TestClient) -> None:
+    """Bob's page comes back while the grace period's bot is being stored (the database
+    write in flight): once it is stored, Bob's return sends it away again."""
+    tid, ann, bob = two_people(client)
+    store = hub_of(client).store
+    slow_seating = threading.Event()
+    update_seat = store.update_seat
+
+    def slow_update_seat(table_id: str, seat: Any) -> None:
+        if seat.bot:  # the bot's seating: Bob comes back during it
+            slow_seating.set()
+            time.sleep(0.6)
+        update_seat(table_id, seat)
+
+    store.update_seat = slow_update_seat
+    try:
+        with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, ann)) as ws:
+            with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, bob)):
+                seat_until(ws, 1, lambda s: s["connected"])
+            assert slow_seating.wait(GRACE + 5)
+            with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, bob)):
+                time.sleep(1.0)  # past the slow write
+                seat = client.get(f"/api/tables/{tid}").json()["seats"][1]
+                assert seat["stand_in"] is False and seat["connected"] is True
+    finally:
+        store.update_seat = update_seat

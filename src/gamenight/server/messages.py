@@ -133,10 +133,13 @@ async def attach(hub: Hub, table: LiveTable, conn: Conn) -> None:
     table.conns.add(conn)
     table.idle_since = time.time()
     if conn.seat is not None:
-        table.bot_at.pop(conn.seat, None)  # back before the bot took over
-    if conn.seat is not None and seats.stand_in(table.seat_row(conn.seat)):
-        with contextlib.suppress(Refused):
-            await hub.take_back(table, conn.seat)  # back: the bot leaves the seat
+        # back before the bot took over; or while it is being seated (its countdown ran
+        # out and the seat is being stored): take_back waits for the table's lock, so it
+        # sees that bot and sends it away
+        counting = table.bot_at.pop(conn.seat, None) is not None
+        if counting or seats.stand_in(table.seat_row(conn.seat)):
+            with contextlib.suppress(Refused):
+                await hub.take_back(table, conn.seat)  # back: the bot leaves the seat
     await hub.broadcast(table)
 
 
