@@ -189,9 +189,14 @@ class ISMCTSBot:
     def _keys(self, mover: int, legal: list[Action], index: Any) -> list[Any]:
         """The children's keys of `legal`: the action index, or (mover, index) with
         skip_forced, where one path can reach different movers."""
+        keys = []  # loops: on Python 3.11 a comprehension makes a function per call
         if self.skip_forced:
-            return [(mover, index(a)) for a in legal]
-        return [index(a) for a in legal]
+            for a in legal:
+                keys.append((mover, index(a)))
+        else:
+            for a in legal:
+                keys.append(index(a))
+        return keys
 
     def _search_paired(
         self,
