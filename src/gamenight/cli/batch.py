@@ -34,7 +34,6 @@ from gamenight.engine.core import BadInput, Game
 from gamenight.engine.options import options_to_json
 from gamenight.engine.registry import load
 from gamenight.sim.runner import (
-    BATCHED_STATS,
     Job,
     ResultsFile,
     Summary,
@@ -217,9 +216,8 @@ def simulate(
         typer.Option(
             "--batched/--no-batched",
             help="lockstep batches: --batched also for random bots (same odds, other games); "
-            "--no-batched never (every game through the engine, with all its stats). "
-            "Default: where a batch makes the same games. Batches count only decisions and "
-            "rounds of a game's stats",
+            "--no-batched never (every game through the engine). "
+            "Default: where a batch makes the same games",
         ),
     ] = None,
 ) -> None:
@@ -301,11 +299,7 @@ def simulate(
     for line in stat_lines(summary):
         say(line)
     if header["batched"]:
-        say(
-            "played in lockstep batches, which count only "
-            f"{' and '.join(BATCHED_STATS)}; --no-batched plays every game through the "
-            "engine and counts all of the game's stats (lead changes, per-round figures)"
-        )
+        say("played in lockstep batches (the same games and stats as through the engine)")
     if out_ is not None:
         say(f"results written to {out_}")
 

@@ -8,9 +8,8 @@ games/drop_or_stop/batched.py): when every seat's bot has an array policy there,
 played through it. Automatically only where the policy makes the bot's very decisions (the
 outcomes, scores and lengths are the same either way); with `Job.batched=True` also where it
 draws from another random stream (the same distribution, other games); `Job.batched=False`
-never. A batch records only `BATCHED_STATS` of a game's `stats()` (its length): the games'
-other stats (Drop or Stop's lead changes, comebacks, `start_won.r<round>`) come only from
-games played through the engine.
+never. A batch gives each game's `stats()` as the engine's state would (the batched
+module's `Tables.stats`).
 
 Results are streamed (`stream`): the parent holds only chunks that finished ahead of an
 earlier one, never the whole run. Where only the summary is wanted (`summarize`), each
@@ -116,24 +115,20 @@ def batchable(job: Job) -> bool:
     return _batched_policies(job) is not None
 
 
-# The stats a lockstep batch records per game (the engine's games record all of `stats()`).
-BATCHED_STATS = ("decisions", "rounds")
-
-
 def _play_batch(job: Job, indices: range) -> list[GameResult]:
     found = _batched_policies(job)
     assert found is not None
     module, policies = found
     seeds = [derive_seed(job.seed, i) for i in indices]
     played = module.play(_game(job.game, job.options), seeds, policies)
-    decisions = played.tables.decisions.tolist()
-    rounds = played.tables.round.tolist()
+    every_stats = played.tables.stats(range(len(seeds)))
     results = []
     for k, i in enumerate(indices):
         out = played.outcome(k)
-        stats = {"decisions": decisions[k], "rounds": rounds[k]}
         results.append(
-            GameResult(i, seeds[k], out.scores, out.winners, out.payoff, out.truncated, stats)
+            GameResult(
+                i, seeds[k], out.scores, out.winners, out.payoff, out.truncated, every_stats[k]
+            )
         )
     return results
 
@@ -160,9 +155,9 @@ def _tally_batch(job: Job, indices: range) -> Tally:
     for row, count in zip(distinct.tolist(), counts.tolist(), strict=True):
         tally.add_outcome(Outcome.from_scores(row[:-1], truncated=bool(row[-1])), count)
     tally.games = len(indices)
-    for key, column in (("decisions", tables.decisions), ("rounds", tables.round)):
-        values, counts = np.unique(column, return_counts=True)
-        tally.stats[key] = Counter(dict(zip(values.tolist(), counts.tolist(), strict=True)))
+    for stats in tables.stats(range(len(indices))):  # in the engine's order of keys
+        for key, value in stats.items():
+            tally.stats.setdefault(key, Counter())[value] += 1
     return tally
 
 

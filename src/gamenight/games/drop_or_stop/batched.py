@@ -108,6 +108,9 @@ class Tables:
         self.seeds: list[int] = [0] * size
         self.rngs: list[random.Random | None] = [None] * size
         self.log: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        # per scored round (with `record`): its tables, their round wins after it, and
+        # whether the round's start seat won it, for `stats` (the engine's `stats()`)
+        self.rounds_log: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._seat_steps = np.arange(1, n + 1)
 
     # -- setup ----------------------------------------------------------------------------
@@ -255,7 +258,11 @@ class Tables:
         """R15-R24 for every table whose round ended; returns the tables whose game ended."""
         totals = self.totals(self.fixed_sum[slots], self.flex_count[slots])
         best = totals.max(axis=1, keepdims=True)
-        self.wins[slots] += (totals == best) & (best >= 0)  # R18-R20
+        won = (totals == best) & (best >= 0)  # R18-R20
+        self.wins[slots] += won
+        if self.record:
+            start_won = won[np.arange(len(slots)), self.start_seat[slots]]
+            self.rounds_log.append((slots, self.wins[slots], start_won))
         over = (self.wins[slots] >= self.wins_to_win).any(axis=1)  # R21
         ended = slots[over]
         going = slots[~over]
@@ -297,6 +304,58 @@ class Tables:
             if asked.any():
                 drop[asked] = policy(self, slots[asked], seat)
         return drop
+
+    def stats(self, slots: Sequence[int]) -> list[dict[str, float]]:
+        """Each finished slot's `stats()` as the engine's state gives them: its length, the
+        lead's story (state.lead_story, here over arrays: the round wins after each round)
+        and, per round, whether the seat that started it won it."""
+        if not self.record:
+            raise ValueError("these tables were made with record=False")
+        size, n = self.size, self.players
+        leader = np.full(size, -1)
+        changes = np.zeros(size, dtype=np.int64)
+        behind = np.zeros((size, n), dtype=bool)  # below the leaders after some round
+        for scored, wins, _ in self.rounds_log:  # rounds in the order they were played
+            best = wins.max(axis=1, keepdims=True)
+            sole = (wins == best).sum(axis=1) == 1
+            top = wins.argmax(axis=1)
+            before = leader[scored]
+            changes[scored] += sole & (before >= 0) & (top != before)
+            leader[scored] = np.where(sole, top, before)
+            behind[scored] |= wins < best
+        final = self.wins
+        winners = (final == final.max(axis=1, keepdims=True)) & ~self.truncated[:, None]
+        comeback = (winners & behind).any(axis=1)
+        wanted = np.asarray(slots)
+        start_won: dict[int, list[float]] = {int(s): [] for s in wanted}
+        if self.rounds_log:
+            every_slot = np.concatenate([s for s, _, _ in self.rounds_log])
+            every_start = np.concatenate([b for _, _, b in self.rounds_log])
+            picked = np.flatnonzero(np.isin(every_slot, wanted))
+            picked = picked[np.argsort(every_slot[picked], kind="stable")]
+            for slot, won in zip(
+                every_slot[picked].tolist(), every_start[picked].tolist(), strict=True
+            ):
+                start_won[slot].append(float(won))
+        out = []
+        for slot, decisions, rounds, lead_changes, came_back in zip(
+            wanted.tolist(),
+            self.decisions[wanted].tolist(),
+            self.round[wanted].tolist(),
+            changes[wanted].tolist(),
+            comeback[wanted].tolist(),
+            strict=True,
+        ):
+            stats: dict[str, float] = {
+                "decisions": decisions,
+                "rounds": rounds,
+                "lead_changes": float(lead_changes),
+                "comeback": float(came_back),
+            }
+            for r, won in enumerate(start_won[slot], 1):
+                stats[f"start_won.r{r}"] = won
+            out.append(stats)
+        return out
 
     def histories(self, slots: Sequence[int]) -> list[list[tuple[int, Action]]]:
         """Each slot's decisions as the engine's history, (seat, DROP or STOP) in order."""
