@@ -1,8 +1,8 @@
 """Random generators made the cheap way, with the very streams `random.Random` gives.
 
-`random.Random()` seeds itself twice from the OS (its C `__new__` and its Python
-`__init__`), which a copy then throws away with `setstate`; searches copy states on every
-iteration, so that was two `getrandom` calls and two Mersenne Twister seedings each.
+`random.Random()` seeds itself from the OS (a `getrandom` call and a Mersenne Twister
+seeding from it, its `__init__`), which a copy then throws away with `setstate`; searches
+copy states on every iteration, so that was a system call and a seeding each.
 """
 
 from __future__ import annotations
