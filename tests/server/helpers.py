@@ -203,6 +203,17 @@ def wait_js(page: Any, expression: str, timeout: float = 30000) -> None:
         page.wait_for_timeout(50)
 
 
+def shot_of(page: Any, selector: str, path: str) -> None:
+    """A screenshot of the part of the page where `selector` is. Not the element's own
+    screenshot: a state message may re-render the element while Playwright waits for it to
+    be stable, and it then fails with "not attached to the DOM" (seen in CI)."""
+    page.wait_for_selector(selector)
+    page.evaluate("s => document.querySelector(s).scrollIntoView({block: 'start'})", selector)
+    box = page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not visible"
+    page.screenshot(path=path, clip=box)
+
+
 def ws_open(server: Server, tid: str, token: str, tries: int = 100) -> ClientConnection:
     """The table's WebSocket with a seat's token, retried while the server (re)starts."""
     url = f"ws://127.0.0.1:{server.port}/ws/tables/{tid}"

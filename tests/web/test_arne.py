@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import Browser, Page
 
-from tests.server.helpers import SHOTS, Server, wait_js
+from tests.server.helpers import SHOTS, Server, shot_of, wait_js
 from tests.web.conftest import PHONE, create_table, open_page, serious_violations
 
 ENGINE_WORDS = (
@@ -268,7 +268,7 @@ def test_on_your_own_turn_passing_says_the_turn_comes_back(
     for where in ("#window", "#who-acts"):
         said = page.locator(where).inner_text()
         assert "then you play" in said, said
-    page.locator("#handbar").screenshot(path=f"{SHOTS}/arne-own-window.png")
+    shot_of(page, "#handbar", f"{SHOTS}/arne-own-window.png")
     assert serious_violations(page) == []
     assert not page.errors  # type: ignore[attr-defined]
 

@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.server.helpers import SHOTS, Server, wait_js
+from tests.server.helpers import SHOTS, Server, shot_of, wait_js
 from tests.web.conftest import (
     DESKTOP,
     PHONE,
@@ -192,7 +192,7 @@ def test_a_long_reveal_wraps_on_a_phone_and_names_stay_readable(
         assert size["width"] >= 60, (i, size)
     assert "Bot 3 (medium)" in rows.nth(2).locator(".who").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.locator("#moment").screenshot(path=f"{SHOTS}/dos-reveal-phone.png")
+    shot_of(page, "#moment", f"{SHOTS}/dos-reveal-phone.png")
     assert not page.errors  # type: ignore[attr-defined]
 
 
