@@ -327,16 +327,9 @@ class Tables:
         winners = (final == final.max(axis=1, keepdims=True)) & ~self.truncated[:, None]
         comeback = (winners & behind).any(axis=1)
         wanted = np.asarray(slots)
-        start_won: dict[int, list[float]] = {int(s): [] for s in wanted}
-        if self.rounds_log:
-            every_slot = np.concatenate([s for s, _, _ in self.rounds_log])
-            every_start = np.concatenate([b for _, _, b in self.rounds_log])
-            picked = np.flatnonzero(np.isin(every_slot, wanted))
-            picked = picked[np.argsort(every_slot[picked], kind="stable")]
-            for slot, won in zip(
-                every_slot[picked].tolist(), every_start[picked].tolist(), strict=True
-            ):
-                start_won[slot].append(float(won))
+        start_won = _by_slot(
+            wanted, [s for s, _, _ in self.rounds_log], [b for _, _, b in self.rounds_log]
+        )
         out = []
         for slot, decisions, rounds, lead_changes, came_back in zip(
             wanted.tolist(),
@@ -352,8 +345,8 @@ class Tables:
                 "lead_changes": float(lead_changes),
                 "comeback": float(came_back),
             }
-            for r, won in enumerate(start_won[slot], 1):
-                stats[f"start_won.r{r}"] = won
+            for r, (won,) in enumerate(start_won[slot], 1):
+                stats[f"start_won.r{r}"] = float(won)
             out.append(stats)
         return out
 
@@ -361,21 +354,33 @@ class Tables:
         """Each slot's decisions as the engine's history, (seat, DROP or STOP) in order."""
         if not self.record:
             raise ValueError("these tables were made with record=False")
-        every_slot = np.concatenate([s for s, _, _ in self.log])
-        every_seat = np.concatenate([s for _, s, _ in self.log])
-        every_drop = np.concatenate([d for _, _, d in self.log])
         wanted = np.asarray(slots)
-        picked = np.flatnonzero(np.isin(every_slot, wanted))
-        picked = picked[np.argsort(every_slot[picked], kind="stable")]
-        out: dict[int, list[tuple[int, Action]]] = {int(s): [] for s in wanted}
-        for slot, seat, drop in zip(
-            every_slot[picked].tolist(),
-            every_seat[picked].tolist(),
-            every_drop[picked].tolist(),
-            strict=True,
-        ):
-            out[slot].append((seat, DROP if drop else STOP))
-        return [out[int(s)] for s in wanted]
+        steps = _by_slot(
+            wanted,
+            [s for s, _, _ in self.log],
+            [s for _, s, _ in self.log],
+            [d for _, _, d in self.log],
+        )
+        return [
+            [(seat, DROP if drop else STOP) for seat, drop in steps[s]] for s in wanted.tolist()
+        ]
+
+
+def _by_slot(
+    wanted: np.ndarray, slots: list[np.ndarray], *columns: list[np.ndarray]
+) -> dict[int, list[tuple[Any, ...]]]:
+    """Each wanted slot's rows of a per-step log (parallel lists of arrays: the slots, then
+    each value), in the order they were logged."""
+    out: dict[int, list[tuple[Any, ...]]] = {int(s): [] for s in wanted.tolist()}
+    if not slots:
+        return out
+    every_slot = np.concatenate(slots)
+    picked = np.flatnonzero(np.isin(every_slot, wanted))
+    picked = picked[np.argsort(every_slot[picked], kind="stable")]  # log order within a slot
+    values = [np.concatenate(column)[picked].tolist() for column in columns]
+    for slot, *row in zip(every_slot[picked].tolist(), *values, strict=True):
+        out[slot].append(tuple(row))
+    return out
 
 
 # -- policies ---------------------------------------------------------------------------------
