@@ -12,8 +12,19 @@ log is replayed and compared with the final state its players saw (no lost actio
 
 Scripted players pause before each move (uniform, mean THINK seconds; 0 makes every client
 answer at once, a closed-loop stress test). The echo clients send a message of the size of
-a state message at the same rate. Prints one JSON line per figure. Goal: p99 < 50 ms and
-p99 < 3x the echo's p99, no errors, no lost actions.
+a state message at the same rate, each pausing before its first send as a seat does.
+Prints one JSON line per figure. Goal (issue 6, item 9): p99 < 50 ms and <= 3x the echo's
+p99, no errors, no lost actions. Issue 17 measured this stress test (a move every 0.5 s on
+average per seat, 100 tables set up inside the timed run) at 4-7x a fair echo; its own
+<= 3x goal is bench/capacity.py's, at 100 tables and human pacing (item 4).
+Stop 39 (2026-12-05): until then the echo clients, released by the barrier all at once,
+sent their first round together: a burst no table's seats make. Echo p99 2.1-21.8 ms over
+14 `make bench` runs (p99 ratio 0.22-3.25, met in 13); with the first send paused like the
+others, 0.95 and 0.93 ms against our 6.16 and 6.39 ms, 6.5x and 6.9x (two probe runs, load
+0.5-1.0): the <= 3x goal is not met against the fair echo. The tail: the table set-up
+inside the run (9-17 of the 34 slowest actions), and stalls of 7-20 ms around a game's
+last move that hold up the moves in flight at other tables; outside set-up p99 5.2-5.4
+ms, and 4.2-4.7 ms without last moves.
 
 Then the same run again on a fresh server with one flooding client besides (issue 11): it
 opens a socket on a table of its own and sends `sync` messages as fast as it can without
@@ -182,11 +193,14 @@ async def echo_client(port: int, size: int, out: list[float], barrier: Barrier) 
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws/echo", compression=None) as ws:
         await barrier.wait()
         for _ in range(ECHO_ROUNDS):
+            # Pause first, as a seat thinks before it acts: released by the barrier all at
+            # once, 100 clients sending together made a burst no table's seats make (echo
+            # p99 2.1-21.8 ms in 14 `make bench` runs, against about 0.9 ms spread out).
+            await asyncio.sleep(think() / 2)  # two seats per table: twice the message rate
             start = time.perf_counter()
             await ws.send(payload)
             await ws.recv()
             out.append(time.perf_counter() - start)
-            await asyncio.sleep(think() / 2)  # two seats per table: twice the message rate
 
 
 async def flooder(base: str, port: int, stop: asyncio.Event, counts: dict[str, int]) -> None:
@@ -301,6 +315,7 @@ def run(flood: bool = False) -> dict[str, Any]:
         and len(stats.finals) == TABLES * GAMES,
         value=round(p99, 2),
         echo_p99_ms=round(echo_p99, 2),
+        ratio_to_echo=round(p99 / echo_p99, 2),
         load=load_average(),
     )
     if stats.errors:
