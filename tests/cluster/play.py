@@ -42,6 +42,7 @@ class Person:
         self.pending: int | None = None  # version of the act waiting for an answer
         self.sent_at = 0.0
         self.hold: Callable[[dict[str, Any]], bool] | None = None  # True: do not answer now
+        self.trace: list[str] = []  # what this page sent and heard, for a failure's message
 
     def move_to(self, node: Node) -> None:
         """The page reconnects (to another process)."""
@@ -56,6 +57,9 @@ class Person:
             self.sent.pop(self.last["version"], None)
         if self.pending is not None:
             self.sent.pop(self.pending, None)
+        self.trace.append(
+            f"moved (last {self.last and self.last['version']}, pending {self.pending})"
+        )
         self.pending = None
 
     def reconnect(self) -> None:
@@ -69,6 +73,7 @@ class Person:
         except RuntimeError:
             self.closed_at = time.monotonic()
             return
+        self.trace.append(f"reconnected (pending {self.pending})")
         self.pending = None
 
     def poll(self, wait: float = 0.005) -> None:
@@ -80,12 +85,11 @@ class Person:
             while True:
                 msg = json.loads(self.ws.recv(timeout=wait))
                 wait = 0.0
-                if msg["type"] == "refused" and self.pending is not None:
-                    self.refused.add(self.pending)
-                    if str(msg.get("reason", "")).startswith("stale action"):
-                        self.raced.add(self.pending)
-                        self.ws.send(json.dumps({"type": "sync"}))
-                    self.pending = None
+                self.trace.append(
+                    f"heard {msg['type']} v{msg.get('version')} {msg.get('reason', '')}"
+                )
+                if msg["type"] == "refused":
+                    self.heard_refusal(msg)
                 newer = self.last is None or msg.get("version", -1) >= self.last["version"]
                 if msg["type"] == "state" and "view" in msg and newer:
                     self.last = msg
@@ -94,6 +98,7 @@ class Person:
         except ConnectionClosed:
             self.ws = None
             self.closed_at = time.monotonic()
+            self.trace.append("closed")
         msg = self.last
         if msg is None or "outcome" in msg or not msg.get("asked"):
             return
@@ -114,11 +119,28 @@ class Person:
         self.refused.discard(version)
         self.pending = version
         self.sent_at = time.monotonic()
+        self.trace.append(f"sent v{version} {action}{' again' if resend else ''}")
         try:
             assert self.ws is not None
             self.ws.send(json.dumps({"type": "act", "version": version, "action": action}))
         except ConnectionClosed:
             self.ws = None
+            self.trace.append("closed while sending")
+
+    def heard_refusal(self, msg: dict[str, Any]) -> None:
+        """A refused act, by the version it was made on: after a reconnection a page may
+        have acted on a newer state before the answer to an older act came, and a refusal
+        taken for the newer act left the older one counted as acknowledged."""
+        made_on = msg.get("made_on", self.pending)
+        if made_on is None:
+            return
+        self.refused.add(made_on)
+        if str(msg.get("reason", "")).startswith("stale action"):
+            self.raced.add(made_on)
+            assert self.ws is not None
+            self.ws.send(json.dumps({"type": "sync"}))
+        if made_on == self.pending:
+            self.pending = None
 
     def choose(self, msg: dict[str, Any]) -> dict[str, Any]:
         view = msg["view"]
@@ -134,6 +156,16 @@ class Person:
             self.windows += 1
         # answer in a window now and then; mostly pass, so the game moves on
         return passes[0] if passes and self.rng.random() < 0.8 else self.rng.choice(actions)
+
+    def told(self, version: int, stored: Any) -> str:
+        """What this page sent and heard near `version`, for a failure's message."""
+        near = {f"v{v} " for v in range(version - 2, version + 3)}
+        lines = [
+            x
+            for x in self.trace
+            if x.split()[0] not in ("sent", "heard") or any(n in x + " " for n in near)
+        ]
+        return f"seat {self.seat} v{version}: stored {stored}; the page:\n" + "\n".join(lines)
 
     @property
     def over(self) -> bool:
@@ -191,5 +223,5 @@ def check_log(db: str, tid: str, people: list[Person], finished: bool = True) ->
             if version in p.refused:
                 continue
             # a later state acknowledges it; only the seat asked acts on a version
-            assert history[version] == (p.seat, action), (p.seat, version)
+            assert history[version] == (p.seat, action), p.told(version, history[version])
     return len(history)

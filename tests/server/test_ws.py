@@ -121,6 +121,28 @@ def test_refusals_change_nothing(client: TestClient) -> None:
         assert receive_state(mover)["version"] == version
 
 
+def test_a_refused_act_names_the_version_it_was_made_on(client: TestClient) -> None:
+    """A page with two acts in flight (it acted again on a newer state, seen after a
+    reconnection, before the older act's answer came) tells which one was refused."""
+    tid, a, b = two_people(client, seed=2)
+    with (
+        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, a)) as wa,
+        client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, b)) as wb,
+    ):
+        sa, _sb = receive_state(wa), receive_state(wb)
+        receive_state(wa)  # the broadcast when b connected
+        mover = wa if sa["view"]["to_act"] == 0 else wb
+        version = sa["version"]
+        for made_on, action in ((version - 1, "drop"), (version, "fly")):
+            mover.send_json({"type": "act", "version": made_on, "action": {"type": action}})
+            msg = mover.receive_json()
+            assert msg["type"] == "refused" and msg["made_on"] == made_on, msg
+        mover.send_json({"type": "ping", "t": 1})  # not an act: no version to name
+        assert "made_on" not in mover.receive_json()
+        mover.send_text("{not json")
+        assert "made_on" not in mover.receive_json()
+
+
 def test_wrong_tokens_cannot_act(client: TestClient) -> None:
     tid, _a, _b = two_people(client)
     other = new_table(client, seats=["open", "open"])

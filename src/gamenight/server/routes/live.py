@@ -153,7 +153,10 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
         try:
             await answer(table, conn, parsed)
         except Refused as err:
-            await conn.send(refuse(err.reason))
+            refusal = refuse(err.reason)
+            if isinstance(parsed, models.Act):  # which act, for a page with two in flight
+                refusal["made_on"] = parsed.version
+            await conn.send(refusal)
         except Exception:
             log.exception("message %r at table %s failed", kind, table.row.id)
             await conn.send(refuse("the server failed on this message; nothing changed"))
