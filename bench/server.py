@@ -10,6 +10,10 @@ client is connected, so the anchor is a round trip on an established socket, as 
 is). Afterwards every table's stored
 log is replayed and compared with the final state its players saw (no lost actions).
 
+Every table of a round is set up (created, joined, both sockets open) before any game
+starts; the games then start over a second. The figure also prints the load generator's own
+loop lag while games are played (`server_client_lag_p99_ms`): what it adds to the actions.
+
 Scripted players pause before each move (uniform, mean THINK seconds; 0 makes every client
 answer at once, a closed-loop stress test). The echo clients send a message of the size of
 a state message at the same rate, each pausing before its first send as a seat does.
@@ -25,6 +29,20 @@ others, 0.95 and 0.93 ms against our 6.16 and 6.39 ms, 6.5x and 6.9x (two probe 
 inside the run (9-17 of the 34 slowest actions), and stalls of 7-20 ms around a game's
 last move that hold up the moves in flight at other tables; outside set-up p99 5.2-5.4
 ms, and 4.2-4.7 ms without last moves.
+Stop 40 (2026-12-05, a niced 1 s tournament on both cores, load 2.3-2.9): both causes cut.
+- A game's end cost the database thread about 4 ms of SQLAlchemy: a trip there to store
+  the status before the last broadcast, then a rating pass that read the table, its seats
+  and two account tables even for a practice table. Now the status is one statement in
+  the event loop (as an action's store) and a table that cannot be rated is marked in one
+  write. The server's own p99 (`server_side_p99_ms`): 1.2-5.7 ms, median 2.8, against
+  4.2-5.9, median 5.0, before (8 runs each, calm and flooded, taken in turn with the old
+  code). With the tournament beside them the echo's p99 was 3.9-4.7 ms (0.9 on a quiet
+  machine), and our p99 7.5-13.5 ms against either code: the figure needs a quiet machine.
+- Set-up inside the timed run lagged this process's own loop (an HTTP client per table is
+  20-50 ms of SSL set-up): 14-79 ms, added to the actions it timed (a lag monitor: the 1%
+  slowest actions fell in its lag). One shared HTTP client did worse (lag p99 23-40 ms,
+  our p99 34-74 ms; why not looked into), so the set-up now comes before the games, as
+  the echo's connections do: lag p99 4-17 ms (8-71 before, in the same runs).
 
 Then the same run again on a fresh server with one flooding client besides (issue 11): it
 opens a socket on a table of its own and sends `sync` messages as fast as it can without
@@ -94,6 +112,17 @@ class Stats:
         self.finals: dict[str, dict[str, Any]] = {}
         self.server_side: dict[str, Any] = {}
         self.sizes: list[int] = []
+        self.lag: list[float] = []  # the load generator's own loop lag, seconds
+
+
+async def lag_monitor(stats: Stats, playing: asyncio.Event) -> None:
+    """How late this process's event loop wakes from a 10 ms sleep while games are played
+    (as capacity.py): a late load generator adds its lag to the actions it times."""
+    while True:
+        await playing.wait()
+        before = time.perf_counter()
+        await asyncio.sleep(0.01)
+        stats.lag.append(time.perf_counter() - before - 0.01)
 
 
 async def seat_client(
@@ -128,6 +157,23 @@ async def seat_client(
                 await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
 
 
+class Barrier:
+    """Every echo client (every table) waits here until all are connected (set up): the
+    connect burst of 100 sockets at once is not part of the round trips timed (it made the
+    anchor flatter us)."""
+
+    def __init__(self, parties: int) -> None:
+        self.parties = parties
+        self.arrived = 0
+        self.all_in = asyncio.Event()
+
+    async def wait(self) -> None:
+        self.arrived += 1
+        if self.arrived >= self.parties:
+            self.all_in.set()
+        await self.all_in.wait()
+
+
 async def post(http: httpx.AsyncClient, url: str, body: Any = None) -> httpx.Response:
     """POST with a few retries: setting up 100 tables at once may meet a full backlog."""
     for attempt in range(5):
@@ -138,8 +184,9 @@ async def post(http: httpx.AsyncClient, url: str, body: Any = None) -> httpx.Res
     return await http.post(url, json=body)
 
 
-async def one_table(base: str, port: int, rng: random.Random, stats: Stats) -> None:
-    await asyncio.sleep(rng.uniform(0, 1.0))  # tables arrive over a second, not at once
+async def one_table(
+    base: str, port: int, rng: random.Random, stats: Stats, all_set: Barrier
+) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         r = await post(
             http,
@@ -166,26 +213,15 @@ async def one_table(base: str, port: int, rng: random.Random, stats: Stats) -> N
             for s in (0, 1)
         ]
         await asyncio.sleep(0.2)  # both sockets open before the game starts
+        # Every table is set up before any game starts, as the echo clients all connect
+        # before any round trip: set-up inside the timed run lagged this process's own
+        # loop (20-50 ms per HTTP client made), and the lag was added to the actions timed.
+        await all_set.wait()
+        await asyncio.sleep(rng.uniform(0, 1.0))  # games start over a second, not at once
         r = await post(http, f"/api/tables/{tid}/start")
         if r.status_code != 200:
             stats.errors.append(r.text)
         await asyncio.gather(*clients)
-
-
-class Barrier:
-    """Every echo client waits here until all are connected: the connect burst of 100
-    sockets at once is not part of the echo's round trips (it made the anchor flatter us)."""
-
-    def __init__(self, parties: int) -> None:
-        self.parties = parties
-        self.arrived = 0
-        self.all_in = asyncio.Event()
-
-    async def wait(self) -> None:
-        self.arrived += 1
-        if self.arrived >= self.parties:
-            self.all_in.set()
-        await self.all_in.wait()
 
 
 async def echo_client(port: int, size: int, out: list[float], barrier: Barrier) -> None:
@@ -232,10 +268,22 @@ async def main(base: str, port: int, flood: bool) -> tuple[Stats, list[float], f
     stop = asyncio.Event()
     counts = {"connections": 0, "sent": 0, "closed": 0}
     flooding = asyncio.create_task(flooder(base, port, stop, counts)) if flood else None
+    playing = asyncio.Event()
+    monitor = asyncio.create_task(lag_monitor(stats, playing))
     start = time.perf_counter()
     for _ in range(GAMES):
-        await asyncio.gather(*(one_table(base, port, rng, stats) for _ in range(TABLES)))
+        all_set = Barrier(TABLES)
+        tables = (one_table(base, port, rng, stats, all_set) for _ in range(TABLES))
+        round_ = asyncio.gather(*tables)
+        all_in = asyncio.ensure_future(all_set.all_in.wait())
+        # a table whose set-up failed ends the round (its error raised below), not a wait
+        await asyncio.wait({all_in, round_}, return_when=asyncio.FIRST_COMPLETED)
+        all_in.cancel()
+        playing.set()
+        await round_
+        playing.clear()
     elapsed = time.perf_counter() - start
+    monitor.cancel()
     if flooding is not None:
         stop.set()
         await flooding
@@ -294,6 +342,8 @@ def run(flood: bool = False) -> dict[str, Any]:
         "server_echo_median_ms": round(statistics.median(echo_ms), 2),
         "server_echo_p99_ms": round(echo_p99, 2),
         "server_p99_ratio_to_echo": round(p99 / echo_p99, 2),
+        "server_client_lag_p99_ms": round(1000 * quantile(stats.lag, 0.99), 2),
+        "server_client_lag_max_ms": round(1000 * max(stats.lag), 2),
         "server_side_median_ms": stats.server_side.get("median_ms"),
         "server_side_p99_ms": stats.server_side.get("p99_ms"),
         "server_state_message_mean_bytes": round(statistics.mean(stats.sizes)),

@@ -145,10 +145,15 @@ def test_a_game_is_rated_when_it_ends_not_when_a_profile_is_read(client: TestCli
 
 def test_a_chosen_seed_is_not_rated(client: TestClient) -> None:
     sign_up(client, "Ann")
-    play_person_against_bot(client, seed=3)
+    tid = play_person_against_bot(client, seed=3)
     profile = client.get("/api/profiles/Ann").json()
     assert profile["games_played"] == 1 and profile["ratings"] == []
     assert not profile["recent"][0]["rated"]
+    accounts = client.app.state.holder["accounts"]  # type: ignore[attr-defined]
+    with accounts.engine.connect() as conn:  # looked at once: a restart does not replay it
+        query = text("SELECT rated FROM rated_tables WHERE table_id = :t")
+        assert conn.execute(query, {"t": tid}).scalar_one_or_none() == 0
+    assert accounts.rate_finished(client.app.state.holder["hub"].store) == 0  # type: ignore[attr-defined]
 
 
 def test_guests_still_play_and_are_not_on_the_leaderboard(client: TestClient) -> None:

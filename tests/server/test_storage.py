@@ -239,6 +239,28 @@ def test_storing_without_waiting_gives_up_at_once_while_another_connection_write
     disconnect(engine)
 
 
+def test_a_games_end_is_stored_without_waiting_or_not_at_all(tmp_path: Path) -> None:
+    """set_status_now (the event loop's store of a game's end): False and nothing written
+    while SQLite's write lock is held elsewhere, the status written once it is free."""
+    import sqlite3
+
+    path = tmp_path / "end.sqlite3"
+    engine = connect(f"sqlite:///{path}")
+    store = Store(engine)
+    store.create_table(a_table("end"))
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    start = time.monotonic()
+    assert store.set_status_now("end", "finished") is False
+    assert time.monotonic() - start < 0.5
+    blocker.execute("ROLLBACK")
+    assert store.table("end").status == "open"
+    assert store.set_status_now("end", "finished") is True
+    assert store.table("end").status == "finished"
+    blocker.close()
+    disconnect(engine)
+
+
 def test_an_unknown_inline_setting_is_named_and_the_default_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -31,7 +31,7 @@ from gamenight.engine.core import Outcome
 from gamenight.server import chat, coach, ops, pages, shared, workers
 from gamenight.server.accounts import Accounts
 from gamenight.server.accounts import router as accounts_router
-from gamenight.server.db import Store, connect, disconnect
+from gamenight.server.db import Store, TableRow, connect, disconnect
 from gamenight.server.guard import Guard, HostCheck, Receive, Scope, Send, host_header
 from gamenight.server.limits import Rates
 from gamenight.server.live_table import LiveTable
@@ -138,13 +138,13 @@ def create_app(
                 return
             state = table.state
             outcome = state.outcome() if state is not None and state.over else None
-            accounts.rating_started(hub.spawn(rate_one(table.row.id, outcome)))
+            accounts.rating_started(hub.spawn(rate_one(table.row, outcome)))
 
-        async def rate_one(table_id: str, outcome: Outcome | None) -> None:
+        async def rate_one(row: TableRow, outcome: Outcome | None) -> None:
             try:
-                await hub.db(accounts.rate_table, hub.store, table_id, outcome)
+                await hub.db(accounts.rate_table, hub.store, row.id, outcome, row)
             except Exception:  # a rating must never undo or hide the game's end
-                log.exception("rating table %s failed", table_id)
+                log.exception("rating table %s failed", row.id)
 
         hub.on_finished = rate
         hub.relays["chat"] = table_chat.heard  # a line written on another process

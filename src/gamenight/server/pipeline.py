@@ -115,7 +115,7 @@ def _check(state: State, seat: int, action: Action) -> None:
 
 async def _store_finished(hub: Hub, table: LiveTable) -> None:
     try:
-        await hub.db(hub.store.set_status, table.row.id, "finished")
+        await hub.store_finished(table.row.id)
     except Exception:  # the actions are stored; the status is mended on the next load
         log.exception("storing that table %s finished failed", table.row.id)
 

@@ -135,6 +135,14 @@ class Hub:
                 return
         await self.db(self.store.append_action, table_id, n, seat, action, status)
 
+    async def store_finished(self, table_id: str) -> None:
+        """Store that the table's game is over, in the event loop as store_action does (its
+        last action was stored as running; see pipeline.act)."""
+        inline = self.inline_actions and time.monotonic() >= self.inline_paused_until
+        if inline and self.store.set_status_now(table_id, "finished"):
+            return
+        await self.db(self.store.set_status, table_id, "finished")
+
     def _slow_store(self, took: float) -> None:
         now = time.monotonic()
         slow = self.inline_slow
