@@ -23,7 +23,10 @@ class AlwaysStop:
 
 
 def test_register_makes_a_bot_everywhere(monkeypatch):
-    # registered for this test only: other tests in the process list the shipped bots
+    # registered for this test only: other tests in the process list the shipped bots.
+    # They are loaded first (once per process, cached): loaded into the copy, they went
+    # with it, and every later test in the process found no `learned` bot.
+    bots._load_entry_points()
     monkeypatch.setattr(bots, "_REGISTERED", dict(bots._REGISTERED))
     bots.register("always-stop", AlwaysStop, games=("drop-or-stop",))
     game = load("drop-or-stop", players=2)
