@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -48,6 +49,30 @@ def test_every_batched_game_replays_through_the_engine(options: dict[str, object
     for i, history in zip(sample, played.histories(sample), strict=True):
         state = game.replay(seeds[i], history)  # act() refuses any illegal decision
         assert not state.actors
+        assert state.outcome() == played.outcome(i)
+        assert state.round == played.tables.round[i]
+
+
+def test_games_that_reshuffle_twice_or_more_replay_through_the_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R13: a table's generator is rebuilt from its seed at each reshuffle (not held), past
+    the first shuffle, the start seat and the keys of every earlier reshuffle."""
+    reshuffles: Counter[int] = Counter()
+    reshuffle = B.Tables._reshuffle
+
+    def counted(tables: B.Tables, slot: int) -> None:
+        reshuffles[tables.seeds[slot]] += 1
+        reshuffle(tables, slot)
+
+    monkeypatch.setattr(B.Tables, "_reshuffle", counted)
+    game = gamenight.load("drop-or-stop", players=4)
+    seeds = [derive_seed(5, i) for i in range(300)]
+    played = B.play(game, seeds, [B.RandomPolicy()] * 4)
+    twice = [i for i, seed in enumerate(seeds) if reshuffles[seed] >= 2][:40]
+    assert len(twice) >= 20
+    for i, history in zip(twice, played.histories(twice), strict=True):
+        state = game.replay(seeds[i], history)
         assert state.outcome() == played.outcome(i)
         assert state.round == played.tables.round[i]
 

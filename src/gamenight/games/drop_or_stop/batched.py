@@ -106,7 +106,10 @@ class Tables:
         self.truncated = np.zeros(size, dtype=bool)
         self.key = np.zeros(size, dtype=np.uint64)  # the seed, for counter-based uniforms
         self.seeds: list[int] = [0] * size
-        self.rngs: list[random.Random | None] = [None] * size
+        # random() keys drawn by a slot's reshuffles so far: its generator is rebuilt from
+        # the seed when a reshuffle needs it, not held (2.5 KB of state a table, more than
+        # half of what a table held; R13 comes about once in 30 two-player games)
+        self.keys_drawn = np.zeros(size, dtype=np.int64)
         self.log: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         # per scored round (with `record`): its tables, their round wins after it, and
         # whether the round's start seat won it, for `stats` (the engine's `stats()`)
@@ -127,7 +130,6 @@ class Tables:
                 4 * _WORDS_PER_KEY * DECK_SIZE, "little"
             )
             starts.append(int(self.first_start_seat) if fixed_start else rng.randrange(n))
-            self.rngs[slot] = rng
             self.seeds[slot] = seed
         raw = np.frombuffer(bytes(words), dtype="<u4").reshape(len(slots), DECK_SIZE, 2)
         raw = raw.astype(np.uint64)
@@ -142,6 +144,7 @@ class Tables:
         self.decisions[slots] = 0
         self.cards_drawn[slots] = 0
         self.truncated[slots] = False
+        self.keys_drawn[slots] = 0
         self.live[slots] = True
         self.start_seat[slots] = starts
         self.key[slots] = np.asarray(seeds, dtype=np.uint64)
@@ -151,15 +154,27 @@ class Tables:
         """R13 with the engine's shuffle: one `random()` key per discarded card, in order."""
         size = int(self.discard_len[slot])
         cards = self.discard[slot, :size].tolist()
-        rng = self.rngs[slot]
-        assert rng is not None
-        draw_key = rng.random
+        draw_key = self._stream(slot).random
         keys = {c: draw_key() for c in cards}
+        self.keys_drawn[slot] += size
         cards.sort(key=keys.__getitem__)
         self.draw[slot, :size] = cards
         self.draw_len[slot] = size
         self.discard_len[slot] = 0
         self.public_kinds[slot] -= np.bincount(self.kind_of[cards], minlength=self.kinds)
+
+    def _stream(self, slot: int) -> random.Random:
+        """The slot's generator where the engine's is now: rebuilt from the seed, past the
+        first shuffle, the start seat and every earlier reshuffle's keys (a `random()` is
+        two 32-bit words, as `getrandbits(64)` is)."""
+        rng = random.Random(self.seeds[slot])
+        rng.getrandbits(32 * _WORDS_PER_KEY * DECK_SIZE)
+        if self.first_start_seat == "random":
+            rng.randrange(self.players)
+        drawn = int(self.keys_drawn[slot])
+        if drawn:
+            rng.getrandbits(64 * drawn)
+        return rng
 
     def _pop(self, slots: np.ndarray) -> np.ndarray:
         """The top card of each slot's draw pile, reshuffling empty piles first (R13)."""
