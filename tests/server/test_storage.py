@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -211,23 +212,36 @@ def test_the_migration_keeps_the_earliest_of_two_rematches(tmp_path: Path) -> No
     disconnect(store.engine)
 
 
+@contextlib.contextmanager
+def another_writer(path: Path) -> Iterator[None]:
+    """SQLite's write lock held by another connection (as the database thread's) inside."""
+    import sqlite3
+
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+
+
+def gives_up_at_once(write: Callable[[], bool]) -> None:
+    start = time.monotonic()
+    assert write() is False
+    assert time.monotonic() - start < 0.5  # the driver's own wait is 5 s
+
+
 def test_storing_without_waiting_gives_up_at_once_while_another_connection_writes(
     tmp_path: Path,
 ) -> None:
     """append_action_now (the event loop's store): False, nothing written and no wait while
     SQLite's write lock is held elsewhere; the same row as append_action once it is free."""
-    import sqlite3
-
     path = tmp_path / "now.sqlite3"
-    engine = connect(f"sqlite:///{path}")
-    store = Store(engine)
+    store = Store(connect(f"sqlite:///{path}"))
     store.create_table(a_table("now"))
-    blocker = sqlite3.connect(path, isolation_level=None)
-    blocker.execute("BEGIN IMMEDIATE")
-    start = time.monotonic()
-    assert store.append_action_now("now", 0, 0, {"type": "drop"}, "running") is False
-    assert time.monotonic() - start < 0.5  # the driver's own wait is 5 s
-    blocker.execute("ROLLBACK")
+    with another_writer(path):
+        gives_up_at_once(lambda: store.append_action_now("now", 0, 0, {"type": "drop"}, "running"))
     assert store.history("now") == []
     assert store.append_action_now("now", 0, 0, {"type": "drop"}, "running") is True
     store.append_action("now", 1, 1, {"type": "stop"}, "finished")
@@ -235,30 +249,21 @@ def test_storing_without_waiting_gives_up_at_once_while_another_connection_write
     assert store.table("now").version == 2 and store.table("now").status == "finished"
     with pytest.raises(RuntimeError, match="stored version is not 1"):
         store.append_action_now("now", 1, 0, {"type": "drop"}, "running")
-    blocker.close()
-    disconnect(engine)
+    disconnect(store.engine)
 
 
 def test_a_games_end_is_stored_without_waiting_or_not_at_all(tmp_path: Path) -> None:
     """set_status_now (the event loop's store of a game's end): False and nothing written
     while SQLite's write lock is held elsewhere, the status written once it is free."""
-    import sqlite3
-
     path = tmp_path / "end.sqlite3"
-    engine = connect(f"sqlite:///{path}")
-    store = Store(engine)
+    store = Store(connect(f"sqlite:///{path}"))
     store.create_table(a_table("end"))
-    blocker = sqlite3.connect(path, isolation_level=None)
-    blocker.execute("BEGIN IMMEDIATE")
-    start = time.monotonic()
-    assert store.set_status_now("end", "finished") is False
-    assert time.monotonic() - start < 0.5
-    blocker.execute("ROLLBACK")
+    with another_writer(path):
+        gives_up_at_once(lambda: store.set_status_now("end", "finished"))
     assert store.table("end").status == "open"
     assert store.set_status_now("end", "finished") is True
     assert store.table("end").status == "finished"
-    blocker.close()
-    disconnect(engine)
+    disconnect(store.engine)
 
 
 def test_an_unknown_inline_setting_is_named_and_the_default_kept(
