@@ -122,7 +122,8 @@ async def lag_monitor(stats: Stats, playing: asyncio.Event) -> None:
         await playing.wait()
         before = time.perf_counter()
         await asyncio.sleep(0.01)
-        stats.lag.append(time.perf_counter() - before - 0.01)
+        if playing.is_set():  # not a wake-up late for the next round's set-up
+            stats.lag.append(time.perf_counter() - before - 0.01)
 
 
 async def seat_client(
