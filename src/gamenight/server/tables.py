@@ -125,23 +125,27 @@ class Hub:
         another connection holds the write lock it goes to the thread; when a write in the
         loop was slow anyway (a disk so busy the page cache blocks), every write goes to
         the thread for INLINE_PAUSE seconds."""
-        if self.inline_actions and time.monotonic() >= self.inline_paused_until:
-            start = time.perf_counter()
-            stored = self.store.append_action_now(table_id, n, seat, action, status)
-            took = time.perf_counter() - start
-            if took > INLINE_SLOW:
-                self._slow_store(took)
-            if stored:
-                return
+        if self._stored_now(self.store.append_action_now, table_id, n, seat, action, status):
+            return
         await self.db(self.store.append_action, table_id, n, seat, action, status)
 
     async def store_finished(self, table_id: str) -> None:
         """Store that the table's game is over, in the event loop as store_action does (its
         last action was stored as running; see pipeline.act)."""
-        inline = self.inline_actions and time.monotonic() >= self.inline_paused_until
-        if inline and self.store.set_status_now(table_id, "finished"):
+        if self._stored_now(self.store.set_status_now, table_id, "finished"):
             return
         await self.db(self.store.set_status, table_id, "finished")
+
+    def _stored_now(self, write_now: Callable[..., bool], *args: Any) -> bool:
+        """A store in the event loop, unless it would wait or writes there are paused."""
+        if not self.inline_actions or time.monotonic() < self.inline_paused_until:
+            return False
+        start = time.perf_counter()
+        stored = write_now(*args)
+        took = time.perf_counter() - start
+        if took > INLINE_SLOW:
+            self._slow_store(took)
+        return stored
 
     def _slow_store(self, took: float) -> None:
         now = time.monotonic()
