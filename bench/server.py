@@ -35,9 +35,9 @@ Stop 40 (2026-12-05, a niced 1 s tournament on both cores, load 2.3-2.9): both c
   and two account tables even for a practice table. Now the status is one statement in
   the event loop (as an action's store) and a table that cannot be rated is marked in one
   write. The server's own p99 (`server_side_p99_ms`): 1.2-5.7 ms, median 2.8, against
-  4.2-5.9, median 5.0, before (8 runs each, calm and flooded, taken in turn with the old
+  4.2-5.9, median 5.0, before (4 runs each, calm and flooded, taken in turn with the old
   code). With the tournament beside them the echo's p99 was 3.9-4.7 ms (0.9 on a quiet
-  machine), and our p99 7.5-13.5 ms against either code: the figure needs a quiet machine.
+  machine), and our calm p99 7.5-13.5 ms with either code: the figure needs a quiet one.
 - Set-up inside the timed run lagged this process's own loop (an HTTP client per table is
   20-50 ms of SSL set-up): 14-79 ms, added to the actions it timed (a lag monitor: the 1%
   slowest actions fell in its lag). One shared HTTP client did worse (lag p99 23-40 ms,
