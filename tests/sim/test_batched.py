@@ -53,11 +53,12 @@ def test_every_batched_game_replays_through_the_engine(options: dict[str, object
         assert state.round == played.tables.round[i]
 
 
+@pytest.mark.parametrize("first_start_seat", ["random", 1])
 def test_games_that_reshuffle_twice_or_more_replay_through_the_engine(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, first_start_seat: object
 ) -> None:
     """R13: a table's generator is rebuilt from its seed at each reshuffle (not held), past
-    the first shuffle, the start seat and the keys of every earlier reshuffle."""
+    the first shuffle, the start seat (R6, when drawn) and every earlier reshuffle's keys."""
     reshuffles: Counter[int] = Counter()
     reshuffle = B.Tables._reshuffle
 
@@ -66,7 +67,7 @@ def test_games_that_reshuffle_twice_or_more_replay_through_the_engine(
         reshuffle(tables, slot)
 
     monkeypatch.setattr(B.Tables, "_reshuffle", counted)
-    game = gamenight.load("drop-or-stop", players=4)
+    game = gamenight.load("drop-or-stop", players=4, first_start_seat=first_start_seat)
     seeds = [derive_seed(5, i) for i in range(300)]
     played = B.play(game, seeds, [B.RandomPolicy()] * 4)
     twice = [i for i, seed in enumerate(seeds) if reshuffles[seed] >= 2][:40]
