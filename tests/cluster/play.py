@@ -131,8 +131,8 @@ class Person:
         """A refused act, by the version it was made on: after a reconnection a page may
         have acted on a newer state before the answer to an older act came, and a refusal
         taken for the newer act left the older one counted as acknowledged."""
-        made_on = msg.get("made_on", self.pending)
-        if made_on is None:
+        made_on = msg.get("made_on")
+        if made_on is None:  # not an act's refusal
             return
         self.refused.add(made_on)
         if str(msg.get("reason", "")).startswith("stale action"):
