@@ -107,3 +107,36 @@ def test_a_rematch_accepted_on_another_process_starts(
                 break
             time.sleep(0.1)
         assert states == ["running", "running"], "everyone accepted: the next game started"
+
+
+def test_a_seat_taken_back_through_another_process_moves_on_both(
+    pg_url: str, redis: Redis, work: Path
+) -> None:
+    """Ann sits while signed in on `a` (the table's owner), then takes her seat to another
+    device through `b`: the request is forwarded to `a`, and on both processes the new
+    token is her seat and the old one only watches."""
+    with nodes(pg_url, redis.url, work, 2) as (a, b):
+        r = httpx.post(f"{b.url}/api/accounts", json={"name": "Ann", "password": "correct horse"})
+        assert r.status_code == 201, r.text
+        session = {"gn_session": str(r.cookies.get("gn_session"))}
+        tid, owner = create_table(a, "drop-or-stop", QUICK, ["open", "open"], {"bot_delay": 0})
+        seat = f"gn_seat_{tid}"
+        r = httpx.post(
+            f"{a.url}/api/tables/{tid}/join", json={"seat": 0, "name": "Ann"}, cookies=session
+        )
+        assert r.status_code == 200, r.text
+        old = str(r.cookies.get(seat))
+        join(b, tid, 1, "Bob")
+        start(a, tid, owner)
+        assert httpx.get(f"{b.url}/api/tables/{tid}", cookies=session).json()["account_seat"] == 0
+        r = httpx.post(f"{b.url}/api/tables/{tid}/reclaim", json={}, cookies=session)
+        assert r.status_code == 200 and r.json()["you"] == 0, r.text
+        new = str(r.cookies.get(seat))
+        assert new != old
+        for node in (a, b):
+            for token, expected in ((new, 0), (old, None)):
+                ws = ws_open(node, tid, token)
+                try:
+                    assert until(ws, lambda m: m["type"] == "state")["seat"] == expected
+                finally:
+                    ws.close()

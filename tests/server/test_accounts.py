@@ -18,6 +18,7 @@ from sqlalchemy import create_engine, text
 import gamenight
 from gamenight.server.accounts import BOT_ANCHORS, SESSION_COOKIE
 from gamenight.server.db import Store, connect, disconnect
+from gamenight.server.routes.common import seat_cookie
 from tests.server.conftest import (
     cookie,
     hub_of,
@@ -334,3 +335,117 @@ def test_the_last_move_is_broadcast_before_the_rating_is_written(
     release.set()
     (rating,) = client.get("/api/profiles/Ann").json()["ratings"]
     assert rating["games"] == 1
+
+
+def play_seat(client: TestClient, tid: str, token: str, rng_seed: int = 5) -> None:
+    """The person holding `token` plays random moves until the game at `tid` is over."""
+    rng = random.Random(rng_seed)
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, token)) as ws:
+        msg = receive_state(ws)
+        while not msg["view"]["over"]:
+            if msg.get("asked"):
+                action = rng.choice(msg["actions"])
+                ws.send_json({"type": "act", "version": msg["version"], "action": action})
+            msg = receive_state(ws, msg["version"] + 1)
+
+
+def test_a_rematch_played_while_signed_in_counts_on_the_profile(client: TestClient) -> None:
+    """The rematch's seat is linked to the account as a joined seat is: its game shows on
+    the profile (it did not: only the first game of a series counted)."""
+    sign_up(client, "Ann")
+    t = new_table(client, seats=["open", "easy"])
+    tid = t["id"]
+    token = join(client, tid, 0, "Ann")
+    assert client.post(f"/api/tables/{tid}/start").status_code == 200
+    play_seat(client, tid, token)
+    r = client.post(f"/api/tables/{tid}/rematch", cookies={seat_cookie(tid): token})
+    assert r.status_code == 201, r.text
+    new = r.json()["id"]
+    again = r.cookies.get(seat_cookie(new))
+    assert again  # everyone accepted: the next game starts by itself
+    play_seat(client, new, again)
+    profile = client.get("/api/profiles/Ann").json()
+    assert profile["games_played"] == 2
+    assert {g["table"] for g in profile["recent"]} == {tid, new}
+
+
+def test_a_guest_in_a_seat_an_account_left_is_not_that_account(client: TestClient) -> None:
+    """Ann (signed in) sits, the creator opens her seat again, a guest takes it: the
+    guest's game is not Ann's (the old link stayed and counted it on her profile)."""
+    sign_up(client, "Ann")
+    t = new_table(client, seats=["open", "easy"])
+    tid = t["id"]
+    join(client, tid, 0, "Ann")
+    assert client.post(f"/api/tables/{tid}/seats/0", json={"to": "open"}).status_code == 200
+    client.delete("/api/session")
+    guest = join(client, tid, 0, "Guest")
+    assert client.post(f"/api/tables/{tid}/start").status_code == 200
+    play_seat(client, tid, guest)
+    assert client.get("/api/profiles/Ann").json()["games_played"] == 0
+
+
+def test_a_signed_in_player_takes_their_seat_back_on_another_device(client: TestClient) -> None:
+    """Ann sits while signed in, then opens the table on another device (no seat cookie,
+    the same account): the table says which seat is hers, and "play here" gives this
+    device the seat. The old device's token no longer holds it."""
+    sign_up(client, "Ann")
+    t = new_table(client, seats=["open", "easy"])
+    tid = t["id"]
+    old = join(client, tid, 0, "Ann")  # the jar keeps no seat cookie: "another device"
+    assert client.post(f"/api/tables/{tid}/start").status_code == 200
+    seen = client.get(f"/api/tables/{tid}").json()
+    assert seen["you"] is None and seen["account_seat"] == 0
+    client.cookies.delete(f"gn_owner_{tid}")  # the other device did not create the table
+    (listed,) = client.get("/api/lobby").json()["yours"]  # listed from the account
+    assert listed["id"] == tid and listed["mine"] and listed["action"] == "play here"
+    r = client.post(f"/api/tables/{tid}/reclaim", json={})
+    assert r.status_code == 200, r.text
+    assert r.json()["you"] == 0 and r.json()["account_seat"] == 0
+    new = r.cookies.get(seat_cookie(tid))
+    assert new and new != old
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, new)) as ws:
+        assert receive_state(ws)["seat"] == 0
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, old)) as ws:
+        assert receive_state(ws)["seat"] is None  # the other device now only watches
+    client.cookies.delete(seat_cookie(tid))
+    client.delete("/api/session")  # a guest's lobby: the table is only there to watch
+    assert client.get("/api/lobby").json()["yours"] == []
+    play_seat(client, tid, new)
+    assert client.get("/api/profiles/Ann").json()["games_played"] == 1
+
+
+def test_taking_a_seat_back_is_refused_in_one_line_without_the_account(
+    client: TestClient,
+) -> None:
+    t = new_table(client, seats=["open", "easy"])
+    tid = t["id"]
+    join(client, tid, 0, "Guest")
+    r = client.post(f"/api/tables/{tid}/reclaim", json={})
+    assert r.status_code == 403 and r.json()["error"] == "sign in to play your seat here"
+    sign_up(client, "Bob")
+    seen = client.get(f"/api/tables/{tid}").json()
+    assert seen["account_seat"] is None
+    r = client.post(f"/api/tables/{tid}/reclaim", json={})
+    assert r.status_code == 403 and r.json()["error"] == "your account has no seat at this table"
+    form = client.post(f"/api/tables/{tid}/reclaim", data={"x": "1"})
+    assert form.status_code == 415
+    cross = client.post(
+        f"/api/tables/{tid}/reclaim", json={}, headers={"origin": "http://evil.example"}
+    )
+    assert cross.status_code == 403
+
+
+def test_a_seat_given_to_a_bot_is_not_taken_back_from_another_device(
+    client: TestClient,
+) -> None:
+    sign_up(client, "Ann")
+    t = new_table(client, seats=["open", "easy"])
+    tid = t["id"]
+    join(client, tid, 0, "Ann")
+    assert client.post(f"/api/tables/{tid}/seats/0", json={"to": "easy"}).status_code == 200
+    assert client.get(f"/api/tables/{tid}").json()["account_seat"] is None
+    r = client.post(f"/api/tables/{tid}/reclaim", json={})
+    assert r.status_code == 403 and r.json()["error"] == "your account has no seat at this table"
+    assert client.post(f"/api/tables/{tid}/start").status_code == 200  # two bots play it
+    wait_for(lambda: client.get(f"/api/tables/{tid}").json()["status"] == "finished")
+    assert client.get("/api/profiles/Ann").json()["games_played"] == 0, "not Ann's game"

@@ -3,7 +3,7 @@ and the leaderboard show it; hostile names never reach markup."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from tests.server.helpers import SHOTS, Server, wait_js
 from tests.web.conftest import PHONE, create_from_lobby, open_page, serious_violations
@@ -65,3 +65,40 @@ def test_a_wrong_password_is_said_beside_the_form(server: Server, browser: Brows
     page.click("#log-in")
     wait_js(page, "document.querySelector('#account-err').textContent.includes('wrong')")
     assert page.evaluate("window.__pwned === undefined")
+
+
+def sign_in(page: Page, server: Server, name: str, new: bool) -> None:
+    page.goto(f"{server.url}/account")
+    page.fill("#acc-name", name)
+    page.fill("#acc-password", "correct horse")
+    page.click("#sign-up" if new else "#log-in")
+    page.wait_for_selector("#signed-in:not([hidden])")
+
+
+def test_a_signed_in_player_moves_their_seat_to_another_device(
+    server: Server, browser: Browser
+) -> None:
+    """Cleo starts a game on her laptop, then opens it on her phone, signed in there too:
+    the phone offers her seat ("Play here"), takes it, and she plays on to the end. The
+    laptop, reloaded, now offers the seat back."""
+    laptop = open_page(browser)
+    sign_in(laptop, server, "Cleo", new=True)
+    tid = create_from_lobby(laptop, server)
+    laptop.wait_for_selector("#drop")
+    phone = open_page(browser, PHONE)
+    sign_in(phone, server, "Cleo", new=False)
+    phone.goto(f"{server.url}/tables/{tid}")
+    phone.wait_for_selector("#reclaim")
+    said = phone.locator("#watching").inner_text()
+    assert said.startswith("You play Ann (seat 1) from another device."), said
+    assert phone.locator("#drop").count() == 0
+    assert serious_violations(phone) == []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    phone.screenshot(path=str(SHOTS / "reclaim-offer-phone.png"), full_page=True)
+    phone.click("#reclaim")
+    phone.wait_for_selector("#drop")
+    assert phone.locator("#watching").count() == 0
+    play_to_the_end(phone, by_keyboard=False)
+    laptop.reload()
+    laptop.wait_for_selector("#reclaim")
+    assert not phone.errors and not laptop.errors  # type: ignore[attr-defined]

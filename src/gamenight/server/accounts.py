@@ -233,17 +233,53 @@ class Accounts:
             ).first()
         return None if row is None else {"id": int(row.id), "name": row.name}
 
-    def link_seat(self, table_id: str, seat: int, account_id: int) -> None:
-        """Record that this account sits at this seat (a later join replaces it)."""
+    def link_seat(self, table_id: str, seat: int, account_id: int | None) -> None:
+        """Record that this account sits at this seat, or (None) that no account does: a
+        guest or a bot sits there now, and the game is not the earlier person's."""
         with self.engine.begin() as conn:
             conn.execute(
                 delete(seat_accounts).where(
                     seat_accounts.c.table_id == table_id, seat_accounts.c.seat == seat
                 )
             )
-            conn.execute(
-                insert(seat_accounts).values(table_id=table_id, seat=seat, account_id=account_id)
+            if account_id is not None:
+                conn.execute(
+                    insert(seat_accounts).values(
+                        table_id=table_id, seat=seat, account_id=account_id
+                    )
+                )
+
+    def tables_of(self, account_id: int, limit: int = 20) -> dict[str, int]:
+        """The open or running tables where this account holds a seat (the newest first):
+        table id -> its lowest seat."""
+        from gamenight.server.db import tables
+
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(seat_accounts.c.table_id, func.min(seat_accounts.c.seat).label("seat"))
+                .join(tables, tables.c.id == seat_accounts.c.table_id)
+                .where(
+                    seat_accounts.c.account_id == account_id,
+                    tables.c.status.in_(("open", "running")),
+                )
+                .group_by(seat_accounts.c.table_id, tables.c.updated)
+                .order_by(tables.c.updated.desc())
+                .limit(limit)
+            ).all()
+        return {r.table_id: int(r.seat) for r in rows}
+
+    def seats_of(self, table_id: str, account_id: int) -> list[int]:
+        """The seats this account holds at this table, lowest first."""
+        with self.engine.connect() as conn:
+            query = (
+                select(seat_accounts.c.seat)
+                .where(
+                    seat_accounts.c.table_id == table_id,
+                    seat_accounts.c.account_id == account_id,
+                )
+                .order_by(seat_accounts.c.seat)
             )
+            return [int(x) for x in conn.execute(query).scalars()]
 
     # -- ratings ------------------------------------------------------------------------
     def rate_finished(self, store: Any) -> int:
@@ -618,7 +654,39 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
 
 
 async def link_seat(request: Request, accounts_: Accounts, table_id: str, seat: int) -> None:
-    """After a person took `seat`: link it to their account if they are signed in."""
+    """After a person took `seat`: link it to their account if they are signed in, and
+    unlink any earlier account if not."""
     account = await asyncio.to_thread(accounts_.who, session_of(request))
-    if account is not None:
-        await asyncio.to_thread(accounts_.link_seat, table_id, seat, account["id"])
+    account_id = None if account is None else account["id"]
+    await asyncio.to_thread(accounts_.link_seat, table_id, seat, account_id)
+
+
+async def unlink_seat(accounts_: Accounts, table_id: str, seat: int) -> None:
+    """A person's seat became open or a bot's before the start: its game is not theirs."""
+    await asyncio.to_thread(accounts_.link_seat, table_id, seat, None)
+
+
+async def account_tables(request: Request, accounts_: Accounts) -> dict[str, int]:
+    """Table id -> seat, for the signed-in account's open and running tables ({}: a guest)."""
+    token = session_of(request)
+    if not token:
+        return {}
+    account = await asyncio.to_thread(accounts_.who, token)
+    if account is None:
+        return {}
+    return await asyncio.to_thread(accounts_.tables_of, account["id"])
+
+
+async def account_seat(
+    request: Request, accounts_: Accounts, table_id: str, person_seats: set[int]
+) -> tuple[dict[str, Any] | None, int | None]:
+    """The signed-in account of the request (None: a guest) and the seat it holds among
+    `person_seats`, the table's seats people sit in (None: no such seat)."""
+    token = session_of(request)
+    if not token:
+        return None, None
+    account = await asyncio.to_thread(accounts_.who, token)
+    if account is None:
+        return None, None
+    held = await asyncio.to_thread(accounts_.seats_of, table_id, account["id"])
+    return account, next((s for s in held if s in person_seats), None)

@@ -4,7 +4,8 @@ while tables that never started leave the list after a while; finished games mov
 "recent games" with their replay.
 
 Which tables are yours comes from the seat and owner cookies the browser sends (one per
-table, HttpOnly): nothing else identifies a guest.
+table, HttpOnly): nothing else identifies a guest. A signed-in person's tables also come
+from their account, so another device of theirs lists them too ("play here").
 """
 
 from __future__ import annotations
@@ -71,13 +72,21 @@ def your_ids(cookies: Mapping[str, str]) -> list[str]:
 
 
 def mark(
-    hub: Hub, table: LiveTable, cookies: Mapping[str, str], info: dict[str, Any]
+    hub: Hub,
+    table: LiveTable,
+    cookies: Mapping[str, str],
+    info: dict[str, Any],
+    elsewhere: bool = False,
 ) -> dict[str, Any]:
-    """The lobby's words for one table: yours / your turn / join / watch."""
+    """The lobby's words for one table: yours / your turn / join / watch / play here
+    (`elsewhere`: the account's seat, played from another device)."""
     row = table.row
     seat = hub.seat_of(table, cookies.get(SEAT_PREFIX + row.id))
     owner = cookies.get(OWNER_PREFIX + row.id)
     mine = seat is not None or (owner is not None and token_hash(owner) == row.owner_hash)
+    if elsewhere and seat is None:
+        info.update({"mine": True, "your_turn": False, "action": "play here", "full": True})
+        return info
     state = table.state
     your_turn = (
         seat is not None
@@ -98,19 +107,27 @@ def mark(
 
 
 async def view(
-    hub: Hub, cookies: Mapping[str, str], summary: Callable[[LiveTable], dict[str, Any]]
+    hub: Hub,
+    cookies: Mapping[str, str],
+    summary: Callable[[LiveTable], dict[str, Any]],
+    account_seats: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
-    """{"yours": [...], "tables": [...], "recent": [...]} for the lobby page."""
+    """{"yours": [...], "tables": [...], "recent": [...]} for the lobby page;
+    `account_seats`: table id -> the seat a signed-in person's account holds there."""
     now = time.time()
     stale = now - open_seconds()
+    linked = dict(account_seats or {})
     yours = []
-    for tid in await hub.db(playing, hub.store, your_ids(cookies)):
+    ids = list(dict.fromkeys([*your_ids(cookies), *linked]))
+    for tid in await hub.db(playing, hub.store, ids):
         try:
             table = await hub.get(tid)
         except Exception:
             continue  # an old cookie of a table gone or broken
+        seat = linked.get(tid)
+        elsewhere = seat is not None and table.seat_row(seat).kind == "person"
         if table.row.status in ("open", "running"):
-            yours.append(mark(hub, table, cookies, summary(table)))
+            yours.append(mark(hub, table, cookies, summary(table), elsewhere))
     yours = [t for t in yours if t["mine"]]
     yours.sort(key=lambda t: (not t["your_turn"], t["status"] != "running"))
     mine = {t["id"] for t in yours}

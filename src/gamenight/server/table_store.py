@@ -13,6 +13,7 @@ import logging
 import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from gamenight.bots import is_quick
@@ -176,6 +177,20 @@ async def join(hub: Hub, table: LiveTable, seat: int, name: str, token: str | No
         await hub.db(hub.store.update_seat, table.row.id, new)
         table.row.seats[seat] = new
     await hub.broadcast(table)
+    return token
+
+
+async def reclaim(hub: Hub, table: LiveTable, seat: int) -> str:
+    """The person of `seat` plays it from another device: a new secret token for the seat.
+    The old one no longer holds it (a socket opened with it stays until it reconnects)."""
+    async with table.lock:
+        s = table.seat_row(seat)
+        if s.kind != "person":
+            raise Refused("your seat at this table is played by a bot now")
+        token = secrets.token_urlsafe(24)
+        new = replace(s, token_hash=token_hash(token))
+        await hub.db(hub.store.update_seat, table.row.id, new)
+        table.row.seats[seat] = new
     return token
 
 

@@ -207,6 +207,9 @@ class Hub:
     async def join(self, table: LiveTable, seat: int, name: str, token: str | None) -> str:
         return await table_store.join(self, table, seat, name, token)
 
+    async def reclaim(self, table: LiveTable, seat: int) -> str:
+        return await table_store.reclaim(self, table, seat)
+
     async def start(self, table: LiveTable) -> None:
         await table_store.start(self, table)
 

@@ -167,7 +167,7 @@ async function refresh() {
   const body = $("#tables");
   const title = (name) => (games.find((g) => g.name === name) || { title: name }).title;
   const tables = [...data.yours, ...data.tables];
-  const words = { "your turn": "your turn", play: "play", join: "join", watch: "watch" };
+  const words = { "your turn": "your turn", play: "play", "play here": "play here", join: "join", watch: "watch" };
   if (!tables.length) body.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "No tables yet: create one above.")));
   else body.replaceChildren(...tables.map((t) => el("tr", { class: t.mine ? "mine" : "", "data-table": t.id, "data-action": t.action },
     el("td", {}, title(t.game), t.mine ? el("span", { class: "pill" }, " yours") : ""),

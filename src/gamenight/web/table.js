@@ -349,7 +349,23 @@ function drawWatching(msg) {
   if (!watching) { if (line) line.remove(); return; }
   if (!line) { line = el("div", { id: "watching", class: "panel", role: "status" }); $(".layout").before(line); }
   const open = msg.table.status === "open" && msg.table.seats.some((s) => s.kind === "open");
+  const yours = info?.account_seat;  // the seat your account holds, played on another device
+  if (yours !== null && yours !== undefined && msg.table.seats[yours]?.kind === "person") {
+    const name = msg.table.seats[yours].name || `seat ${yours + 1}`;
+    line.replaceChildren(`You play ${name} (seat ${yours + 1}) from another device. `,
+      el("button", { type: "button", class: "primary", id: "reclaim", onclick: reclaim }, "Play here"));
+    return;
+  }
   line.textContent = open ? "You are watching. Sit in an open seat to play." : "You are watching this game.";
+}
+
+// Signed in on another device (or after clearing cookies): this device takes the seat.
+async function reclaim() {
+  try {
+    info = await api(`/api/tables/${tableId}/reclaim`, {});
+    conn.close();
+    conn = connect(tableId, onMessage, onStatus);  // the new cookie makes this socket the seat's
+  } catch (e) { toast(e.message); }
 }
 
 function onStatus(s) {

@@ -46,7 +46,18 @@ from gamenight.server.workers import WorkerPool
 log = logging.getLogger("gamenight.server.cluster")
 
 LEASE_SECONDS = float(os.environ.get("GAMENIGHT_LEASE_SECONDS", "5"))
-OPS = ("act", "join", "start", "auto_pass", "pass_ahead", "seat", "take_back", "accept", "decline")
+OPS = (
+    "act",
+    "join",
+    "reclaim",
+    "start",
+    "auto_pass",
+    "pass_ahead",
+    "seat",
+    "take_back",
+    "accept",
+    "decline",
+)
 
 
 def process_id() -> str:
@@ -390,6 +401,9 @@ class ClusterHub(Hub):
     async def join(self, table: LiveTable, seat: int, name: str, token: str | None) -> str:
         return str(await self._route(table, "join", [seat, name, token]))
 
+    async def reclaim(self, table: LiveTable, seat: int) -> str:
+        return str(await self._route(table, "reclaim", [seat]))
+
     async def start(self, table: LiveTable) -> None:
         await self._route(table, "start", [])
 
@@ -419,6 +433,11 @@ class ClusterHub(Hub):
             return None
         if op == "join":
             token = await Hub.join(self, table, int(args[0]), str(args[1]), args[2])
+            self._bump_row(table)
+            await self._announce(table)
+            return token
+        if op == "reclaim":  # a new token for the seat: every process must read it
+            token = await Hub.reclaim(self, table, int(args[0]))
             self._bump_row(table)
             await self._announce(table)
             return token

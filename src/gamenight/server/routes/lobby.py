@@ -14,7 +14,7 @@ from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, spec
 from gamenight.server import lobby, timers
-from gamenight.server.accounts import link_seat
+from gamenight.server.accounts import account_tables, link_seat
 from gamenight.server.limits import PerClient
 from gamenight.server.routes.common import Server, owner_cookie, seat_cookie
 from gamenight.server.routes.models import NewTable, posted
@@ -127,7 +127,8 @@ def router(server: Server) -> APIRouter:
     @api.get("/api/lobby")
     async def lobby_view(request: Request) -> dict[str, Any]:
         """Your tables first, then tables to join or watch, then recent games (issue 14)."""
-        return await lobby.view(server.hub(), request.cookies, server.summary)
+        linked = await account_tables(request, server.people())
+        return await lobby.view(server.hub(), request.cookies, server.summary, linked)
 
     @api.get("/api/tables")
     async def list_tables(limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:

@@ -1,5 +1,7 @@
 """One table over HTTP: read it, take a seat, start it, arrange its seats, and after the
-game decline or ask for the rematch. The owner and each seat are known by their cookies."""
+game decline or ask for the rematch. The owner and each seat are known by their cookies;
+a signed-in person's seat is also linked to the account, which can move it to another
+device (reclaim)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,15 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from gamenight.server import series
-from gamenight.server.accounts import link_seat
-from gamenight.server.routes.common import Server, is_owner, owner_cookie, seat_cookie
+from gamenight.server.accounts import (
+    AccountError,
+    account_seat,
+    link_seat,
+    same_origin,
+    unlink_seat,
+)
+from gamenight.server.live_table import LiveTable
+from gamenight.server.routes.common import Server, body, is_owner, owner_cookie, seat_cookie
 from gamenight.server.routes.models import Join, SeatChange, posted
 from gamenight.server.tables import Refused
 
@@ -18,9 +27,42 @@ from gamenight.server.tables import Refused
 def router(server: Server) -> APIRouter:
     api = APIRouter()
 
+    async def held(table: LiveTable, request: Request) -> tuple[Any, int | None]:
+        """The request's signed-in account (None: a guest) and the seat it holds here."""
+        people = {s.seat for s in table.row.seats if s.kind == "person"}
+        return await account_seat(request, server.people(), table.row.id, people)
+
     @api.get("/api/tables/{table_id}")
     async def get_table(table_id: str, request: Request) -> dict[str, Any]:
-        return server.summary(await server.hub().get(table_id), request)
+        """The table, with `account_seat`: the seat the signed-in account holds here, so
+        another device of theirs can offer to play it."""
+        table = await server.hub().get(table_id)
+        data = server.summary(table, request)
+        _, data["account_seat"] = await held(table, request)
+        return data
+
+    @api.post("/api/tables/{table_id}/reclaim")
+    async def reclaim(table_id: str, request: Request) -> JSONResponse:
+        """A signed-in person plays their seat from this device (another one, or after
+        cookies were cleared): the seat's token is renewed and set here."""
+        await body(request)  # JSON only, as every request that changes something
+        try:
+            same_origin(request)
+        except AccountError as err:
+            raise Refused(err.reason, err.status) from None
+        hub = server.hub()
+        table = await hub.get(table_id)
+        account, seat = await held(table, request)
+        if account is None:
+            raise Refused("sign in to play your seat here", 403)
+        if seat is None:
+            raise Refused("your account has no seat at this table", 403)
+        token = await hub.reclaim(table, seat)
+        data = server.summary(table, request)
+        data["you"] = data["account_seat"] = seat
+        response = JSONResponse(data)
+        response.set_cookie(seat_cookie(table_id), token, httponly=True, samesite="lax")
+        return response
 
     @api.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> JSONResponse:
@@ -64,6 +106,8 @@ def router(server: Server) -> APIRouter:
             raise Refused("only the creator of the table can change its seats", 403)
         change = await posted(request, SeatChange)
         await server.hub().set_seat(table, seat, change.to)
+        if table.seat_row(seat).kind != "person":  # the person was removed before the start
+            await unlink_seat(server.people(), table_id, seat)
         return server.summary(table, request)
 
     @api.post("/api/tables/{table_id}/rematch")
@@ -84,6 +128,8 @@ def router(server: Server) -> APIRouter:
             response.set_cookie(owner_cookie(table.row.id), owner, httponly=True, samesite="lax")
         if token is not None:
             response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
+            if you is not None:  # their seat in the next game is linked as a joined one
+                await link_seat(request, server.people(), table.row.id, series.new_seat(old, you))
         who = old.seat_row(you).name if you is not None else "the owner"
         await hub.notify(old, {"type": "rematch", "table": table.row.id, "by": who})
         response.body = response.render(server.summary(table))  # after the notification
