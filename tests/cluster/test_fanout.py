@@ -114,7 +114,7 @@ def test_a_seat_taken_back_through_another_process_moves_on_both(
 ) -> None:
     """Ann sits while signed in on `a` (the table's owner), then takes her seat to another
     device through `b`: the request is forwarded to `a`, and on both processes the new
-    token is her seat and the old one only watches."""
+    token is her seat and the old one only watches, also on pages open before."""
     with nodes(pg_url, redis.url, work, 2) as (a, b):
         r = httpx.post(f"{b.url}/api/accounts", json={"name": "Ann", "password": "correct horse"})
         assert r.status_code == 201, r.text
@@ -129,8 +129,17 @@ def test_a_seat_taken_back_through_another_process_moves_on_both(
         join(b, tid, 1, "Bob")
         start(a, tid, owner)
         assert httpx.get(f"{b.url}/api/tables/{tid}", cookies=session).json()["account_seat"] == 0
-        r = httpx.post(f"{b.url}/api/tables/{tid}/reclaim", json={}, cookies=session)
-        assert r.status_code == 200 and r.json()["you"] == 0, r.text
+        pages = [ws_open(node, tid, old) for node in (a, b)]  # the old device, on each
+        try:
+            for ws in pages:
+                assert until(ws, lambda m: m["type"] == "state")["seat"] == 0
+            r = httpx.post(f"{b.url}/api/tables/{tid}/reclaim", json={}, cookies=session)
+            assert r.status_code == 200 and r.json()["you"] == 0, r.text
+            for ws in pages:  # its open pages only watch now, on both processes
+                until(ws, lambda m: m["type"] == "state" and m["seat"] is None)
+        finally:
+            for ws in pages:
+                ws.close()
         new = str(r.cookies.get(seat))
         assert new != old
         for node in (a, b):

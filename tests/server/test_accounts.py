@@ -398,8 +398,11 @@ def test_a_signed_in_player_takes_their_seat_back_on_another_device(client: Test
     client.cookies.delete(f"gn_owner_{tid}")  # the other device did not create the table
     (listed,) = client.get("/api/lobby").json()["yours"]  # listed from the account
     assert listed["id"] == tid and listed["mine"] and listed["action"] == "play here"
-    r = client.post(f"/api/tables/{tid}/reclaim", json={})
-    assert r.status_code == 200, r.text
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, old)) as laptop:
+        assert receive_state(laptop)["seat"] == 0
+        r = client.post(f"/api/tables/{tid}/reclaim", json={})
+        assert r.status_code == 200, r.text
+        assert receive_state(laptop)["seat"] is None  # the open page now only watches
     assert r.json()["you"] == 0 and r.json()["account_seat"] == 0
     new = r.cookies.get(seat_cookie(tid))
     assert new and new != old

@@ -80,7 +80,7 @@ def test_a_signed_in_player_moves_their_seat_to_another_device(
 ) -> None:
     """Cleo starts a game on her laptop, then opens it on her phone, signed in there too:
     the phone offers her seat ("Play here"), takes it, and she plays on to the end. The
-    laptop, reloaded, now offers the seat back."""
+    laptop's page, still open, turns into a watcher's at once and offers the seat back."""
     laptop = open_page(browser)
     sign_in(laptop, server, "Cleo", new=True)
     tid = create_from_lobby(laptop, server)
@@ -98,7 +98,8 @@ def test_a_signed_in_player_moves_their_seat_to_another_device(
     phone.click("#reclaim")
     phone.wait_for_selector("#drop")
     assert phone.locator("#watching").count() == 0
+    laptop.wait_for_selector("#reclaim")  # at once, without a reload: it only watches now
+    assert laptop.locator("#drop").count() == 0
+    laptop.screenshot(path=str(SHOTS / "reclaim-moved-desktop.png"), full_page=True)
     play_to_the_end(phone, by_keyboard=False)
-    laptop.reload()
-    laptop.wait_for_selector("#reclaim")
     assert not phone.errors and not laptop.errors  # type: ignore[attr-defined]

@@ -66,6 +66,9 @@ class Conn:
     dropped: bool = False  # fell too far behind: no longer sent anything
     name: str | None = None  # a spectator's name, as they gave it (issue 14: listed by name)
     seen: int = -1  # the newest table version this page says it has shown (moments.py)
+    # the hash of the seat token it was opened with: when the seat's token is renewed (on
+    # another device, seats.unseat_stale) this page only watches
+    token_hash: str | None = None
     # the seats a shared screen's device holds (shared.py): its people are at the table
     # whoever it looks as, so they are shown present and not as watchers
     holds: frozenset[int] = frozenset()

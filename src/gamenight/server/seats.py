@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from gamenight.server.db import SeatRow
 
 if TYPE_CHECKING:
+    from gamenight.server.live_table import Conn
     from gamenight.server.tables import Hub, LiveTable
 
 log = logging.getLogger("gamenight.server")
@@ -85,8 +86,26 @@ async def arrange(hub: Hub, table: LiveTable, seat: int, to: str) -> None:
     if removed:  # the removed person's page is a spectator's from now on
         for conn in list(table.conns):
             if conn.seat == seat:
-                conn.seat = None
-                conn.log_pos = -1
+                unseat(conn)
+
+
+def unseat(conn: Conn) -> None:
+    """The page no longer acts for its seat: a spectator's, sent everything afresh."""
+    conn.seat = None
+    conn.log_pos = -1
+
+
+def unseat_stale(table: LiveTable) -> bool:
+    """Pages opened with a seat token that is no longer the seat's (renewed on another
+    device) only watch from now on. Returns whether any page changed."""
+    changed = False
+    for conn in list(table.conns):
+        if conn.seat is None or conn.token_hash is None:
+            continue
+        if table.seat_row(conn.seat).token_hash != conn.token_hash:
+            unseat(conn)
+            changed = True
+    return changed
 
 
 async def take_back(hub: Hub, table: LiveTable, seat: int) -> bool:

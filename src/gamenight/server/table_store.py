@@ -182,7 +182,7 @@ async def join(hub: Hub, table: LiveTable, seat: int, name: str, token: str | No
 
 async def reclaim(hub: Hub, table: LiveTable, seat: int) -> str:
     """The person of `seat` plays it from another device: a new secret token for the seat.
-    The old one no longer holds it (a socket opened with it stays until it reconnects)."""
+    The old one no longer holds it: its open pages only watch from now on."""
     async with table.lock:
         s = table.seat_row(seat)
         if s.kind != "person":
@@ -191,6 +191,8 @@ async def reclaim(hub: Hub, table: LiveTable, seat: int) -> str:
         new = replace(s, token_hash=token_hash(token))
         await hub.db(hub.store.update_seat, table.row.id, new)
         table.row.seats[seat] = new
+        seats.unseat_stale(table)  # the old device's pages here now watch
+    await hub.broadcast(table)
     return token
 
 

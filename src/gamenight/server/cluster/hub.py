@@ -39,7 +39,7 @@ from gamenight.server.cluster.fanout import Bus, table_channel
 from gamenight.server.cluster.forward import Forwarder, NoAnswer, NotOwnerAnymore
 from gamenight.server.cluster.lease import ClusterStore
 from gamenight.server.cluster.steps import apply_steps
-from gamenight.server.seats import MAX_SPECTATORS_LISTED, spectators
+from gamenight.server.seats import MAX_SPECTATORS_LISTED, spectators, unseat_stale
 from gamenight.server.tables import Hub, LiveTable, Refused
 from gamenight.server.workers import WorkerPool
 
@@ -243,6 +243,7 @@ class ClusterHub(Hub):
             if fresh is not None:
                 fresh.version = table.row.version
                 table.row = fresh
+                unseat_stale(table)  # a seat's token renewed on another device
         if table.state is None and table.row.status in ("running", "finished"):
             table.state = table.game.start(table.row.seed)
         if table.state is None:

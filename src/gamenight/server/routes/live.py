@@ -80,6 +80,8 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
                     await websocket.send_text(await conn.next_text())
 
         conn = Conn(seat, rates.outbox, too_slow)
+        if seat is not None:
+            conn.token_hash = table.seat_row(seat).token_hash
         writing = asyncio.create_task(writer())
         pass_play.register(table, conn, websocket.cookies)
         bucket = TokenBucket(rates.messages_per_second, rates.message_burst)
