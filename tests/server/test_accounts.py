@@ -86,6 +86,17 @@ def test_names_and_passwords_are_checked(client: TestClient) -> None:
     assert short.status_code == 400 and "8" in short.json()["error"]
 
 
+def test_names_that_differ_only_in_spaces_or_case_are_one_name(client: TestClient) -> None:
+    """A new user made "MIRA " beside "Mira": two accounts that read alike."""
+    assert sign_up(client, "  Mira   Lee ")["name"] == "Mira Lee"
+    client.delete("/api/session")
+    again = client.post("/api/accounts", json={"name": "MIRA LEE ", "password": "another one"})
+    assert again.status_code == 409
+    assert again.json()["error"] == "the name MIRA LEE is taken; choose another"
+    back = client.post("/api/session", json={"name": " mira  lee", "password": "correct horse"})
+    assert back.status_code == 200 and back.json()["account"]["name"] == "Mira Lee"
+
+
 def test_wrong_passwords_are_refused_then_rate_limited(client: TestClient) -> None:
     sign_up(client, "Ann", "correct horse")
     client.cookies.clear()
@@ -415,6 +426,34 @@ def test_a_signed_in_player_takes_their_seat_back_on_another_device(client: Test
     assert client.get("/api/lobby").json()["yours"] == []
     play_seat(client, tid, new)
     assert client.get("/api/profiles/Ann").json()["games_played"] == 1
+
+
+def test_a_guest_who_signs_in_brings_their_seat_to_the_account(client: TestClient) -> None:
+    """Kai sits and plays as a guest, then signs up on the same device: the seat is the
+    account's, so another device of Kai's can play it and the game counts for Kai (a new
+    user found the game stuck on the first device)."""
+    t = new_table(client, seats=["open", "easy"])
+    tid = t["id"]
+    token = join(client, tid, 0, "Kai")
+    assert client.post(f"/api/tables/{tid}/start").status_code == 200
+    client.cookies.set(seat_cookie(tid), token)  # the device keeps its seat cookie
+    sign_up(client, "Kai")
+    seen = client.get(f"/api/tables/{tid}").json()
+    assert seen["you"] == 0 and seen["account_seat"] == 0
+    client.cookies.delete(seat_cookie(tid))  # another device, signed in as Kai
+    r = client.post(f"/api/tables/{tid}/reclaim", json={})
+    assert r.status_code == 200, r.text
+    new = r.cookies.get(seat_cookie(tid))
+    client.cookies.delete(seat_cookie(tid))
+    assert new
+    play_seat(client, tid, new)
+    assert client.get("/api/profiles/Kai").json()["games_played"] == 1
+    client.delete("/api/session")
+    other = new_table(client, seats=["open", "easy"])
+    guest = join(client, other["id"], 0, "Kai")  # as a guest
+    client.cookies.set(seat_cookie(tid), guest)  # another table's token under this name
+    client.post("/api/session", json={"name": "Kai", "password": "correct horse"})
+    assert client.get(f"/api/tables/{other['id']}").json()["account_seat"] is None
 
 
 def test_taking_a_seat_back_is_refused_in_one_line_without_the_account(

@@ -50,6 +50,10 @@ def test_sign_up_play_and_the_profile_shows_the_rated_game(
     phone.wait_for_selector("#board tbody tr td")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone.screenshot(path=str(SHOTS / "leaderboard-phone.png"), full_page=True)
+    phone.goto(f"{server.url}/players/Ann")  # the profile fits a phone too (it was 407 px)
+    phone.wait_for_selector("#profile-ratings tbody tr td")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot(path=str(SHOTS / "profile-phone.png"), full_page=True)
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -87,6 +91,9 @@ def test_a_signed_in_player_moves_their_seat_to_another_device(
     laptop.wait_for_selector("#drop")
     phone = open_page(browser, PHONE)
     sign_in(phone, server, "Cleo", new=False)
+    phone.goto(server.url)  # the lobby lists the game as hers, and knows her name
+    phone.wait_for_selector(f'tr[data-table="{tid}"][data-action="play here"]')
+    wait_js(phone, "document.querySelector('#name').value === 'Cleo'")
     phone.goto(f"{server.url}/tables/{tid}")
     phone.wait_for_selector("#reclaim")
     said = phone.locator("#watching").inner_text()
@@ -100,6 +107,9 @@ def test_a_signed_in_player_moves_their_seat_to_another_device(
     assert phone.locator("#watching").count() == 0
     laptop.wait_for_selector("#reclaim")  # at once, without a reload: it only watches now
     assert laptop.locator("#drop").count() == 0
+    # the creator's laptop offers no "let a bot play" for her own seat on her phone
+    assert laptop.locator('[data-hand="0"]').count() == 0
     laptop.screenshot(path=str(SHOTS / "reclaim-moved-desktop.png"), full_page=True)
     play_to_the_end(phone, by_keyboard=False)
+    laptop.wait_for_selector("#reclaim", state="detached")  # nothing to take over now
     assert not phone.errors and not laptop.errors  # type: ignore[attr-defined]

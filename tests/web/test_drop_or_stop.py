@@ -219,3 +219,44 @@ def test_round_wins_and_round_totals_are_said_with_names(server: Server, browser
     assert said["log"] == (
         "Round 4: Bot 2 (medium) wins (Newbie 8, Bot 2 (medium) 11, Bot 3 (medium) over 11)."
     )
+
+
+def a_round_you_lose_beside_another(seat: int = 2) -> dict[str, object]:
+    """A real 3-player view for `seat` just after a round that `seat` lost, not alone."""
+    import gamenight
+
+    game = gamenight.load("drop-or-stop", players=3)
+    for seed in range(500):
+        state, rng = game.start(seed), random.Random(seed)
+        while not state.over:
+            actor = state.actors[0]
+            state.act(actor, rng.choice(state.actions(actor)))
+            view = state.view(seat)
+            if view["rounds"]:
+                winners = view["rounds"][-1]["winners"]
+                losers = [s for s in range(3) if s not in winners]
+                if seat in losers and losers[0] != seat:
+                    return view
+    raise AssertionError("no such round in 500 games")
+
+
+def test_you_is_capitalised_only_where_a_sentence_starts(server: Server, browser: Browser) -> None:
+    """New-user finding: "Mira had 6, You had 8." The round's moment now says "you" inside
+    a sentence. The page's own module draws a real engine view of such a round."""
+    view = a_round_you_lose_beside_another()
+    page = open_page(browser)
+    page.goto(f"{server.url}/")
+    text = page.evaluate(
+        """async (view) => {
+          const m = await import("/static/games/drop-or-stop.js");
+          const root = document.createElement("div");
+          document.body.append(root);
+          const seats = [0, 1, 2].map((seat) => ({ seat, kind: "person" }));
+          const table = { status: "running", seats };
+          m.render(root, { view, seat: 2, actions: [], table }, { names: ["Ann", "Bob", "Mira"] });
+          return root.querySelector("#moment").innerText;
+        }""",
+        view,
+    )
+    assert ", you had" in text or ", you went over" in text, text
+    assert ", You" not in text and "and You" not in text, text

@@ -46,6 +46,7 @@ from sqlalchemy.exc import IntegrityError
 from gamenight.engine.core import BadInput, Outcome
 from gamenight.engine.registry import load, spec
 from gamenight.server.db import TableRow, metadata
+from gamenight.server.lobby import SEAT_PREFIX
 
 SESSION_COOKIE = "gn_session"
 SETTLE_SECONDS = 10.0  # the longest a profile read waits for ratings in flight
@@ -165,6 +166,7 @@ class Accounts:
 
     # -- accounts and sessions ----------------------------------------------------------
     def sign_up(self, name: Any, password: Any) -> tuple[dict[str, Any], str]:
+        name = tidy_name(name)
         check_name(name)
         check_password(password)
         digest = _hasher().hash(password)
@@ -183,7 +185,7 @@ class Accounts:
         return {"id": int(key[0]), "name": name}, self._new_session(int(key[0]))
 
     def log_in(self, name: str, password: str) -> tuple[dict[str, Any], str]:
-        key = name.lower() if isinstance(name, str) else ""
+        key = tidy_name(name).lower() if isinstance(name, str) else ""
         now = time.time()
         recent = [t for t in self.failures.get(key, []) if now - t < 60]
         if len(recent) >= LOGIN_FAILURES:
@@ -248,6 +250,33 @@ class Accounts:
                         table_id=table_id, seat=seat, account_id=account_id
                     )
                 )
+
+    def adopt_seats(self, account_id: int, tokens: dict[str, str]) -> list[str]:
+        """A guest signs in: the seats this browser holds (table id -> its seat token) at
+        tables not yet finished become the account's, as if taken signed in. Returns the
+        tables adopted."""
+        from gamenight.server.db import seats, tables, token_hash
+
+        if not tokens:
+            return []
+        hashes = {token_hash(t): tid for tid, t in tokens.items()}
+        with self.engine.connect() as conn:
+            held = conn.execute(
+                select(seats.c.table_id, seats.c.seat, seats.c.token_hash)
+                .join(tables, tables.c.id == seats.c.table_id)
+                .where(
+                    seats.c.table_id.in_(list(tokens)),
+                    seats.c.token_hash.in_(list(hashes)),
+                    seats.c.kind == "person",
+                    tables.c.status.in_(("open", "running")),
+                )
+            ).all()
+        adopted = []
+        for row in held:
+            if hashes.get(row.token_hash) == row.table_id:  # the token of this very table
+                self.link_seat(row.table_id, int(row.seat), account_id)
+                adopted.append(row.table_id)
+        return adopted
 
     def tables_of(self, account_id: int, limit: int = 20) -> dict[str, int]:
         """The open or running tables where this account holds a seat (the newest first):
@@ -526,6 +555,12 @@ NAME_RULE = (
 )
 
 
+def tidy_name(name: Any) -> Any:
+    """A name as typed, without spaces around it or doubled inside ("MIRA " is "MIRA", and
+    so taken when "Mira" is): names that look alike are one name."""
+    return " ".join(name.split()) if isinstance(name, str) else name
+
+
 def check_name(name: Any) -> None:
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise AccountError(NAME_RULE)
@@ -579,6 +614,15 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
             raise AccountError("the request body must be a JSON object")
         return obj
 
+    async def adopt(request: Request, account: dict[str, Any]) -> None:
+        """The seats this browser took as a guest follow the account from now on."""
+        tokens = {
+            key.removeprefix(SEAT_PREFIX): value
+            for key, value in request.cookies.items()
+            if key.startswith(SEAT_PREFIX)
+        }
+        await asyncio.to_thread(get_accounts().adopt_seats, account["id"], tokens)
+
     def signed_in(account: dict[str, Any], token: str) -> JSONResponse:
         response = JSONResponse({"account": account})
         response.set_cookie(
@@ -600,6 +644,7 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
             return fail(AccountError(str(err)))
         except AccountError as err:
             return fail(err)
+        await adopt(request, account)
         response = signed_in(account, token)
         response.status_code = 201
         return response
@@ -613,6 +658,7 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
             return fail(AccountError(str(err)))
         except AccountError as err:
             return fail(err)
+        await adopt(request, account)
         return signed_in(account, token)
 
     @api.delete("/api/session")

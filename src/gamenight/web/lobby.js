@@ -11,6 +11,8 @@ const extras = {};     // game name -> its lobby module (variants, player option
 let variant = null;    // the chosen variant's id
 const nameInput = $("#name");
 nameInput.value = localStorage.getItem("gamenight.name") || "";
+// Signed in: your account's name, unless this device already knows what you go by.
+api("/api/me").then((me) => { if (me.account && !nameInput.value) nameInput.value = me.account.name; }).catch(() => {});
 
 function currentGame() { return games.find((g) => g.name === $("#game").value); }
 function extra() { return extras[currentGame().name] || { variants: [], playerOptions: [] }; }

@@ -217,7 +217,8 @@ function standIn(msg, s) {
     if (s.seat !== msg.seat) return note;
     return el("div", {}, note, el("button", { type: "button", id: "take-back", onclick: () => conn.send({ type: "take_back" }) }, "Take my seat back"));
   }
-  if (info && info.owner && s.seat !== msg.seat) {
+  // not for your own seat played on your other device (your account's): "Play here" is
+  if (info && info.owner && s.seat !== msg.seat && s.seat !== info.account_seat) {
     // On its own line under the name: prominent for a person who is away; for one whose
     // page is open (perhaps away from the keys) a quiet link, so the owner can still help.
     const away = !s.connected;
@@ -350,7 +351,8 @@ function drawWatching(msg) {
   if (!line) { line = el("div", { id: "watching", class: "panel", role: "status" }); $(".layout").before(line); }
   const open = msg.table.status === "open" && msg.table.seats.some((s) => s.kind === "open");
   const yours = info?.account_seat;  // the seat your account holds, played on another device
-  if (yours !== null && yours !== undefined && msg.table.seats[yours]?.kind === "person") {
+  const live = msg.table.status === "open" || msg.table.status === "running";
+  if (live && yours !== null && yours !== undefined && msg.table.seats[yours]?.kind === "person") {
     const name = msg.table.seats[yours].name || `seat ${yours + 1}`;
     line.replaceChildren(`You play ${name} (seat ${yours + 1}) from another device. `,
       el("button", { type: "button", class: "primary", id: "reclaim", onclick: reclaim }, "Play here"));

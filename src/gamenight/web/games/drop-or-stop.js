@@ -82,11 +82,14 @@ function revealRow(view, ctx, me, r, s) {
  * counted, then every player's cards turned over one after the other. */
 function moment(view, ctx, me) {
   const r = view.rounds[view.rounds.length - 1];
-  const n = (s) => (s === me ? "You" : seatName(ctx, s));
+  // "You" starts a sentence, "you" sits inside one ("Bot 2 and you win", "Ann had 6, you had 8")
+  const n = (s, i) => (s === me ? (i === 0 ? "You" : "you") : seatName(ctx, s));
   const best = r.winners.length ? r.totals[r.winners[0]] : null;
   const who = r.winners.length ? `${r.winners.map(n).join(" and ")} ${r.winners.length > 1 || r.winners[0] === me ? "win" : "wins"} round ${r.round} with ${best}` : `Nobody wins round ${r.round}: everyone went over ${view.target}`;
-  const others = r.totals.map((t, s) => (r.winners.includes(s) ? null : `${s === me ? "You" : seatName(ctx, s)} ${over(t) ? `went over ${view.target}` : `had ${t}`}`)).filter(Boolean);
-  const flex = r.flex.map((f, s) => (f.length ? `${s === me ? "Your" : `${seatName(ctx, s)}'s`} FLEX counted as ${f.join(" and ")}` : null)).filter(Boolean);
+  const losers = r.totals.map((t, s) => [t, s]).filter(([, s]) => !r.winners.includes(s));
+  const others = losers.map(([t, s], i) => `${n(s, i)} ${over(t) ? `went over ${view.target}` : `had ${t}`}`);
+  const flexed = r.flex.map((f, s) => [f, s]).filter(([f]) => f.length);
+  const flex = flexed.map(([f, s], i) => `${s === me ? (i === 0 ? "Your" : "your") : `${seatName(ctx, s)}'s`} FLEX counted as ${f.join(" and ")}`);
   return el("div", { class: "moment", id: "moment", role: "status", "data-round": r.round },
     el("strong", {}, `${who}.`), others.length ? ` ${others.join(", ")}.` : "", flex.length ? ` ${flex.join("; ")}.` : "",
     el("div", { "data-moment-slot": "" }),  // Continue, next to the words (a phone's hand bar covers the end)
