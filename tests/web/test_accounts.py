@@ -83,7 +83,8 @@ def test_a_signed_in_player_moves_their_seat_to_another_device(
     server: Server, browser: Browser
 ) -> None:
     """Cleo starts a game on her laptop, then opens it on her phone, signed in there too:
-    the phone offers her seat ("Play here"), takes it, and she plays on to the end. The
+    the table offers her seat ("Play here"), the lobby's "play here" takes it in one step,
+    and she plays on to the end. The
     laptop's page, still open, turns into a watcher's at once and offers the seat back."""
     laptop = open_page(browser)
     sign_in(laptop, server, "Cleo", new=True)
@@ -102,8 +103,10 @@ def test_a_signed_in_player_moves_their_seat_to_another_device(
     assert serious_violations(phone) == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     phone.screenshot(path=str(SHOTS / "reclaim-offer-phone.png"), full_page=True)
-    phone.click("#reclaim")
+    phone.goto(server.url)  # the lobby's "play here" takes the seat in one step
+    phone.click(f'tr[data-table="{tid}"] a')
     phone.wait_for_selector("#drop")
+    assert phone.url.endswith(f"/tables/{tid}"), phone.url
     assert phone.locator("#watching").count() == 0
     laptop.wait_for_selector("#reclaim")  # at once, without a reload: it only watches now
     assert laptop.locator("#drop").count() == 0
@@ -113,3 +116,15 @@ def test_a_signed_in_player_moves_their_seat_to_another_device(
     play_to_the_end(phone, by_keyboard=False)
     laptop.wait_for_selector("#reclaim", state="detached")  # nothing to take over now
     assert not phone.errors and not laptop.errors  # type: ignore[attr-defined]
+
+
+def test_a_wrong_table_address_says_so_with_the_way_back(server: Server, browser: Browser) -> None:
+    """New-user finding: /tables/bogus123 showed the error beside an empty side panel and
+    an invite button, with no way back."""
+    page = open_page(browser, PHONE)
+    page.goto(f"{server.url}/tables/bogus123")
+    page.wait_for_selector("#game [role=alert] a[href='/']")
+    assert "no table" in page.locator("#game [role=alert]").inner_text()
+    assert not page.locator(".layout aside").is_visible()
+    assert not page.locator("#invite").is_visible()
+    page.screenshot(path=str(SHOTS / "no-such-table-phone.png"), full_page=True)

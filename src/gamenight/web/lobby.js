@@ -175,7 +175,7 @@ async function refresh() {
     el("td", {}, title(t.game), t.mine ? el("span", { class: "pill" }, " yours") : ""),
     el("td", {}, el("span", { class: `pill ${t.status === "open" ? "ok" : "warn"}` }, t.status === "open" ? "waiting for players" : "playing")),
     el("td", {}, t.seats.map((s) => (s.kind === "open" ? "open seat" : s.name)).join(", ")),
-    el("td", {}, el("a", { href: `/tables/${t.id}`, class: t.your_turn ? "btn primary" : "" }, words[t.action] || "watch")))));
+    el("td", {}, el("a", { href: `/tables/${t.id}${t.action === "play here" ? "?here=1" : ""}`, class: t.your_turn ? "btn primary" : "" }, words[t.action] || "watch")))));
   const recent = $("#recent");
   if (!data.recent.length) { recent.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "none yet"))); return; }
   recent.replaceChildren(...data.recent.map((r) => el("tr", { "data-recent": r.id },

@@ -427,7 +427,13 @@ function onMessage(msg) {
 
 async function main() {
   try { info = await api(`/api/tables/${tableId}`); }
-  catch (e) { $("#game").textContent = e.message; return; }
+  catch (e) {  // a wrong or old address: say so, and the way back
+    $("#game").replaceChildren(el("div", { class: "panel", role: "alert" }, el("p", {}, e.message),
+      el("a", { class: "btn primary", href: "/" }, "Back to the lobby")));
+    document.querySelector(".layout aside").hidden = true;
+    $("#invite").hidden = true;
+    return;
+  }
   $("#title").textContent = info.title || info.game;
   document.title = `gamenight — ${info.title || info.game}`;
   module = await import(`/static/games/${info.game}.js`);
@@ -443,6 +449,11 @@ async function main() {
   initChat({ tableId, owner: info.owner, send: (m) => conn.send(m) });
   initMoment((m) => conn.send(m));
   conn = connect(tableId, onMessage, onStatus);
+  // Chosen in the lobby ("play here"): this device takes the account's seat at once.
+  if (new URLSearchParams(location.search).has("here") && info.you === null && info.account_seat !== null) {
+    history.replaceState(null, "", location.pathname);
+    await reclaim();
+  }
 }
 
 main();

@@ -134,9 +134,12 @@ export function render(root, msg, ctx) {
   // it plays when the round ends before your eyes (or the server holds the table for it).
   const round = view.rounds.length - 1;
   if (round >= 0) {
-    if (!momentBox || momentBox.dataset.round !== String(view.rounds[round].round) || round !== seenRounds) {
+    const drawnFor = momentBox && momentBox.dataset.seat !== String(me);  // the seat moved devices
+    if (!momentBox || momentBox.dataset.round !== String(view.rounds[round].round) || round !== seenRounds || drawnFor) {
+      const again = drawnFor && momentBox.dataset.round === String(view.rounds[round].round);
       momentBox = moment(view, ctx, me);
-      if (seenRounds !== null || msg.moment) playingUntil(playReveal(momentBox));
+      momentBox.dataset.seat = String(me);
+      if (!again && (seenRounds !== null || msg.moment)) playingUntil(playReveal(momentBox));
     }
     parts.push(momentBox);
   }
