@@ -36,7 +36,7 @@ def rows(page: Page, server: Server) -> list[tuple[str, str]]:
     page.wait_for_selector("#tables tr")
     wait_js(page, "!document.querySelector('#tables td.muted')?.textContent.includes('loading')")
     out = []
-    for tr in page.locator("#tables tr[data-table]").all():
+    for tr in page.locator("#yours tr[data-table], #tables tr[data-table]").all():
         out.append((str(tr.get_attribute("data-table")), tr.locator("a").inner_text()))
     return out
 
@@ -74,7 +74,11 @@ def test_the_lobby_puts_yours_first_says_watch_and_drops_old_and_finished(
         assert dict(seen[who])[joinable] == "join" and dict(seen[who])[full] == "watch"
     turn = {who: dict(seen[who])[ours] for who in seen}
     assert sorted(turn.values()) == ["play", "your turn"], turn  # exactly one must act
-    assert ann.locator("#tables tr.mine").count() == 1
+    assert ann.locator("#yours tr.mine").count() == 1  # at the top of the page
+    assert ann.locator("#tables tr.mine").count() == 0  # not again among the others
+    top = ann.evaluate("document.querySelector('#yours-box').getBoundingClientRect().top")
+    form = ann.evaluate("document.querySelector('#new-table').getBoundingClientRect().top")
+    assert top < form, "your games come before the new-table form"
     ann.screenshot(path=f"{SHOTS}/tidy-lobby.png")
     # A game of bots runs to its end: it moves to "Recent games" with its replay.
     r = ann.request.post(

@@ -12,7 +12,11 @@ let variant = null;    // the chosen variant's id
 const nameInput = $("#name");
 nameInput.value = localStorage.getItem("gamenight.name") || "";
 // Signed in: your account's name, unless this device already knows what you go by.
-api("/api/me").then((me) => { if (me.account && !nameInput.value) nameInput.value = me.account.name; }).catch(() => {});
+api("/api/me").then((me) => {
+  if (!me.account) return;
+  if (!nameInput.value) nameInput.value = me.account.name;
+  $("#account-link").textContent = me.account.name;  // signed in: said where "account" was
+}).catch(() => {});
 
 function currentGame() { return games.find((g) => g.name === $("#game").value); }
 function extra() { return extras[currentGame().name] || { variants: [], playerOptions: [] }; }
@@ -161,21 +165,24 @@ function sharedHint() {
   hint.textContent = mine.length < 2 ? "" : `One shared screen: ${mine.length} of you play at this device (pass and play). Between turns the table hides and asks you to pass the device, so nobody sees another's cards.`;
 }
 
-// The lobby's list (issue 14): your tables first ("your turn" when you must act), then
-// tables to join or watch; finished games under "Recent games" with their replay.
+// The lobby's lists (issue 14): your tables at the top ("your turn" when you must act),
+// tables to join or watch below the form; finished games under "Recent games".
 async function refresh() {
   let data = null;
   try { data = await api("/api/lobby"); } catch (_) { return; }
-  const body = $("#tables");
   const title = (name) => (games.find((g) => g.name === name) || { title: name }).title;
-  const tables = [...data.yours, ...data.tables];
   const words = { "your turn": "your turn", play: "play", "play here": "play here", join: "join", watch: "watch" };
-  if (!tables.length) body.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "No tables yet: create one above.")));
-  else body.replaceChildren(...tables.map((t) => el("tr", { class: t.mine ? "mine" : "", "data-table": t.id, "data-action": t.action },
-    el("td", {}, title(t.game), t.mine ? el("span", { class: "pill" }, " yours") : ""),
+  const row = (t) => el("tr", { class: t.mine ? "mine" : "", "data-table": t.id, "data-action": t.action },
+    el("td", {}, title(t.game)),
     el("td", {}, el("span", { class: `pill ${t.status === "open" ? "ok" : "warn"}` }, t.status === "open" ? "waiting for players" : "playing")),
     el("td", {}, t.seats.map((s) => (s.kind === "open" ? "open seat" : s.name)).join(", ")),
-    el("td", {}, el("a", { href: `/tables/${t.id}${t.action === "play here" ? "?here=1" : ""}`, class: t.your_turn ? "btn primary" : "" }, words[t.action] || "watch")))));
+    el("td", {}, el("a", { href: `/tables/${t.id}${t.action === "play here" ? "?here=1" : ""}`, class: t.your_turn ? "btn primary" : "" }, words[t.action] || "watch")));
+  // Your own games first, at the top of the page (a phone scrolled past the whole form).
+  $("#yours-box").hidden = !data.yours.length;
+  $("#yours").replaceChildren(...data.yours.map(row));
+  const body = $("#tables");
+  if (!data.tables.length) body.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "No tables to join yet: create one above.")));
+  else body.replaceChildren(...data.tables.map(row));
   const recent = $("#recent");
   if (!data.recent.length) { recent.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "none yet"))); return; }
   recent.replaceChildren(...data.recent.map((r) => el("tr", { "data-recent": r.id },
