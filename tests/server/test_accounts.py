@@ -37,6 +37,18 @@ def sign_up(client: TestClient, name: str, password: str = "correct horse") -> d
     return r.json()["account"]
 
 
+def play_seat(client: TestClient, tid: str, token: str, rng_seed: int = 5) -> None:
+    """The person holding `token` plays random moves until the game at `tid` is over."""
+    rng = random.Random(rng_seed)
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, token)) as ws:
+        msg = receive_state(ws)
+        while not msg["view"]["over"]:
+            if msg.get("asked"):
+                action = rng.choice(msg["actions"])
+                ws.send_json({"type": "act", "version": msg["version"], "action": action})
+            msg = receive_state(ws, msg["version"] + 1)
+
+
 def play_person_against_bot(client: TestClient, seed: int | None = None) -> str:
     """A signed-in person at seat 0 and an easy bot at seat 1 play Drop or Stop to the end."""
     extra = {} if seed is None else {"seed": seed}
@@ -46,14 +58,7 @@ def play_person_against_bot(client: TestClient, seed: int | None = None) -> str:
     token = join(client, tid, 0, "Ann")
     assert client.cookies.get(SESSION_COOKIE) == session
     assert client.post(f"/api/tables/{tid}/start").status_code == 200
-    rng = random.Random(5)
-    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, token)) as ws:
-        msg = receive_state(ws)
-        while not msg["view"]["over"]:
-            if msg.get("asked"):
-                action = rng.choice(msg["actions"])
-                ws.send_json({"type": "act", "version": msg["version"], "action": action})
-            msg = receive_state(ws, msg["version"] + 1)
+    play_seat(client, tid, token)
     return tid
 
 
@@ -346,18 +351,6 @@ def test_the_last_move_is_broadcast_before_the_rating_is_written(
     release.set()
     (rating,) = client.get("/api/profiles/Ann").json()["ratings"]
     assert rating["games"] == 1
-
-
-def play_seat(client: TestClient, tid: str, token: str, rng_seed: int = 5) -> None:
-    """The person holding `token` plays random moves until the game at `tid` is over."""
-    rng = random.Random(rng_seed)
-    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, token)) as ws:
-        msg = receive_state(ws)
-        while not msg["view"]["over"]:
-            if msg.get("asked"):
-                action = rng.choice(msg["actions"])
-                ws.send_json({"type": "act", "version": msg["version"], "action": action})
-            msg = receive_state(ws, msg["version"] + 1)
 
 
 def test_a_rematch_played_while_signed_in_counts_on_the_profile(client: TestClient) -> None:
