@@ -399,6 +399,7 @@ def test_a_signed_in_player_takes_their_seat_back_on_another_device(client: Test
     assert client.post(f"/api/tables/{tid}/start").status_code == 200
     seen = client.get(f"/api/tables/{tid}").json()
     assert seen["you"] is None and seen["account_seat"] == 0
+    assert seen["account_name"] == "Ann"  # a watching page says who it is
     client.cookies.delete(f"gn_owner_{tid}")  # the other device did not create the table
     (listed,) = client.get("/api/lobby").json()["yours"]  # listed from the account
     assert listed["id"] == tid and listed["mine"] and listed["action"] == "play here"

@@ -97,6 +97,8 @@ def test_a_signed_in_player_moves_their_seat_to_another_device(
     wait_js(phone, "document.querySelector('#name').value === 'Cleo'")
     phone.goto(f"{server.url}/tables/{tid}")
     phone.wait_for_selector("#reclaim")
+    # the phone watches under the account's name, not as "a guest"
+    wait_js(laptop, "(document.querySelector('#spectators')?.textContent || '').includes('Cleo')")
     said = phone.locator("#watching").inner_text()
     assert said.startswith("You play Ann (seat 1) from another device."), said
     assert phone.locator("#drop").count() == 0

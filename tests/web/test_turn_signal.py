@@ -32,6 +32,12 @@ def test_the_tab_tells_whose_turn_it_is(server: Server, browser: Browser) -> Non
     )
     for page in (ann, bob):
         page.context.grant_permissions(["notifications"], origin=server.url)
+    # the notification switch reads as something to click (a new user took it for text)
+    look = ann.evaluate(
+        "(() => { const s = getComputedStyle(document.querySelector('#turn-notify'));"
+        " return [s.textDecorationLine, s.color]; })()"
+    )
+    assert look[0] == "underline" and look[1] != "rgb(0, 0, 0)", look
     bob.goto(f"{server.url}/tables/{tid}")
     bob.fill("#join-name", "Bob")
     bob.click("[data-join='1']")

@@ -401,7 +401,7 @@ function onMessage(msg) {
   last = msg;
   if (msg.seat === null && !helloSent) {  // a spectator is listed by the name they gave
     helloSent = true;
-    const name = localStorage.getItem("gamenight.name");
+    const name = localStorage.getItem("gamenight.name") || info?.account_name;  // signed in: your name
     if (name) conn.send({ type: "hello", name });
   }
   chatState(msg);

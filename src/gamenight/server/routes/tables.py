@@ -38,7 +38,8 @@ def router(server: Server) -> APIRouter:
         another device of theirs can offer to play it."""
         table = await server.hub().get(table_id)
         data = server.summary(table, request)
-        _, data["account_seat"] = await held(table, request)
+        account, data["account_seat"] = await held(table, request)
+        data["account_name"] = None if account is None else account["name"]  # as a watcher
         return data
 
     @api.post("/api/tables/{table_id}/reclaim")
