@@ -108,6 +108,9 @@ def test_the_lobby_puts_yours_first_says_watch_and_drops_old_and_finished(
     assert done not in ids
     recent = bob.locator(f'#recent tr[data-recent="{done}"] a')
     assert recent.get_attribute("href") == f"/tables/{done}/replay"
+    # written as the profile writes it ("Dec 5, 2026, 8:48 AM"), not "12/5/2026, 8:48:02 AM"
+    ended = bob.locator(f'#recent tr[data-recent="{done}"] td').nth(1).inner_text()
+    assert "/" not in ended and ended.count(":") == 1, ended
     bob.screenshot(path=f"{SHOTS}/tidy-lobby-recent.png", full_page=True)
     for p in (ann, bob, cat):
         assert not p.errors  # type: ignore[attr-defined]

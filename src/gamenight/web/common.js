@@ -49,6 +49,11 @@ export function rich(text, tag = "p") {
 /** "1 card", "3 cards". */
 export function plural(n, word, many = `${word}s`) { return `${n} ${n === 1 ? word : many}`; }
 
+/** A moment (epoch seconds) written the same way on every page: "Dec 5, 2026, 8:48 AM". */
+export function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+}
+
 export function $(sel, root = document) { return root.querySelector(sel); }
 
 export function el(tag, attrs = {}, ...children) {

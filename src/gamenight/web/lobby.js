@@ -1,6 +1,6 @@
 // The lobby: a catalogue card per game (simplest first), a form in player words with the
 // game's variants, and every designer setting under a closed "Advanced (designers)".
-import { api, el, $ } from "/static/common.js";
+import { api, el, $, when } from "/static/common.js";
 
 const DIFFICULTY = { easy: 0, medium: 1, hard: 2 };
 const DIFFICULTY_WORDS = { easy: "easy to learn", medium: "a few rules", hard: "rich rules" };
@@ -187,7 +187,7 @@ async function refresh() {
   if (!data.recent.length) { recent.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "none yet"))); return; }
   recent.replaceChildren(...data.recent.map((r) => el("tr", { "data-recent": r.id },
     el("td", {}, title(r.game)),
-    el("td", { class: "muted" }, new Date(r.ended * 1000).toLocaleString()),
+    el("td", { class: "muted" }, when(r.ended)),
     el("td", {}, el("a", { href: r.replay }, "replay")))));
 }
 

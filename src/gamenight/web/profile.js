@@ -1,6 +1,6 @@
 // Accounts, profiles and leaderboards: /account, /players/NAME, /leaderboard/GAME.
 // Every piece of data reaches the page as a text node (el() builds nodes, never HTML).
-import { $, api, el } from "/static/common.js";
+import { $, api, el, when } from "/static/common.js";
 
 const path = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 
@@ -16,9 +16,6 @@ async function request(method, url, body) {
   return data;
 }
 
-function when(seconds) {
-  return new Date(seconds * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
-}
 
 async function showMe() {
   const { account } = await api("/api/me");
