@@ -60,6 +60,11 @@ def test_sign_up_play_and_the_profile_shows_the_rated_game(
 def test_a_wrong_password_is_said_beside_the_form(server: Server, browser: Browser) -> None:
     page = open_page(browser)
     page.goto(f"{server.url}/account")
+    tops = [  # the two boxes line up (the password's hint pushed the name's box down)
+        page.evaluate(f"document.querySelector('{box}').getBoundingClientRect().top")
+        for box in ("#acc-name", "#acc-password")
+    ]
+    assert tops[0] == tops[1], tops
     page.fill("#acc-name", "<img src=x onerror=window.__pwned=1>")
     page.fill("#acc-password", "correct horse")
     page.click("#sign-up")
