@@ -68,7 +68,16 @@ def test_its_search_sees_only_what_its_seat_knows() -> None:
     assert _root_stats(other) != seen
 
 
-def test_a_time_budget_searches_until_the_deadline() -> None:
+def test_a_time_budget_searches_until_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the search's own clock, stepped 1 ms per reading so that no load can make one
+    simulation outlast the budget (CI at load 8.5 once did: 57 ms for the first)."""
+    import types
+
+    from gamenight.adapters import openspiel_ismcts
+
+    readings = iter(range(10**6))
+    clock = types.SimpleNamespace(perf_counter=lambda: next(readings) / 1000)
+    monkeypatch.setattr(openspiel_ismcts, "time", clock)
     state = _decision(8)
     bot = make("openspiel-ismcts", state.game, seed=1, seconds=0.05)
     bot.choose(state, state.actors[0])
