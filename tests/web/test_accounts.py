@@ -100,6 +100,9 @@ def test_a_signed_in_player_moves_their_seat_to_another_device(
     phone.goto(server.url)  # the lobby lists the game as hers, and knows her name
     phone.wait_for_selector(f'tr[data-table="{tid}"][data-action="play here"]')
     wait_js(phone, "document.querySelector('#name').value === 'Cleo'")
+    assert phone.locator("#account-link").inner_text() == "Cleo"
+    assert serious_violations(phone) == []  # with the "Your games" panel shown
+    phone.screenshot(path=str(SHOTS / "lobby-your-games-phone.png"))
     phone.goto(f"{server.url}/tables/{tid}")
     phone.wait_for_selector("#reclaim")
     # the phone watches under the account's name, not as "a guest"
