@@ -33,6 +33,7 @@ def test_the_tab_tells_whose_turn_it_is(server: Server, browser: Browser) -> Non
     for page in (ann, bob):
         page.context.grant_permissions(["notifications"], origin=server.url)
     # the notification switch reads as something to click (a new user took it for text)
+    ann.wait_for_selector("#turn-notify", state="attached")  # drawn once the page's module runs
     look = ann.evaluate(
         "(() => { const s = getComputedStyle(document.querySelector('#turn-notify'));"
         " return [s.textDecorationLine, s.color]; })()"
