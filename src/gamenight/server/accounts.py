@@ -702,7 +702,7 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
 async def link_seat(request: Request, accounts_: Accounts, table_id: str, seat: int) -> None:
     """After a person took `seat`: link it to their account if they are signed in, and
     unlink any earlier account if not."""
-    account = await asyncio.to_thread(accounts_.who, session_of(request))
+    account = await account_of(request, accounts_)
     account_id = None if account is None else account["id"]
     await asyncio.to_thread(accounts_.link_seat, table_id, seat, account_id)
 
@@ -712,12 +712,16 @@ async def unlink_seat(accounts_: Accounts, table_id: str, seat: int) -> None:
     await asyncio.to_thread(accounts_.link_seat, table_id, seat, None)
 
 
+async def account_of(request: Request, accounts_: Accounts) -> dict[str, Any] | None:
+    """The request's signed-in account, or None (a guest: no database trip without a
+    session cookie)."""
+    token = session_of(request)
+    return None if not token else await asyncio.to_thread(accounts_.who, token)
+
+
 async def account_tables(request: Request, accounts_: Accounts) -> dict[str, int]:
     """Table id -> seat, for the signed-in account's open and running tables ({}: a guest)."""
-    token = session_of(request)
-    if not token:
-        return {}
-    account = await asyncio.to_thread(accounts_.who, token)
+    account = await account_of(request, accounts_)
     if account is None:
         return {}
     return await asyncio.to_thread(accounts_.tables_of, account["id"])
@@ -728,10 +732,7 @@ async def account_seat(
 ) -> tuple[dict[str, Any] | None, int | None]:
     """The signed-in account of the request (None: a guest) and the seat it holds among
     `person_seats`, the table's seats people sit in (None: no such seat)."""
-    token = session_of(request)
-    if not token:
-        return None, None
-    account = await asyncio.to_thread(accounts_.who, token)
+    account = await account_of(request, accounts_)
     if account is None:
         return None, None
     held = await asyncio.to_thread(accounts_.seats_of, table_id, account["id"])
