@@ -596,6 +596,36 @@ def test_the_sqlite_wal_is_cut_back_at_checkpoints(tmp_path: Path) -> None:
     disconnect(engine)
 
 
+def test_a_checkpoint_starts_the_log_over_itself(tmp_path: Path) -> None:
+    """The write that starts the WAL over syncs its header (about 1 ms): the checkpoint's
+    thread makes it, not the first action stored after (in the event loop). An idle
+    server's checkpoints write nothing, and the file's user_version is kept."""
+    path = tmp_path / "restart.sqlite3"
+    engine = connect(f"sqlite:///{path}")
+    store = Store(engine)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("PRAGMA user_version = 7")
+        conn.exec_driver_sql("CREATE TABLE filler (x TEXT)")
+        for _ in range(300):
+            conn.exec_driver_sql("INSERT INTO filler VALUES (?)", ("x" * 10_000,))
+    wal = Path(f"{path}-wal")
+    assert wal.stat().st_size > WAL_LIMIT
+    store.checkpoint()
+    assert wal.stat().st_size <= WAL_LIMIT  # started over (and cut back) before any action
+
+    def frames() -> int:
+        with engine.connect() as conn:
+            return int(conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()[1])
+
+    after_restart = frames()
+    store.checkpoint()
+    store.checkpoint()
+    assert frames() == after_restart <= 1  # idle: nothing more written
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA user_version").scalar() == 7
+    disconnect(engine)
+
+
 @pytest.mark.parametrize("board", ["/etc/passwd", "board_default_v1.json", "../x", "a" * 300])
 def test_a_drop_it_board_is_a_shipped_board_only(client: TestClient, board: str) -> None:
     r = client.post(

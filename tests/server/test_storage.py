@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Iterator
@@ -280,3 +281,40 @@ def test_an_unknown_inline_setting_is_named_and_the_default_kept(
     assert hub.inline_actions and not hub.inline_db
     assert "GAMENIGHT_INLINE_DB='<b>yes</b>' is not actions, none or all" in caplog.text
     disconnect(engine)
+
+
+def test_the_sweep_keeps_its_own_pace_beside_the_checkpoints(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Checkpoints every CHECKPOINT_EVERY seconds; the sweep (a query in the database
+    thread) only every `every` seconds. It used to run at every checkpoint, every 2 s."""
+    from gamenight.server import table_store
+
+    monkeypatch.setattr(table_store, "CHECKPOINT_EVERY", 0.01)
+    counts = {"checkpoint": 0, "sweep": 0}
+
+    class FakeHub:
+        class store:  # stands in for the hub's Store
+            @staticmethod
+            def checkpoint() -> None:
+                counts["checkpoint"] += 1
+
+        class pool:  # stands in for the hub's worker pool
+            @staticmethod
+            def heal() -> None:
+                pass
+
+        async def sweep(self) -> list[str]:
+            counts["sweep"] += 1
+            return []
+
+    async def run() -> None:
+        task = asyncio.create_task(table_store.run_sweeper(FakeHub(), every=60.0))  # type: ignore[arg-type]
+        await asyncio.sleep(0.3)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    asyncio.run(run())
+    assert counts["checkpoint"] >= 5
+    assert counts["sweep"] == 0

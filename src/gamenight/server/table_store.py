@@ -304,8 +304,10 @@ async def run_sweeper(hub: Hub, every: float) -> None:
     # the file (milliseconds), and actions stored meanwhile would queue behind it (at 100
     # live tables about one action in fifty did). SQLite's write-ahead log lets a writer
     # and a passive checkpoint run at once.
+    # The sweep runs every `every` seconds, not at every checkpoint: its query goes to the
+    # database thread, whose Python can hold the GIL while an action is being stored.
     checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamenight-checkpoint")
-    last_checkpoint = time.monotonic()
+    last_checkpoint = last_sweep = time.monotonic()
     try:
         while True:
             await asyncio.sleep(min(every, CHECKPOINT_EVERY))
@@ -315,7 +317,9 @@ async def run_sweeper(hub: Hub, every: float) -> None:
                     loop = asyncio.get_running_loop()
                     await loop.run_in_executor(checkpoints, hub.store.checkpoint)
                 hub.pool.heal()
-                await hub.sweep()
+                if time.monotonic() - last_sweep >= every:
+                    last_sweep = time.monotonic()
+                    await hub.sweep()
             except Exception:
                 log.exception("sweeping tables failed")
     finally:
