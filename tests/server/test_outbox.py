@@ -89,3 +89,93 @@ def test_the_seat_that_just_moved_is_sent_its_answer_first() -> None:
         table.state = moved
         messages.broadcast(FakeHub(), table)  # type: ignore[arg-type]
         assert order[0] == 2 and sorted(order, key=str) == sorted(seats, key=str)
+
+
+def test_an_actions_answer_is_written_before_the_socket_is_read_again(tmp_path: Any) -> None:
+    """The page's own answer leaves in the same turn of the loop as its action: through the
+    writer task alone it waited behind whatever was ready first (another table's action
+    that arrived in the same turn: bench/capacity.py's slowest 1%). Driven through the app
+    over ASGI, so the socket is read again exactly when the route asks."""
+    import httpx
+
+    from gamenight.engine.registry import load
+    from gamenight.server.app import create_app, seat_cookie
+    from tests.server.conftest import TEST_RATES
+
+    app = create_app(f"sqlite:///{tmp_path / 'answer.sqlite3'}", pool="thread", rates=TEST_RATES)
+    game = load("drop-or-stop").from_options(players=2)
+    seed = next(s for s in range(100) if game.start(s).actors[0] == 0)
+
+    async def run() -> None:
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
+                body = {
+                    "game": "drop-or-stop",
+                    "seed": seed,  # Ann (seat 0) decides first
+                    "practice": True,
+                    "options": {"players": 2},
+                    "seats": ["open", "open"],
+                    "name": "Ann",
+                    "sit": 0,
+                }
+                r = await http.post("/api/tables", json=body)
+                assert r.status_code == 201, r.text
+                tid = r.json()["id"]
+                token = r.cookies[seat_cookie(tid)]
+                owner = f"gn_owner_{tid}={r.cookies[f'gn_owner_{tid}']}"
+                http.cookies.clear()
+                await http.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "Bob"})
+                http.cookies.clear()
+                r = await http.post(f"/api/tables/{tid}/start", headers={"cookie": owner})
+                assert r.status_code == 200, r.text
+            sent: list[dict[str, Any]] = []
+            asked = asyncio.Event()
+            answered_before_next_read: list[bool] = []
+
+            async def send(message: dict[str, Any]) -> None:
+                if message["type"] == "websocket.send":
+                    msg = json.loads(message["text"])
+                    sent.append(msg)
+                    if msg.get("asked"):
+                        asked.set()
+
+            reads = 0
+
+            async def receive() -> dict[str, Any]:
+                nonlocal reads
+                reads += 1
+                if reads == 1:
+                    return {"type": "websocket.connect"}
+                if reads == 2:  # the first state, then this seat's action
+                    await asyncio.wait_for(asked.wait(), 10)
+                    last = sent[-1]
+                    act = {"type": "act", "version": last["version"], "action": last["actions"][0]}
+                    return {"type": "websocket.receive", "text": json.dumps(act)}
+                version = sent[-1]["version"] if sent else -1
+                answered_before_next_read.append(version > last_version())
+                return {"type": "websocket.disconnect", "code": 1000}
+
+            def last_version() -> int:
+                return max(m["version"] for m in sent if m.get("asked"))
+
+            scope = {
+                "type": "websocket",
+                "path": f"/ws/tables/{tid}",
+                "raw_path": f"/ws/tables/{tid}".encode(),
+                "query_string": b"",
+                "headers": [
+                    (b"host", b"localhost"),
+                    (b"cookie", f"{seat_cookie(tid)}={token}".encode()),
+                ],
+                "scheme": "ws",
+                "server": ("localhost", 80),
+                "client": ("127.0.0.1", 50000),
+                "subprotocols": [],
+                "root_path": "",
+                "asgi": {"version": "3.0"},
+            }
+            await asyncio.wait_for(app(scope, receive, send), 20)
+            assert answered_before_next_read == [True], sent
+
+    asyncio.run(run())

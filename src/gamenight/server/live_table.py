@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +76,9 @@ class Conn:
     # per open socket, and this is all a writer needs
     outbox: collections.deque[str] = field(init=False, repr=False)
     _wake: asyncio.Future[None] | None = field(default=None, init=False, repr=False)
+    # one sender at a time (the writer task, or the page's own reader: `drain`), so the
+    # queue goes out in order whoever sends it
+    _sending: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.outbox = collections.deque()
@@ -97,11 +100,24 @@ class Conn:
         self.post(msg)
 
     async def next_text(self) -> str:
-        """The next queued message, as text (the writer task's loop)."""
+        """The next queued message, as text."""
+        await self.queued()
+        return self.outbox.popleft()
+
+    async def queued(self) -> None:
+        """Until a message is queued (the writer task waits here)."""
         while not self.outbox:
             self._wake = asyncio.get_running_loop().create_future()
             await self._wake
-        return self.outbox.popleft()
+
+    def sending(self) -> bool:
+        return self._sending.locked()
+
+    async def drain(self, send: Callable[[str], Awaitable[None]]) -> None:
+        """Send everything queued, in order, with `send`; one sender at a time."""
+        async with self._sending:
+            while self.outbox:
+                await send(self.outbox.popleft())
 
 
 @dataclass(eq=False)

@@ -77,7 +77,17 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
         async def writer() -> None:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 while True:
-                    await websocket.send_text(await conn.next_text())
+                    await conn.queued()
+                    await conn.drain(websocket.send_text)
+
+        async def answer_now() -> None:
+            """The page's own answer (its action's new state, a refusal), sent before
+            this task gives the loop back: through the writer task it waited behind
+            whatever was ready first, such as another table's action that arrived in
+            the same turn of the loop (most of bench/capacity.py's slowest 1%)."""
+            if conn.outbox and not conn.sending():
+                with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                    await conn.drain(websocket.send_text)
 
         conn = Conn(seat, rates.outbox, too_slow)
         if seat is not None:
@@ -101,6 +111,7 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
                     await conn.send({"type": "refused", "reason": reason})
                     continue
                 await handle(table, conn, text)
+                await answer_now()
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # receive after the socket closed
