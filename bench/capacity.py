@@ -131,6 +131,23 @@ checks 65 us, the SQLite commit 255 us, applying 35 us, planning and building th
 alone. Tried and not kept: sending the actor's message before the others' are built (one
 turn of the loop between): p99 2.71 and 3.01 ms, no better.
 
+Stop 42 (2026-12-05): the slowest 1% at 100 tables, read from the server's side. Each timed
+action was matched to the server's own marks on the shared monotonic clock (received,
+checked, stored, applied, planned, written; a throwaway instrumented copy, not kept):
+- 11 of the 27 slowest were a store of 1-2.5 ms, and 50 of the run's 60 slow stores were the
+  first store after a checkpoint. Once a checkpoint has copied the whole WAL, the next
+  write starts the log over and SQLite syncs its new header, an fsync even at
+  synchronous=NORMAL. The checkpoint's thread now makes that write (Store.checkpoint):
+  15 slow stores in the next run.
+- Most of the rest were two actions that arrived in the same turn of the loop: the second
+  waited for the first (as it must), and the first's answer, queued for its writer task,
+  waited behind the second's whole action too. A page's own answer is now written by its
+  reader before it gives the loop back (routes/live.py answer_now): planned-to-written
+  went from 37 to 9 us at the median, and that pattern left the slowest 1%.
+- What is left there: an action that arrives while another is being handled or written
+  (a loopback write costs 0.25-0.35 ms here, most of it waking the reader's process),
+  and the young collections.
+
 Usage: python bench/capacity.py [LEVEL ...] [--seconds S] [--profile DIR] [--trace-memory DIR]
 (default levels 10 100 300 1000; --profile records the server with py-spy during the
 window of every level, into DIR/profile-N.txt as collapsed stacks; --trace-memory writes
