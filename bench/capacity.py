@@ -147,6 +147,12 @@ checked, stored, applied, planned, written; a throwaway instrumented copy, not k
 - What is left there: an action that arrives while another is being handled or written
   (a loopback write costs 0.25-0.35 ms here, most of it waking the reader's process),
   and the young collections.
+Two `make bench` runs of 62896e1 (bench/results/make-bench-2026-12-05-run17/18), p99 ms
+(echo p99) at 10 / 100 / 300 / 1,000 tables: run 17 (load 0.3-0.7) 1.72 (0.66) / 1.88
+(0.94) / 2.15 (0.61) / 5.08 (0.71); run 18 (load 0.2-0.6) 1.81 (0.71) / 1.94 (0.93) / 2.28
+(0.70) / 5.43 (0.83). Ratio at 100 tables 2.00 and 2.09 (met; the medians' ratio 2.49 and
+2.59, from 2.8-2.9); 0 lost actions; 79.9 and 83.2 KB per live table. Stop 41's two runs
+read 2.12 and 3.34, and 12.8-13.8 ms at 1,000 tables.
 
 Usage: python bench/capacity.py [LEVEL ...] [--seconds S] [--profile DIR] [--trace-memory DIR]
 (default levels 10 100 300 1000; --profile records the server with py-spy during the
