@@ -54,9 +54,10 @@ class Refused(Exception):
 @dataclass(eq=False)
 class Conn:
     """One WebSocket: the seat it acts for (None: spectator) and its own queue of outgoing
-    messages, which its writer task (`next_text`) sends in order. Posting never waits on the
-    socket, so one slow reader delays only itself; a reader `limit` messages behind is
-    dropped (`on_overflow`: close it; it re-syncs on reconnect)."""
+    messages, sent in order by `drain` (from its writer task, or from its reader for the
+    page's own answer: routes/live.py). Posting never waits on the socket, so one slow
+    reader delays only itself; a reader `limit` messages behind is dropped (`on_overflow`:
+    close it; it re-syncs on reconnect)."""
 
     seat: int | None
     limit: int = OUTBOX
@@ -98,11 +99,6 @@ class Conn:
 
     async def send(self, msg: dict[str, Any]) -> None:
         self.post(msg)
-
-    async def next_text(self) -> str:
-        """The next queued message, as text."""
-        await self.queued()
-        return self.outbox.popleft()
 
     async def queued(self) -> None:
         """Until a message is queued (the writer task waits here)."""

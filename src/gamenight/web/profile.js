@@ -16,7 +16,6 @@ async function request(method, url, body) {
   return data;
 }
 
-
 async function showMe() {
   const { account } = await api("/api/me");
   const me = $("#me");
