@@ -606,7 +606,10 @@ def level(
     port = free_port()
     # GAMENIGHT_GC_LOG: collections and their pauses, written at exit
     env = serve_env(
-        tmp, GAMENIGHT_TABLES_PER_MINUTE="1000000", GAMENIGHT_GC_LOG=str(tmp / "gc.jsonl")
+        tmp,
+        GAMENIGHT_TABLES_PER_MINUTE="1000000",
+        GAMENIGHT_SOCKETS_PER_ADDRESS="1000000",
+        GAMENIGHT_GC_LOG=str(tmp / "gc.jsonl"),
     )
     if memory is not None:  # allocation sites, written on SIGUSR1 (mid-window)
         env["GAMENIGHT_TRACEMALLOC"] = str(memory / f"memory-{n}.txt")

@@ -65,7 +65,11 @@ class Proc:
         cmd += ["--port", str(self.port), "--db", db]
         if redis:
             cmd += ["--redis", redis]
-        env = {**os.environ, "GAMENIGHT_DATA": str(data)}
+        env = {
+            **os.environ,
+            "GAMENIGHT_DATA": str(data),
+            "GAMENIGHT_SOCKETS_PER_ADDRESS": "1000000",
+        }
         self.log = open(data / f"server-{self.port}.log", "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=self.log)
         for _ in range(400):

@@ -199,7 +199,12 @@ def main() -> None:
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="gamenight-latency-"))
     port = free_port()
-    env = {**os.environ, "GAMENIGHT_DATA": str(tmp), "GAMENIGHT_TABLES_PER_MINUTE": "1000000"}
+    env = {
+        **os.environ,
+        "GAMENIGHT_DATA": str(tmp),
+        "GAMENIGHT_TABLES_PER_MINUTE": "1000000",
+        "GAMENIGHT_SOCKETS_PER_ADDRESS": "1000000",
+    }
     log = open(tmp / "server.log", "wb")  # noqa: SIM115 - open for the server's lifetime
     db = f"sqlite:///{tmp / 'bench.sqlite3'}"
     server = subprocess.Popen(

@@ -302,7 +302,9 @@ def run(flood: bool = False) -> dict[str, Any]:
     db = f"sqlite:///{tmp / 'bench.sqlite3'}"
     port = free_port()
     # Every table of the benchmark comes from one address: lift the per-address limit.
-    env = serve_env(tmp, GAMENIGHT_TABLES_PER_MINUTE="100000")
+    env = serve_env(
+        tmp, GAMENIGHT_TABLES_PER_MINUTE="100000", GAMENIGHT_SOCKETS_PER_ADDRESS="1000000"
+    )
     log = open(tmp / "server.log", "wb")  # noqa: SIM115 - open for the server's lifetime
     server = subprocess.Popen(serve_command(port, db), env=env, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"

@@ -52,7 +52,17 @@ def test_chat_and_spectator_names_reach_the_other_process(
         watcher = ws_open(b, tid, "not-a-seat")
         try:
             watcher.send(json.dumps({"type": "hello", "name": "Cleo"}))
-            until(wa, lambda m: m["type"] == "state" and m["table"]["spectators"] == ["Cleo"])
+            until(watcher, lambda m: m["type"] == "state")  # its own answer, nobody else's
+            # The players are sent nothing because someone watches (issue 43, item 5): the
+            # name reaches Ann's process with b's presence round and is in her next state.
+            end = time.monotonic() + 15
+            while time.monotonic() < end:
+                wa.send(json.dumps({"type": "sync"}))
+                seen = until(wa, lambda m: m["type"] == "state")
+                if seen["table"]["spectators"] == ["Cleo"]:
+                    break
+                time.sleep(0.3)
+            assert seen["table"]["spectators"] == ["Cleo"]
             wa.send(json.dumps({"type": "chat", "text": "hello from a"}))
             said = until(wb, lambda m: m["type"] == "chat")
             assert [line["text"] for line in said["lines"]] == ["hello from a"]

@@ -444,7 +444,7 @@ def test_a_guest_who_signs_in_brings_their_seat_to_the_account(client: TestClien
     assert client.get("/api/profiles/Kai").json()["games_played"] == 1
     client.delete("/api/session")
     other = new_table(client, seats=["open", "easy"])
-    guest = join(client, other["id"], 0, "Kai")  # as a guest
+    guest = join(client, other["id"], 0, "Guest")  # as a guest (not as "Kai": an account's)
     client.cookies.set(seat_cookie(tid), guest)  # another table's token under this name
     client.post("/api/session", json={"name": "Kai", "password": "correct horse"})
     assert client.get(f"/api/tables/{other['id']}").json()["account_seat"] is None

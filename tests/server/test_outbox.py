@@ -24,9 +24,18 @@ class FakeHub:
 
 
 class FakeTable:
+    """Seats 0..3 held by people; each page claims its seat by its token's hash (a page's
+    seat is derived from those at every broadcast: rights.py)."""
+
     def __init__(self, conns: set[Conn]) -> None:
         self.conns = conns
         self.state = None
+        person = [
+            types.SimpleNamespace(seat=s, kind="person", token_hash=f"h{s}") for s in range(4)
+        ]
+        self.row = types.SimpleNamespace(seats=person)
+        for conn in conns:
+            conn.token_hash = None if conn.seat is None else f"h{conn.seat}"
 
 
 def test_a_stalled_page_does_not_hold_the_others_and_is_dropped_alone() -> None:

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 from starlette.websockets import WebSocketDisconnect
@@ -736,3 +738,227 @@ def test_a_drop_it_board_is_never_read_from_the_servers_disk(
         json={"game": "drop-it", "options": {"board": "secret"}, "seats": ["open", "easy"]},
     )
     assert r.status_code == 400 and "shipped" in r.json()["error"]
+
+
+# -- issue 43: trust by construction ---------------------------------------------------------
+# Each test below repeats an attack that worked on the code before issue 43.
+
+
+def _shared_join(client: TestClient, tid: str, seat: int, name: str) -> None:
+    r = client.post(f"/api/tables/{tid}/shared/join", json={"seat": seat, "name": name})
+    assert r.status_code == 200, r.text
+
+
+def test_a_shared_screen_socket_loses_a_seat_that_changed_hands(client: TestClient) -> None:
+    """43.1: the owner's shared screen holds seats 0 and 1 and keeps its socket open; seat 1
+    is made open and a stranger takes it. The old socket can no longer look as seat 1: it
+    is never sent the stranger's hand and cannot move for them (it could before: its seats
+    were fixed when it connected)."""
+    t = new_table(client, "arne", seats=["open", "open"], settings={"shared_screen": True})
+    tid = t["id"]
+    _shared_join(client, tid, 0, "Ann")
+    _shared_join(client, tid, 1, "Bob")
+    stranger = TestClient(client.app)
+    with client.websocket_connect(f"/ws/tables/{tid}") as device:
+        assert receive_state(device)["seat"] is None
+        assert client.post(f"/api/tables/{tid}/seats/1", json={"to": "open"}).status_code == 200
+        r = stranger.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "Eve"})
+        assert r.status_code == 200, r.text
+        assert client.post(f"/api/tables/{tid}/start").status_code == 200
+        device.send_json({"type": "look", "seat": 1})
+        while True:  # the states of the start and the join, then the answer to the look
+            msg = device.receive_json()
+            assert msg.get("seat") != 1, "the old device was shown the stranger's seat"
+            if msg["type"] == "refused":
+                break
+        assert "cannot look as 1" in msg["reason"]
+        device.send_json({"type": "look", "seat": 0})  # the seat it still holds works
+        mine = receive_state(device)
+        assert mine["seat"] == 0 and "hand" in mine["view"]
+    with stranger.websocket_connect(f"/ws/tables/{tid}") as eve:
+        assert receive_state(eve)["seat"] == 1  # the seat is the stranger's
+
+
+def test_a_request_for_a_seat_is_checked_where_it_runs(client: TestClient) -> None:
+    """43.1: a seat's request carries its token's hash, and the process that runs it checks
+    it against the seat rows it holds (in a cluster: the owner's), so a page whose seat
+    changed hands elsewhere is refused there too."""
+    from gamenight.server.db import token_hash
+    from gamenight.server.tables import Refused
+
+    tid, _ann, _bob = two_people(client)
+    hub = hub_of(client)
+    table = hub.live[tid]
+    version = table.version
+    action = table.state.actions(table.state.actors[0])[0].to_json()
+    seat = table.state.actors[0]
+
+    async def act(proof: str) -> None:
+        await hub.act(table, seat, version, action, proof=proof)
+
+    portal = client.portal
+    assert portal is not None
+    with pytest.raises(Refused, match="no longer yours"):
+        portal.call(act, token_hash("stolen"))
+    assert table.version == version  # nothing changed
+    seat_hash = table.seat_row(seat).token_hash
+    assert seat_hash is not None
+    portal.call(act, seat_hash)  # the seat's own token hash is its proof
+    assert table.version == version + 1
+
+
+def test_a_seat_opened_at_a_chosen_seed_table_redraws_the_seed(client: TestClient) -> None:
+    """43.2: a table of one person and a bot may choose its seed; opening the bot's seat
+    before the start let a stranger join a deal the creator could predict (Arne: 8 of 8
+    cards). Now the seed is drawn again when the seat opens."""
+    body = {"game": "arne", "options": {"players": 2}, "seats": ["open", "easy"]}
+    r = client.post("/api/tables", json={**body, "seed": 7, "sit": 0, "name": "Ann"})
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    assert client.post(f"/api/tables/{tid}/seats/1", json={"to": "open"}).status_code == 200
+    stranger = TestClient(client.app)
+    r = stranger.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "Eve"})
+    assert r.status_code == 200, r.text
+    assert client.post(f"/api/tables/{tid}/start").status_code == 200
+    table = hub_of(client).live[tid]
+    with (
+        client.websocket_connect(f"/ws/tables/{tid}") as ann,
+        stranger.websocket_connect(f"/ws/tables/{tid}") as eve,
+    ):
+        pages = {0: ann, 1: eve}
+        last = {s: receive_state(ws) for s, ws in pages.items()}
+        while not last[1]["view"]["hand"]:  # each chooses a colour, then the cards are dealt
+            seat = last[1]["view"]["to_act"]
+            msg = last[seat]
+            act = {"type": "act", "version": msg["version"], "action": msg["actions"][0]}
+            pages[seat].send_json(act)
+            last = {s: receive_state(ws, msg["version"] + 1) for s, ws in pages.items()}
+    hand = last[1]["view"]["hand"]
+    # what the creator would predict from the seed they chose, with the same choices
+    predicted = gamenight.load("arne", players=2).replay(7, table.state.history).view(1)
+    assert len(hand) == 8 and hand != predicted["hand"], "the stranger's hand was predictable"
+    assert table.row.seed != 7
+    # A table whose creator chose the seed and has not sat down yet: only they may sit.
+    r = client.post("/api/tables", json={**body, "seed": 7})
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    r = TestClient(client.app).post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "Eve"})
+    assert r.status_code == 403 and "chose its deal" in r.json()["error"]
+    assert (
+        client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "Ann"}).status_code == 200
+    )
+
+
+def test_a_practice_table_is_marked_for_everyone(client: TestClient) -> None:
+    """43.3: a practice table (chosen seed, open seats) says so, with its seed, in the lobby
+    and on the table page, to everyone; any other table has no such mark."""
+    practice = new_table(client, seats=["open", "open"], seed=42)
+    plain = new_table(client, seats=["open", "open"])
+    stranger = TestClient(client.app)
+    lobby = {t["id"]: t for t in stranger.get("/api/lobby").json()["tables"]}
+    assert lobby[practice["id"]]["practice"] == {"seed": 42}
+    assert lobby[plain["id"]]["practice"] is None
+    page = stranger.get(f"/api/tables/{practice['id']}").json()
+    assert page["practice"] == {"seed": 42}
+    with stranger.websocket_connect(f"/ws/tables/{practice['id']}") as ws:
+        assert receive_state(ws)["table"]["practice"] == {"seed": 42}
+    for name in ("lobby.js", "table.js"):  # and the pages show it
+        assert "practice · seed" in (WEB / name).read_text()
+
+
+def _quiet(ws: Any) -> list[dict[str, Any]]:
+    """What a page was sent until now: a ping's pong closes the list."""
+    ws.send_json({"type": "ping", "t": 1})
+    got = []
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] == "pong":
+            return got
+        got.append(msg)
+
+
+def test_watchers_send_the_players_nothing(client: TestClient) -> None:
+    """43.5: each watcher's arrival (and "hello") re-sent the table to every page: 12
+    watchers sent each player 32x more messages. Now a watcher's arrival, name and
+    departure are sent to that watcher only; the players' next state lists them."""
+    tid, ann, _bob = two_people(client)
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, ann)) as wa:
+        receive_state(wa)
+        _quiet(wa)
+        for n in range(12):
+            with TestClient(client.app).websocket_connect(f"/ws/tables/{tid}") as watcher:
+                assert receive_state(watcher)["seat"] is None
+                watcher.send_json({"type": "hello", "name": f"Watcher {n}"})
+                assert receive_state(watcher)["seat"] is None
+        assert _quiet(wa) == [], "a player was sent messages because someone watched"
+
+
+def test_sockets_per_address_are_bounded(tmp_path: Path) -> None:
+    """43.5: sockets per address were unlimited (36 watchers from one address got both
+    players dropped). Past the bound a socket is closed at once with a reason."""
+    from dataclasses import replace
+
+    with app_client(tmp_path, rates=replace(TEST_RATES, sockets_per_address=3)) as client:
+        t = new_table(client, seats=["open", "open"])
+        url = f"/ws/tables/{t['id']}"
+        with (
+            client.websocket_connect(url) as s1,
+            client.websocket_connect(url) as s2,
+            client.websocket_connect(url) as s3,
+        ):
+            for ws in (s1, s2, s3):
+                receive_state(ws)
+            with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(url) as s4:
+                s4.receive_json()
+            assert closed.value.code == 4429 and "too many open pages" in closed.value.reason
+        with client.websocket_connect(url) as again:  # closed ones count no more
+            assert receive_state(again)["type"] == "state"
+
+
+def test_a_shared_screen_seat_nobody_looks_as_does_not_hold_a_window_open(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """43.6: at a shared screen a seat whose device never looks held Arne's reaction window
+    open indefinitely. Now its countdown runs after a grace for passing the device."""
+    from gamenight.server import scheduler
+
+    monkeypatch.setattr(scheduler, "SHARED_HANDOVER_SECONDS", 0.3, raising=False)
+    settings = {"shared_screen": True, "reaction_seconds": 0.2, "bot_delay": 0}
+    t = new_table(client, "arne", seats=["open", "open"], settings=settings)
+    tid = t["id"]
+    _shared_join(client, tid, 0, "Ann")
+    _shared_join(client, tid, 1, "Bob")
+    assert client.post(f"/api/tables/{tid}/start").status_code == 200
+    table = hub_of(client).live[tid]
+    with client.websocket_connect(f"/ws/tables/{tid}") as device:
+        receive_state(device)
+        while not table.state.window_seats():  # each person chooses a colour, looking
+            seat = table.state.actors[0]
+            device.send_json({"type": "look", "seat": seat})
+            msg = receive_state(device)
+            while msg["seat"] != seat or not msg.get("actions"):
+                msg = receive_state(device)
+            device.send_json(
+                {"type": "act", "version": msg["version"], "action": msg["actions"][0]}
+            )
+            receive_state(device, msg["version"] + 1)
+        device.send_json({"type": "look", "seat": None})  # the device is being passed on
+        receive_state(device)
+        waiting = table.version
+        assert table.deadline is not None, "no countdown for the seat nobody looks as"
+        wait_for(lambda: table.version > waiting, seconds=10)  # passed for them
+
+
+@given(st.text(max_size=200))
+@settings(max_examples=200, deadline=None)
+def test_a_watchers_name_never_holds_control_or_bidi_characters(text: str) -> None:
+    """43, low: spectator names kept control and bidi characters (a right-to-left override
+    turned the players' list of watchers around)."""
+    import unicodedata
+
+    from gamenight.server.seats import spectator_name
+
+    name = spectator_name(text)
+    assert name is None or (0 < len(name) <= 40 and name == " ".join(name.split()))
+    assert name is None or all(unicodedata.category(ch)[0] != "C" for ch in name)
+    assert spectator_name("Mira\u202e\u200bevil\x00") == "Miraevil"

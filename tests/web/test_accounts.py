@@ -105,8 +105,9 @@ def test_a_signed_in_player_moves_their_seat_to_another_device(
     phone.screenshot(path=str(SHOTS / "lobby-your-games-phone.png"))
     phone.goto(f"{server.url}/tables/{tid}")
     phone.wait_for_selector("#reclaim")
-    # the phone watches under the account's name, not as "a guest"
-    wait_js(laptop, "(document.querySelector('#spectators')?.textContent || '').includes('Cleo')")
+    # the phone watches under the account's name, not as "a guest" (listed on its own page
+    # at once, on the players' at their next change: issue 43, item 5)
+    wait_js(phone, "(document.querySelector('#spectators')?.textContent || '').includes('Cleo')")
     said = phone.locator("#watching").inner_text()
     assert said.startswith("You play Ann (seat 1) from another device."), said
     assert phone.locator("#drop").count() == 0

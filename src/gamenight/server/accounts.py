@@ -5,8 +5,15 @@ HttpOnly, SameSite=Lax cookie; a seat taken while signed in is linked to the acc
 finished games count on the profile and, when rated, on the leaderboard.
 
 CSRF: every state-changing request here must be `application/json` (a cross-site HTML form
-cannot send that without a CORS preflight, which this server never grants) and, when the
-browser sends an Origin, it must be this server's own.
+cannot send that without a CORS preflight, which this server never grants) and come from
+this server's own pages (`guard.cross_origin`, applied by `Guard` to every POST/DELETE).
+
+Guessing passwords and making accounts in bulk are limited in the database
+(`login_limits.py`: per name and address with exponential back-off, never a lock-out a
+stranger can cause); passwords must not be guessable (`passwords.py`, zxcvbn) and are
+hashed in a small pool of their own with a bounded queue; names that read alike are one
+name (`names.py`). A person can change their password, download their data and delete
+their account; a profile shows others only finished games.
 
 Ratings (openskill, Plackett-Luce) are computed from finished tables, each once, in the
 order they finished. People and bots are rated alike, but bots are fixed anchors: a bot's
@@ -19,12 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
+import os
 import re
 import secrets
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
@@ -45,15 +54,18 @@ from sqlalchemy.exc import IntegrityError
 
 from gamenight.engine.core import BadInput, Outcome
 from gamenight.engine.registry import load, spec
+from gamenight.server import passwords
 from gamenight.server.db import TableRow, metadata
 from gamenight.server.lobby import SEAT_PREFIX
+from gamenight.server.login_limits import SIGNUPS_PER_HOUR, Limited, LoginLimits
+from gamenight.server.names import skeleton
 
 SESSION_COOKIE = "gn_session"
 SETTLE_SECONDS = 10.0  # the longest a profile read waits for ratings in flight
 SESSION_DAYS = 30
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{1,23}")
-PASSWORD_LENGTH = (8, 200)
-LOGIN_FAILURES = 5  # per name per minute, then refused for the rest of that minute
+PASSWORD_LENGTH = passwords.LENGTH
+EXPORT_GAMES = 10_000  # the most games one export lists
 # A bot's fixed rating by the level it plays at (openskill's scale: a new person is 25 +- 8.3)
 BOT_ANCHORS = {"easy": 18.0, "medium": 25.0, "hard": 32.0}
 BOT_SIGMA = 1.0
@@ -70,6 +82,9 @@ accounts = Table(
     Column("name_key", String(24), nullable=False, unique=True),  # lower case: one Ann only
     Column("password_hash", String(200), nullable=False),
     Column("created", Float, nullable=False),
+    # names.skeleton(name): "Mira", "M1ra" and "Mіra" are one name (unique; NULL only for
+    # an old account whose name read like an older one's: migration 0007)
+    Column("skeleton", String(96), nullable=True, unique=True),
 )
 
 sessions = Table(
@@ -111,20 +126,15 @@ rated_tables = Table(
 class AccountError(Exception):
     """A request about accounts that was refused; `status` is the HTTP status."""
 
-    def __init__(self, reason: str, status: int = 400) -> None:
+    def __init__(self, reason: str, status: int = 400, wait: float | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
+        self.wait = wait  # seconds until a retry may pass (429: the Retry-After header)
 
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _hasher() -> Any:
-    from argon2 import PasswordHasher
-
-    return PasswordHasher()
 
 
 def rated(row: TableRow) -> bool:
@@ -138,10 +148,44 @@ def rated(row: TableRow) -> bool:
     )
 
 
-def bot_anchor(bot_text: str | None) -> float:
-    """A bot seat's fixed rating: by its level word, else medium."""
-    text = (bot_text or "").removeprefix("bot:")
-    return BOT_ANCHORS.get(text, BOT_ANCHORS["medium"])
+def bot_level(bot_text: str | None, game: str | None = None, players: int | None = None) -> str:
+    """The level a bot seat really plays at: its level word ("bot:easy"), else the level
+    whose bot it is in this game ("bot:random" is easy's), else the level of the same bot
+    with other parameters (in Arne "bot:ismcts?iterations=50" is hard's bot; the lowest
+    such level when several share it: beating a bot must not earn more than it is worth),
+    else: a random bot is easy, any other medium."""
+    text = (bot_text or "").strip()
+    level = text.removeprefix("bot:")
+    if level in BOT_ANCHORS:
+        return level
+    from gamenight.bots import parse_seat
+
+    try:
+        name, _ = parse_seat(text if text.startswith("bot") else f"bot:{text}")
+    except BadInput:
+        return "medium"
+    if game is not None:
+        from gamenight.bots import levels
+
+        try:
+            table = levels(game, players)
+        except Exception:  # a game without bots, a player count it has no levels for
+            table = {}
+        for found, seat_text in table.items():
+            if seat_text == text:
+                return found
+        for found, seat_text in sorted(table.items(), key=lambda kv: BOT_ANCHORS.get(kv[0], 0)):
+            try:
+                if parse_seat(seat_text)[0] == name:
+                    return found
+            except BadInput:
+                continue
+    return "easy" if name == "random" else "medium"
+
+
+def bot_anchor(bot_text: str | None, game: str | None = None, players: int | None = None) -> float:
+    """A bot seat's fixed rating: by the level it really plays at (`bot_level`)."""
+    return BOT_ANCHORS[bot_level(bot_text, game, players)]
 
 
 class Accounts:
@@ -149,7 +193,12 @@ class Accounts:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.failures: dict[str, list[float]] = {}
+        per_hour = os.environ.get("GAMENIGHT_SIGNUPS_PER_HOUR")
+        self.limits = LoginLimits(
+            engine, signups_per_hour=int(per_hour) if per_hour else SIGNUPS_PER_HOUR
+        )
+        self.hashing = passwords.Hashing()
+        weakref.finalize(self, self.hashing.close)
         # Ratings started when a game ended and not written yet (event-loop side): a
         # profile or leaderboard read waits for them, so it shows the game just played.
         self.rating: set[asyncio.Future[Any]] = set()
@@ -165,46 +214,207 @@ class Accounts:
             await asyncio.wait(set(self.rating), timeout=SETTLE_SECONDS)
 
     # -- accounts and sessions ----------------------------------------------------------
-    def sign_up(self, name: Any, password: Any) -> tuple[dict[str, Any], str]:
+    async def _hashed(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn` in the hashing pool; a full queue is a 429 at once (passwords.py)."""
+        try:
+            return await self.hashing.run(fn, *args)
+        except passwords.Busy as err:
+            raise AccountError(str(err), 429, wait=2.0) from None
+
+    async def _limited(self, fn: Callable[..., Any], *args: Any) -> None:
+        try:
+            await asyncio.to_thread(fn, *args)
+        except Limited as err:
+            raise AccountError(err.reason, 429, wait=err.wait) from None
+
+    async def sign_up(self, name: Any, password: Any, address: str) -> tuple[dict[str, Any], str]:
+        """A new account and its session. The checks that cost nothing come first, then the
+        address's sign-up is reserved (login_limits.py), then the password is hashed."""
         name = tidy_name(name)
         check_name(name)
-        check_password(password)
-        digest = _hasher().hash(password)
-        with self.engine.begin() as conn:
-            taken = conn.execute(
-                select(accounts.c.id).where(accounts.c.name_key == name.lower())
-            ).first()
-            if taken is not None:
-                raise AccountError(f"the name {name} is taken; choose another", 409)
-            key = conn.execute(
-                insert(accounts).values(
-                    name=name, name_key=name.lower(), password_hash=digest, created=time.time()
-                )
-            ).inserted_primary_key
-        assert key is not None
-        return {"id": int(key[0]), "name": name}, self._new_session(int(key[0]))
+        skel = skeleton(name)
+        reason = passwords.weakness(password, name)
+        if reason:
+            raise AccountError(reason)
+        await asyncio.to_thread(self._name_free, name, skel)
+        await self._limited(self.limits.take_signup, address)
+        try:
+            digest = await self._hashed(passwords.make_hash, password)
+            key = await asyncio.to_thread(self._create, name, skel, digest)
+        except BaseException:
+            await asyncio.to_thread(self.limits.give_back_signup, address)
+            raise
+        await asyncio.to_thread(self.limits.succeeded, skel, address)  # a known address
+        return {"id": key, "name": name}, await asyncio.to_thread(self._new_session, key)
 
-    def log_in(self, name: str, password: str) -> tuple[dict[str, Any], str]:
-        key = tidy_name(name).lower() if isinstance(name, str) else ""
-        now = time.time()
-        recent = [t for t in self.failures.get(key, []) if now - t < 60]
-        if len(recent) >= LOGIN_FAILURES:
-            raise AccountError("too many wrong passwords for this name; wait a minute", 429)
+    def _name_free(self, name: str, skel: str) -> None:
         with self.engine.connect() as conn:
-            row = conn.execute(select(accounts).where(accounts.c.name_key == key)).first()
-        ok = False
-        if row is not None:
-            from argon2.exceptions import VerificationError
+            taken = conn.execute(
+                select(accounts.c.id).where(
+                    (accounts.c.name_key == name.lower()) | (accounts.c.skeleton == skel)
+                )
+            ).first()
+        if taken is not None:
+            raise AccountError(f"the name {name} is taken; choose another", 409)
 
-            try:
-                ok = bool(_hasher().verify(row.password_hash, password))
-            except VerificationError:
-                ok = False
+    def _create(self, name: str, skel: str, digest: str) -> int:
+        try:
+            with self.engine.begin() as conn:
+                key = conn.execute(
+                    insert(accounts).values(
+                        name=name,
+                        name_key=name.lower(),
+                        skeleton=skel,
+                        password_hash=digest,
+                        created=time.time(),
+                    )
+                ).inserted_primary_key
+        except IntegrityError:  # the same name (or one that reads alike) a moment earlier
+            raise AccountError(f"the name {name} is taken; choose another", 409) from None
+        assert key is not None
+        return int(key[0])
+
+    def _account_named(self, name: Any) -> Any:
+        key = tidy_name(name).lower() if isinstance(name, str) else ""
+        with self.engine.connect() as conn:
+            return conn.execute(select(accounts).where(accounts.c.name_key == key)).first()
+
+    def _trusted(self, skel: str, address: str, token: str | None) -> bool:
+        """Strangers' guesses at this name do not slow this attempt: it holds a valid
+        session of the very account, or its address signed in to it before."""
+        account = self.who(token)
+        if account is not None and skeleton(account["name"]) == skel:
+            return True
+        return self.limits.trusted(skel, address)
+
+    async def log_in(
+        self, name: Any, password: Any, address: str, token: str | None = None
+    ) -> tuple[dict[str, Any], str]:
+        """A session for the right name and password. The attempt is reserved in the
+        database before the password is hashed (login_limits.py: of N parallel guesses only
+        as many as the limits allow are checked); `token` is the request's session, if any."""
+        skel = skeleton(tidy_name(name)) if isinstance(name, str) else ""
+        trusted = await asyncio.to_thread(self._trusted, skel, address, token)
+        await self._limited(self.limits.take_login, skel, address, trusted)
+        row = await asyncio.to_thread(self._account_named, name)
+        digest = None if row is None else row.password_hash
+        ok = await self._hashed(passwords.verify, digest, str(password))
         if row is None or not ok:
-            self.failures[key] = [*recent, now]
             raise AccountError("wrong name or password", 401)
-        self.failures.pop(key, None)
-        return {"id": int(row.id), "name": row.name}, self._new_session(int(row.id))
+        await asyncio.to_thread(self.limits.succeeded, skel, address)
+        session = await asyncio.to_thread(self._new_session, int(row.id))
+        return {"id": int(row.id), "name": row.name}, session
+
+    async def _confirm(self, account_id: int, password: Any, address: str) -> Any:
+        """The account's row, if `password` is its password (limited as a log-in)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
+        if row is None:
+            raise AccountError("this account no longer exists", 404)
+        skel = row.skeleton or skeleton(row.name)
+        await self._limited(self.limits.take_login, skel, address, True)
+        if not isinstance(password, str) or not await self._hashed(
+            passwords.verify, row.password_hash, password
+        ):
+            raise AccountError("the password is not right", 403)
+        await asyncio.to_thread(self.limits.succeeded, skel, address)
+        return row
+
+    async def change_password(
+        self, account_id: int, old: Any, new: Any, address: str, keep: str | None
+    ) -> None:
+        """A new password, given the old one; every other session of the account ends
+        (a thief's too), `keep` (this browser's) stays."""
+        with self.engine.connect() as conn:
+            name = conn.execute(
+                select(accounts.c.name).where(accounts.c.id == account_id)
+            ).scalar_one_or_none()
+        reason = passwords.weakness(new, name)
+        if reason:
+            raise AccountError(reason)
+        await self._confirm(account_id, old, address)
+        digest = await self._hashed(passwords.make_hash, new)
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(accounts).where(accounts.c.id == account_id).values(password_hash=digest)
+            )
+            conn.execute(
+                delete(sessions).where(
+                    sessions.c.account_id == account_id,
+                    sessions.c.token_hash != _hash(keep or ""),
+                )
+            )
+
+    async def delete_account(self, account_id: int, password: Any, address: str) -> None:
+        """Gone for good, given the password: its seats are no longer linked (the games
+        stay, as a guest's), its ratings and sessions are removed, its name is free."""
+        await self._confirm(account_id, password, address)
+        with self.engine.begin() as conn:
+            conn.execute(delete(seat_accounts).where(seat_accounts.c.account_id == account_id))
+            conn.execute(delete(ratings).where(ratings.c.player == f"account:{account_id}"))
+            conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            conn.execute(delete(accounts).where(accounts.c.id == account_id))
+
+    def export(self, account_id: int) -> dict[str, Any]:
+        """What the server keeps about this account, as JSON: its name, when it was made,
+        its games (each table, seat and result) and its ratings. No password hash."""
+        from gamenight.server.db import tables
+
+        with self.engine.connect() as conn:
+            account = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
+            if account is None:
+                raise AccountError("this account no longer exists", 404)
+            games = conn.execute(
+                select(
+                    tables.c.id,
+                    tables.c.game,
+                    tables.c.status,
+                    tables.c.created,
+                    tables.c.updated,
+                    seat_accounts.c.seat,
+                    rated_tables.c.rated,
+                )
+                .join(seat_accounts, seat_accounts.c.table_id == tables.c.id)
+                .outerjoin(rated_tables, rated_tables.c.table_id == tables.c.id)
+                .where(seat_accounts.c.account_id == account_id)
+                .order_by(tables.c.updated.desc())
+                .limit(EXPORT_GAMES)
+            ).all()
+            own = conn.execute(
+                select(ratings).where(ratings.c.player == f"account:{account_id}")
+            ).all()
+        return {
+            "name": account.name,
+            "created": account.created,
+            "games": [
+                {
+                    "table": g.id,
+                    "game": g.game,
+                    "status": g.status,
+                    "created": g.created,
+                    "updated": g.updated,
+                    "seat": g.seat,
+                    "rated": bool(g.rated),
+                }
+                for g in games
+            ],
+            "ratings": [
+                {"game": r.game, "mu": r.mu, "sigma": r.sigma, "games": r.games} for r in own
+            ],
+        }
+
+    def name_owner(self, name: str) -> dict[str, Any] | None:
+        """The account whose name reads like `name` (by skeleton), or None."""
+        skel = skeleton(name)
+        if not skel:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(accounts.c.id, accounts.c.name).where(
+                    (accounts.c.skeleton == skel) | (accounts.c.name_key == name.lower())
+                )
+            ).first()
+        return None if row is None else {"id": int(row.id), "name": row.name}
 
     def _new_session(self, account_id: int) -> str:
         token = secrets.token_urlsafe(32)
@@ -297,6 +507,12 @@ class Accounts:
             ).all()
         return {r.table_id: int(r.seat) for r in rows}
 
+    def linked_seats(self, table_id: str) -> list[int]:
+        """The seats of this table linked to some account."""
+        with self.engine.connect() as conn:
+            query = select(seat_accounts.c.seat).where(seat_accounts.c.table_id == table_id)
+            return [int(x) for x in conn.execute(query).scalars()]
+
     def seats_of(self, table_id: str, account_id: int) -> list[int]:
         """The seats this account holds at this table, lowest first."""
         with self.engine.connect() as conn:
@@ -383,9 +599,11 @@ class Accounts:
                 )
             }
         players: dict[int, tuple[str, str]] = {}  # seat -> (player key, shown name)
+        levels_of: dict[str, float] = {}  # a bot's player key -> its anchor
         for s in row.seats:
             if s.kind == "bot":
                 players[s.seat] = (f"bot:{s.bot}", f"bot ({(s.bot or '').removeprefix('bot:')})")
+                levels_of[f"bot:{s.bot}"] = bot_anchor(s.bot, row.game, len(row.seats))
             elif s.seat in linked:
                 players[s.seat] = (f"account:{linked[s.seat]}", names[linked[s.seat]])
         people = [k for k, _ in players.values() if k.startswith("account:")]
@@ -413,10 +631,10 @@ class Accounts:
                     .where(ratings.c.game == row.game, ratings.c.player == key)
                     .with_for_update()
                 ).first()
-                if found is not None:
+                if key.startswith("bot:"):  # always its anchor (a row may predate the fix)
+                    current.append(model.rating(mu=levels_of[key], sigma=BOT_SIGMA, name=key))
+                elif found is not None:
                     current.append(model.rating(mu=found.mu, sigma=found.sigma, name=key))
-                elif key.startswith("bot:"):
-                    current.append(model.rating(mu=bot_anchor(key[4:]), sigma=BOT_SIGMA, name=key))
                 else:
                     current.append(model.rating(name=key))
             teams = [[r] for r in current]
@@ -454,7 +672,10 @@ class Accounts:
                 insert(rated_tables).values(table_id=table_id, rated=value, at=time.time())
             )
 
-    def profile(self, name: str) -> dict[str, Any]:
+    def profile(self, name: str, viewer: int | None = None) -> dict[str, Any]:
+        """A person's profile as `viewer` (an account id; None: a guest) may see it: only
+        the person themself sees their open and running tables (others would learn where
+        to find them, and at which seat); everyone sees finished games."""
         from gamenight.server.db import seats, tables
 
         with self.engine.connect() as conn:
@@ -475,7 +696,12 @@ class Accounts:
                 )
                 .join(seat_accounts, seat_accounts.c.table_id == tables.c.id)
                 .outerjoin(rated_tables, rated_tables.c.table_id == tables.c.id)
-                .where(seat_accounts.c.account_id == account.id)
+                .where(
+                    seat_accounts.c.account_id == account.id,
+                    tables.c.status.not_in(("open", "running"))
+                    if viewer != account.id
+                    else tables.c.id.is_not(None),
+                )
                 .order_by(tables.c.updated.desc())
                 .limit(20)
             ).all()
@@ -566,46 +792,43 @@ def check_name(name: Any) -> None:
         raise AccountError(NAME_RULE)
 
 
-def check_password(password: Any) -> None:
-    low, high = PASSWORD_LENGTH
-    if not isinstance(password, str) or not low <= len(password) <= high:
-        raise AccountError(f"a password is {low} to {high} characters")
-
-
-def same_origin(request: Request) -> None:
-    """CSRF guard for state-changing requests: JSON only, and from this site if the browser
-    says where it comes from."""
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind != "application/json":
-        raise AccountError("send this request as application/json", 415)
-    origin = request.headers.get("origin")
-    if origin:
-        parts = urlsplit(origin)
-        host = request.headers.get("host", "")
-        if parts.netloc != host or parts.scheme not in ("http", "https"):
-            raise AccountError("this request must come from this site's own pages", 403)
+def check_password(password: Any, name: str | None = None) -> None:
+    """AccountError with one line if `password` is too short, too long or guessable."""
+    reason = passwords.weakness(password, name)
+    if reason:
+        raise AccountError(reason)
 
 
 def session_of(request: Request) -> str | None:
     return request.cookies.get(SESSION_COOKIE)
 
 
+def address_of(request: Request) -> str:
+    """The client's address (behind a trusted proxy, the one it forwarded for)."""
+    return request.client.host if request.client else "?"
+
+
 def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
     """The account, profile and leaderboard routes and pages."""
-    from gamenight.server.routes.models import LogIn, SignUp, validate  # they import us
+    from gamenight.server.routes.common import set_cookie  # it imports us
+    from gamenight.server.routes.models import LogIn, SignUp, validate
 
     api = APIRouter()
 
     def fail(err: AccountError) -> JSONResponse:
-        return JSONResponse({"error": err.reason}, status_code=err.status)
+        response = JSONResponse({"error": err.reason}, status_code=err.status)
+        if err.wait is not None:
+            response.headers["retry-after"] = str(max(1, round(err.wait)))
+        return response
 
     async def json_body(request: Request) -> dict[str, Any]:
-        same_origin(request)
+        # (the origin of every POST and DELETE was checked by guard.Guard)
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise AccountError("send this request as application/json", 415)
         raw = await request.body()
         if len(raw) > 4096:
             raise AccountError("request body too large", 413)
-        import json
-
         try:
             obj = json.loads(raw or b"{}")
         except (ValueError, RecursionError) as err:
@@ -623,29 +846,30 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
         }
         await asyncio.to_thread(get_accounts().adopt_seats, account["id"], tokens)
 
-    def signed_in(account: dict[str, Any], token: str) -> JSONResponse:
+    def signed_in(request: Request, account: dict[str, Any], token: str) -> JSONResponse:
         response = JSONResponse({"account": account})
-        response.set_cookie(
-            SESSION_COOKIE,
-            token,
-            max_age=SESSION_DAYS * 86400,
-            httponly=True,
-            samesite="lax",
-            path="/",
-        )
+        set_cookie(response, request, SESSION_COOKIE, token, max_age=SESSION_DAYS * 86400)
         return response
+
+    async def signed_in_account(request: Request) -> dict[str, Any]:
+        account = await account_of(request, get_accounts())
+        if account is None:
+            raise AccountError("sign in first", 401)
+        return account
 
     @api.post("/api/accounts")
     async def sign_up(request: Request) -> JSONResponse:
         try:
             new = validate(SignUp, await json_body(request))
-            account, token = await asyncio.to_thread(get_accounts().sign_up, new.name, new.password)
+            account, token = await get_accounts().sign_up(
+                new.name, new.password, address_of(request)
+            )
         except BadInput as err:
             return fail(AccountError(str(err)))
         except AccountError as err:
             return fail(err)
         await adopt(request, account)
-        response = signed_in(account, token)
+        response = signed_in(request, account, token)
         response.status_code = 201
         return response
 
@@ -653,13 +877,15 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
     async def log_in(request: Request) -> JSONResponse:
         try:
             who = validate(LogIn, await json_body(request))
-            account, token = await asyncio.to_thread(get_accounts().log_in, who.name, who.password)
+            account, token = await get_accounts().log_in(
+                who.name, who.password, address_of(request), session_of(request)
+            )
         except BadInput as err:
             return fail(AccountError(str(err)))
         except AccountError as err:
             return fail(err)
         await adopt(request, account)
-        return signed_in(account, token)
+        return signed_in(request, account, token)
 
     @api.delete("/api/session")
     async def log_out(request: Request) -> JSONResponse:
@@ -668,15 +894,66 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
         response.delete_cookie(SESSION_COOKIE, path="/")
         return response
 
+    @api.post("/api/account/password")
+    async def change_password(request: Request) -> JSONResponse:
+        """{"old": ..., "new": ...}: a new password; other devices are signed out."""
+        try:
+            obj = await json_body(request)
+            account = await signed_in_account(request)
+            await get_accounts().change_password(
+                account["id"],
+                obj.get("old"),
+                obj.get("new"),
+                address_of(request),
+                session_of(request),
+            )
+        except AccountError as err:
+            return fail(err)
+        return JSONResponse({"account": account, "changed": True})
+
+    @api.delete("/api/account")
+    async def delete_account(request: Request) -> JSONResponse:
+        """{"password": ...}: the account is deleted (its games stay, as a guest's)."""
+        try:
+            obj = await json_body(request)
+            account = await signed_in_account(request)
+            await get_accounts().delete_account(
+                account["id"], obj.get("password"), address_of(request)
+            )
+        except AccountError as err:
+            return fail(err)
+        response = JSONResponse({"account": None, "deleted": True})
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    @api.get("/api/account/export")
+    async def export(request: Request) -> JSONResponse:
+        """The signed-in account's own data, as a JSON file to keep."""
+        try:
+            account = await signed_in_account(request)
+            data = await asyncio.to_thread(get_accounts().export, account["id"])
+        except AccountError as err:
+            return fail(err)
+        filename = f"gamenight-{re.sub(r'[^A-Za-z0-9_.-]', '_', account['name'])}.json"
+        return JSONResponse(
+            data,
+            headers={
+                "content-disposition": f'attachment; filename="{filename}"',
+                "cache-control": "no-store",
+            },
+        )
+
     @api.get("/api/me")
     async def me(request: Request) -> dict[str, Any]:
         return {"account": await asyncio.to_thread(get_accounts().who, session_of(request))}
 
     @api.get("/api/profiles/{name}")
-    async def profile(name: str) -> JSONResponse:
+    async def profile(name: str, request: Request) -> JSONResponse:
         try:
             await get_accounts().settled()
-            return JSONResponse(await asyncio.to_thread(get_accounts().profile, name))
+            viewer = await account_of(request, get_accounts())
+            viewer_id = None if viewer is None else viewer["id"]
+            return JSONResponse(await asyncio.to_thread(get_accounts().profile, name, viewer_id))
         except AccountError as err:
             return fail(err)
 
@@ -699,17 +976,39 @@ def router(get_accounts: Callable[[], Accounts], web: Any) -> APIRouter:
     return api
 
 
-async def link_seat(request: Request, accounts_: Accounts, table_id: str, seat: int) -> None:
+def account_seats(table: Any) -> set[int]:
+    """The seats of a live table taken while signed in (kept on the table: public_table
+    marks them, so a guest cannot pass for an account's person)."""
+    found: set[int] = table.__dict__.setdefault("account_seats", set())
+    return found
+
+
+async def link_seat(
+    request: Request, accounts_: Accounts, table_id: str, seat: int, table: Any = None
+) -> None:
     """After a person took `seat`: link it to their account if they are signed in, and
-    unlink any earlier account if not."""
+    unlink any earlier account if not (and mark the live `table`'s seat as such)."""
     account = await account_of(request, accounts_)
     account_id = None if account is None else account["id"]
+    if table is not None:
+        (account_seats(table).add if account_id is not None else account_seats(table).discard)(seat)
     await asyncio.to_thread(accounts_.link_seat, table_id, seat, account_id)
 
 
-async def unlink_seat(accounts_: Accounts, table_id: str, seat: int) -> None:
+async def unlink_seat(accounts_: Accounts, table_id: str, seat: int, table: Any = None) -> None:
     """A person's seat became open or a bot's before the start: its game is not theirs."""
+    if table is not None:
+        account_seats(table).discard(seat)
     await asyncio.to_thread(accounts_.link_seat, table_id, seat, None)
+
+
+async def refresh_account_seats(accounts_: Accounts, table: Any) -> None:
+    """Mark a live table's seats from the database (after a restart, or a seat taken on
+    another process)."""
+    linked = await asyncio.to_thread(accounts_.linked_seats, table.row.id)
+    held = account_seats(table)
+    held.clear()
+    held.update(s for s in linked if table.row.seats[s].kind == "person")
 
 
 async def account_of(request: Request, accounts_: Accounts) -> dict[str, Any] | None:

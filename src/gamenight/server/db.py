@@ -367,6 +367,15 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(tables).where(tables.c.id == table_id).values(settings=settings))
 
+    def set_seed(self, table_id: str, seed: int, settings: dict[str, Any]) -> None:
+        """A new seed (drawn before the start) with the settings that say so, in one write."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.status == "open")
+                .values(seed=seed, settings=settings)
+            )
+
     def set_status(self, table_id: str, status: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(

@@ -1,6 +1,7 @@
 """What every request passes before the app sees it: the Host header (against DNS
-rebinding), the body size (refused from Content-Length before it is read), and the
-security headers on every response (CSP without inline script, nosniff, no framing)."""
+rebinding), the origin of every state-changing request (against CSRF), the body size
+(refused from Content-Length before it is read), and the security headers on every
+response (CSP without inline script, nosniff, no framing)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
+from urllib.parse import urlsplit
 
 log = logging.getLogger("gamenight.server")
 
@@ -30,6 +32,8 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
 ]
 LOCAL_NAMES = ("localhost", "testserver")
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+CROSS_SITE = "this request must come from this site's own pages"
 
 
 def host_name(host: str) -> str:
@@ -53,6 +57,27 @@ def host_header(scope: Scope) -> str | None:
     for key, value in scope["headers"]:
         if key == b"host":
             return str(value.decode("latin-1"))
+    return None
+
+
+def cross_origin(scheme: str, headers: dict[str, str]) -> str | None:
+    """Why a request with these (lower-case) headers comes from another site, else None:
+    the one origin check of the server, for every POST/DELETE (`Guard`) and every
+    WebSocket (`routes.common.same_origin`). A browser sends `Origin` with every
+    cross-site POST (whatever its content type, a text/plain form's too) and with every
+    socket; it must be this server, scheme and host. Without one, `Sec-Fetch-Site` (sent
+    by browsers since 2020) must not say another site. A client that sends neither is not
+    a browser, and no browser's cookies ride with it."""
+    want = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+    origin = headers.get("origin")
+    if origin is not None:
+        parts = urlsplit(origin.strip())
+        host = (headers.get("host") or "").strip().lower()
+        if parts.scheme != want or not host or parts.netloc.lower() != host:
+            return CROSS_SITE
+        return None
+    if headers.get("sec-fetch-site", "").strip().lower() in ("cross-site", "same-site"):
+        return CROSS_SITE
     return None
 
 
@@ -94,6 +119,12 @@ class Guard:
             del headers  # not kept alive for the whole session (about 1.7 KB per table)
             await self.app(scope, receive, send)
             return
+        if scope.get("method", "GET") in UNSAFE_METHODS:
+            reason = cross_origin(str(scope.get("scheme", "http")), headers)
+            if reason is not None:
+                log.info("refused a cross-site %s %s", scope.get("method"), scope.get("path"))
+                await _refuse(send, 403, reason)
+                return
         length = headers.get("content-length")
         if length is not None and (
             not (length.isascii() and length.isdecimal()) or int(length) > self.max_body

@@ -16,6 +16,10 @@ class Rates:
     outbox: int = 256  # messages queued for a slow reader before it is dropped
     tables_per_minute: float = 20.0  # tables one client address may create...
     table_burst: int = 20  # ...after a burst of this many
+    # open WebSockets of one client address, over every table (a page holds one): more
+    # are refused at once (code 4429), so a crowd of watchers from one place cannot flood
+    # the server (GAMENIGHT_SOCKETS_PER_ADDRESS)
+    sockets_per_address: int = 32
 
 
 @dataclass

@@ -67,12 +67,19 @@ class Conn:
     dropped: bool = False  # fell too far behind: no longer sent anything
     name: str | None = None  # a spectator's name, as they gave it (issue 14: listed by name)
     seen: int = -1  # the newest table version this page says it has shown (moments.py)
-    # the hash of the seat token it was opened with: when the seat's token is renewed (on
-    # another device, seats.unseat_stale) this page only watches
+    # the hash of the seat token it was opened with; `seat` is derived from it and the
+    # seat rows at every message and broadcast (rights.derive): when the seat changes
+    # hands (opened, renewed on another device) this page only watches
     token_hash: str | None = None
-    # the seats a shared screen's device holds (shared.py): its people are at the table
-    # whoever it looks as, so they are shown present and not as watchers
+    # the hashes of the seat tokens a shared screen's cookie carries (shared.py), and the
+    # seat its page says is looking now: both only claims, checked by rights.derive
+    shared_hashes: frozenset[str] = frozenset()
+    looking: int | None = None
+    # the seats a shared screen's device holds now (derived from `shared_hashes` and the
+    # seat rows by rights.derive): its people are at the table whoever it looks as, so
+    # they are shown present and not as watchers
     holds: frozenset[int] = frozenset()
+    address: str = ""  # the client's address (sockets per address are bounded)
     # a deque and one future, not an asyncio.Queue: a Queue's three deques are 1 KB more
     # per open socket, and this is all a writer needs
     outbox: collections.deque[str] = field(init=False, repr=False)

@@ -13,7 +13,7 @@ import contextlib
 import time
 from typing import TYPE_CHECKING, Any
 
-from gamenight.server import moments, seats
+from gamenight.server import moments, rights, seats
 from gamenight.server.live_table import EVENTS_ON_CONNECT, MAX_ACTIONS_SENT, Conn, LiveTable
 
 if TYPE_CHECKING:
@@ -32,12 +32,16 @@ def public_table(table: LiveTable) -> dict[str, Any]:
         "settings": row.settings,
         "players": table.game.players,
         "rematch_of": row.rematch_of,
+        # a practice table's seed is everyone's to know (every hand follows from it)
+        "practice": {"seed": row.seed} if row.settings.get("practice") else None,
         "spectators": seats.spectators(table.conns),
         "seats": [
             {
                 "seat": s.seat,
                 "kind": s.kind,
                 "name": s.name,
+                # taken while signed in (accounts.account_seats): not a guest's name
+                "account": s.seat in getattr(table, "account_seats", ()),
                 "connected": s.kind == "bot" or table.present(s.seat),
                 "stand_in": seats.stand_in(s),  # "bot playing for Bob"
                 # away: when a bot takes over for them (epoch seconds), else None
@@ -111,6 +115,7 @@ def broadcast(hub: Hub, table: LiveTable) -> None:
     """Every connection its own message, queued (never awaited). The seat that made the
     last move is sent its answer first: each socket write wakes a reader (on a two-core
     machine, another process), and the one who acted is the one waiting."""
+    rights.refresh(table)  # no page is sent a view of a seat it no longer holds
     views: dict[int | None, Any] = {}
     state = table.state
     last = state.history[-1][0] if state is not None and state.history else None
@@ -140,6 +145,9 @@ async def attach(hub: Hub, table: LiveTable, conn: Conn) -> None:
         if counting or seats.stand_in(table.seat_row(conn.seat)):
             with contextlib.suppress(Refused):
                 await hub.take_back(table, conn.seat)  # back: the bot leaves the seat
+    if watcher(conn):  # a watcher's arrival is sent to the watcher only (issue 43, item 5):
+        await hub.send_to(table, conn)  # the others see the list at the next change
+        return
     await hub.broadcast(table)
 
 
@@ -152,4 +160,11 @@ async def detach(hub: Hub, table: LiveTable, conn: Conn) -> None:
     if table.moment is not None and not moments.holding(table):
         await hub._plan(table, broadcast=True)  # the one who left no longer holds it
         return
-    await hub.broadcast(table)
+    if not watcher(conn):  # nobody is sent a message because a watcher left
+        await hub.broadcast(table)
+
+
+def watcher(conn: Conn) -> bool:
+    """A page that holds no seat, not even a shared screen's: its coming and going is
+    nobody else's message."""
+    return conn.seat is None and not conn.holds

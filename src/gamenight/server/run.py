@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import sys
+from dataclasses import replace
 
 from gamenight.server import gc_tuning
 from gamenight.server.db import DatabaseInUse, connect
@@ -30,7 +31,12 @@ def serve(host: str, port: int, db: str | None, redis: str | None = None) -> Non
     rates = Rates()
     per_minute = os.environ.get("GAMENIGHT_TABLES_PER_MINUTE")
     if per_minute:  # tables one address may create per minute (and at once)
-        rates = Rates(tables_per_minute=float(per_minute), table_burst=int(float(per_minute)))
+        rates = replace(
+            rates, tables_per_minute=float(per_minute), table_burst=int(float(per_minute))
+        )
+    sockets = os.environ.get("GAMENIGHT_SOCKETS_PER_ADDRESS")
+    if sockets:  # a load generator on one address opens thousands
+        rates = replace(rates, sockets_per_address=int(sockets))
     from gamenight.server.app import create_app
 
     app = create_app(engine, hosts=names, rates=rates, redis_url=redis)

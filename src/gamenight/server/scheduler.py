@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from gamenight.server.tables import Hub
 
 log = logging.getLogger("gamenight.server")
+# At a shared screen, a seat nobody looks as yet gets this long to take the device before
+# its reaction countdown runs (then it runs as at any table).
+SHARED_HANDOVER_SECONDS = 5.0
 
 
 def window_open(state: State) -> bool:
@@ -123,13 +126,15 @@ def reaction_countdown(hub: Hub, table: LiveTable, seat: int, version: int, row:
     returns True when the server should pass for them now."""
     seconds = float(table.row.settings.get("reaction_seconds") or REACTION_SECONDS)
     if table.deadline_seat != seat:
+        if table.row.settings.get("shared_screen") and not table.connected(seat):
+            # one shared screen: the device changes hands first, so the countdown starts
+            # after a grace; it never waits for ever (issue 43, item 6: a seat nobody
+            # looked as held the window open)
+            seconds += SHARED_HANDOVER_SECONDS
         table.deadline = time.time() + seconds
         table.deadline_seat = seat
     auto = row.auto_pass or seat in table.pass_ahead
-    if not auto and table.row.settings.get("shared_screen") and not table.connected(seat):
-        # one shared screen: the countdown waits while the device changes hands
-        table.deadline = table.deadline_seat = None
-    elif not auto:
+    if not auto:
         table.timer = asyncio.create_task(_timeout(hub, table, seat, version))
     return auto
 

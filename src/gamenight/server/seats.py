@@ -12,15 +12,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from gamenight.server import rights
 from gamenight.server.db import SeatRow
+from gamenight.server.names import REFUSED_CATEGORIES
 
 if TYPE_CHECKING:
-    from gamenight.server.live_table import Conn
     from gamenight.server.tables import Hub, LiveTable
 
 log = logging.getLogger("gamenight.server")
@@ -76,6 +79,8 @@ async def arrange(hub: Hub, table: LiveTable, seat: int, to: str) -> None:
         removed = False
     else:
         raise Refused(f"the table is {status}; its seats cannot change")
+    if new.kind == "open" and rights.seed_is_private(table):
+        await redraw_seed(hub, table)  # someone else may now join: nobody may know the deal
     await hub.db(hub.store.update_seat, table.row.id, new)
     table.row.seats[seat] = new
     table.bot_version = -1  # a bot may have to move at this very version
@@ -83,29 +88,23 @@ async def arrange(hub: Hub, table: LiveTable, seat: int, to: str) -> None:
         from gamenight.server import series
 
         await series.forget(hub, table, seat)  # a rematch seat no longer waits for its person
-    if removed:  # the removed person's page is a spectator's from now on
-        for conn in list(table.conns):
-            if conn.seat == seat:
-                unseat(conn)
+    if removed:  # the removed person's pages (and a shared screen's) watch from now on
+        rights.refresh(table)
 
 
-def unseat(conn: Conn) -> None:
-    """The page no longer acts for its seat: a spectator's, sent everything afresh."""
-    conn.seat = None
-    conn.log_pos = -1
-
-
-def unseat_stale(table: LiveTable) -> bool:
-    """Pages opened with a seat token that is no longer the seat's (renewed on another
-    device) only watch from now on. Returns whether any page changed."""
-    changed = False
-    for conn in list(table.conns):
-        if conn.seat is None or conn.token_hash is None:
-            continue
-        if table.seat_row(conn.seat).token_hash != conn.token_hash:
-            unseat(conn)
-            changed = True
-    return changed
+async def redraw_seed(hub: Hub, table: LiveTable) -> None:
+    """A seed chosen by the table's creator holds only while nobody else can ever sit
+    there (issue 43, item 2): when a seat of such a table opens, the server draws a new
+    one from `secrets`. A practice table (chosen seed, shown to everyone) keeps its seed."""
+    settings = table.row.settings
+    if table.row.status != "open":
+        return
+    seed = secrets.randbelow(2**53)
+    fresh = {**settings, "seed_redrawn": True}  # (still never rated: seed_chosen)
+    await hub.db(hub.store.set_seed, table.row.id, seed, fresh)
+    table.row.seed = seed
+    table.row.settings = fresh
+    log.info("table %s: a seat opened, so its chosen seed was replaced", table.row.id)
 
 
 async def take_back(hub: Hub, table: LiveTable, seat: int) -> bool:
@@ -160,10 +159,14 @@ MAX_SPECTATORS_LISTED = 30
 
 
 def spectator_name(value: Any) -> str | None:
-    """A spectator's name as shown (plain text, one line, at most 40 characters), or None."""
+    """A spectator's name as shown (plain text, one line, at most 40 characters), or None.
+    Control, zero-width and bidi characters are dropped: they hide or reorder what the
+    players read (issue 43)."""
     if not isinstance(value, str):
         return None
-    name = " ".join(value.split())[:40]
+    value = "".join(" " if ch.isspace() else ch for ch in value[:400])
+    shown = "".join(ch for ch in value if unicodedata.category(ch) not in REFUSED_CATEGORIES)
+    name = " ".join(shown.split())[:40].rstrip()
     return name or None
 
 

@@ -17,6 +17,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from gamenight.server import rights
+from gamenight.server.db import token_hash
+from gamenight.server.routes.common import is_owner, seat_name, set_cookie
 from gamenight.server.routes.models import Join, posted
 from gamenight.server.tables import Conn, Hub, LiveTable, Refused
 
@@ -45,26 +48,23 @@ class SharedScreen:
         return sorted(s for s in found if s is not None)
 
     def register(self, table: LiveTable, conn: Conn, cookies: Mapping[str, str]) -> None:
-        """A new socket: at a shared-screen table it starts looking as nobody."""
+        """A new socket: at a shared-screen table it keeps the hashes of the seat tokens
+        its cookie carries (claims only: rights.derive turns them into the seats it holds
+        at every message) and starts looking as nobody."""
         if not is_shared(table):
             return
-        held = self.seats(table, cookies)
-        if held:
-            conn.holds = frozenset(held)
-            conn.seat = None
+        raw = cookies.get(cookie_name(table.row.id)) or ""
+        conn.shared_hashes = frozenset(token_hash(t) for t in raw.split(SEP)[:16] if t)
+        conn.looking = None
+        rights.derive(table, conn)
 
     async def handle(self, table: LiveTable, conn: Conn, msg: dict[str, Any]) -> None:
         seat = msg.get("seat")
-        if seat is not None and (
-            not isinstance(seat, int) or isinstance(seat, bool) or seat not in conn.holds
-        ):
-            raise Refused(
-                f"this device holds seats {sorted(conn.holds)}; it cannot look as {seat!r}"
-            )
-        hub = self.hub()
-        conn.seat = seat
-        conn.log_pos = -1  # the new viewer's own events from the start, nobody else's
-        await hub._plan(table, broadcast=True)  # a countdown waiting for this person starts
+        rights.may(table, conn, "look", seat)
+        assert seat is None or isinstance(seat, int)
+        conn.looking = seat
+        rights.derive(table, conn)
+        await self.hub()._plan(table, broadcast=True)  # a countdown waiting for them starts
 
 
 def router(hub: Callable[[], Hub], shared: SharedScreen) -> APIRouter:
@@ -82,12 +82,14 @@ def router(hub: Callable[[], Hub], shared: SharedScreen) -> APIRouter:
         if not is_shared(table):
             raise Refused("this table is not set up for one shared screen")
         sitting = await posted(request, Join)
-        token = await hub().join(table, sitting.seat, sitting.name, None)
+        rights.may_sit(table, is_owner(request, table.row.owner_hash, table_id))
+        name = await seat_name(request, sitting.name)  # no zero-width, no account's name
+        token = await hub().join(table, sitting.seat, name, None)
         old = request.cookies.get(cookie_name(table_id)) or ""
         tokens = [*[t for t in old.split(SEP) if t][:15], token]
         held = shared.seats(table, {cookie_name(table_id): SEP.join(tokens)})
         response = JSONResponse({"seats": held})
-        response.set_cookie(cookie_name(table_id), SEP.join(tokens), httponly=True, samesite="lax")
+        set_cookie(response, request, cookie_name(table_id), SEP.join(tokens))
         return response
 
     return api

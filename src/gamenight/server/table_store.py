@@ -20,7 +20,7 @@ from gamenight.bots import is_quick
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import load
 from gamenight.engine.registry import spec as game_spec
-from gamenight.server import seats, series
+from gamenight.server import rights, seats, series
 from gamenight.server.db import SeatRow, TableRow, token_hash
 from gamenight.server.live_table import CHECKPOINT_EVERY, LiveTable, Refused
 
@@ -191,7 +191,7 @@ async def reclaim(hub: Hub, table: LiveTable, seat: int) -> str:
         new = replace(s, token_hash=token_hash(token))
         await hub.db(hub.store.update_seat, table.row.id, new)
         table.row.seats[seat] = new
-        seats.unseat_stale(table)  # the old device's pages here now watch
+        rights.refresh(table)  # the old device's pages here now watch
     await hub.broadcast(table)
     return token
 

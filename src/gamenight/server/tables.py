@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from typing import Any
 
-from gamenight.server import messages, pipeline, scheduler, series, table_store
+from gamenight.server import messages, pipeline, rights, scheduler, series, table_store
 from gamenight.server.db import SeatRow, Store
 from gamenight.server.live_table import (
     CHECKPOINT_EVERY,
@@ -225,13 +225,17 @@ class Hub:
     async def set_seat(self, table: LiveTable, seat: int, to: str) -> None:
         await table_store.set_seat(self, table, seat, to)
 
-    async def take_back(self, table: LiveTable, seat: int) -> None:
+    async def take_back(self, table: LiveTable, seat: int, *, proof: str | None = None) -> None:
+        rights.vouch(table, seat, proof)
         await table_store.take_back(self, table, seat)
 
     def seat_of(self, table: LiveTable, token: str | None) -> int | None:
         return table_store.seat_of(table, token)
 
-    async def set_auto_pass(self, table: LiveTable, seat: int, on: bool) -> None:
+    async def set_auto_pass(
+        self, table: LiveTable, seat: int, on: bool, *, proof: str | None = None
+    ) -> None:
+        rights.vouch(table, seat, proof)
         await table_store.set_auto_pass(self, table, seat, on)
 
     async def sweep(self) -> list[str]:
@@ -244,11 +248,18 @@ class Hub:
         table_store.close(self)
 
     # -- the act pipeline (pipeline.py) -----------------------------------------------------
-    async def act(self, table: LiveTable, seat: int, version: Any, obj: Any) -> None:
-        """Accept `seat`'s action made against `version`, or raise Refused (nothing changes)."""
+    async def act(
+        self, table: LiveTable, seat: int, version: Any, obj: Any, *, proof: str | None = None
+    ) -> None:
+        """Accept `seat`'s action made against `version`, or raise Refused (nothing changes).
+        `proof`: the hash of the page's seat token (None: the server's own move)."""
+        rights.vouch(table, seat, proof)
         await pipeline.act(self, table, seat, version, obj)
 
-    async def set_pass_ahead(self, table: LiveTable, seat: int, on: bool) -> None:
+    async def set_pass_ahead(
+        self, table: LiveTable, seat: int, on: bool, *, proof: str | None = None
+    ) -> None:
+        rights.vouch(table, seat, proof)
         await pipeline.set_pass_ahead(self, table, seat, on)
 
     # -- the scheduler (scheduler.py) ---------------------------------------------------------
@@ -268,6 +279,7 @@ class Hub:
         return messages.message(self, table, conn, views)
 
     async def send_to(self, table: LiveTable, conn: Conn) -> None:
+        rights.derive(table, conn)  # a view only of the seat it holds now
         conn.post(self.message(table, conn, {}))
 
     async def sync(self, table: LiveTable, conn: Conn) -> None:
@@ -288,10 +300,6 @@ class Hub:
 
     async def detach(self, table: LiveTable, conn: Conn) -> None:
         await messages.detach(self, table, conn)
-
-    async def renamed(self, table: LiveTable) -> None:
-        """A spectator gave their name: everyone's list of spectators changes."""
-        await self.broadcast(table)
 
     async def relay(self, table: LiveTable, kind: str) -> None:
         """Tell the other processes that share tables that `kind` (a key of their

@@ -174,7 +174,9 @@ async function refresh() {
   const words = { "your turn": "your turn", play: "play", "play here": "play here", join: "join", watch: "watch" };
   const row = (t) => el("tr", { class: t.mine ? "mine" : "", "data-table": t.id, "data-action": t.action },
     el("td", {}, title(t.game)),
-    el("td", {}, el("span", { class: `pill ${t.status === "open" ? "ok" : "warn"}` }, t.status === "open" ? "waiting for players" : "playing")),
+    el("td", {}, el("span", { class: `pill ${t.status === "open" ? "ok" : "warn"}` }, t.status === "open" ? "waiting for players" : "playing"),
+      // a practice table: its seed (so every hand) is known to everyone, and said so here
+      t.practice ? el("span", { class: "pill", "data-practice": "", title: "the seed is chosen and public: every deal can be known in advance" }, `practice · seed ${t.practice.seed}`) : ""),
     el("td", {}, t.seats.map((s) => (s.kind === "open" ? "open seat" : s.name)).join(", ")),
     el("td", {}, el("a", { href: `/tables/${t.id}${t.action === "play here" ? "?here=1" : ""}`, class: t.your_turn ? "btn primary" : "" }, words[t.action] || "watch")));
   // Your own games first, at the top of the page (a phone scrolled past the whole form).

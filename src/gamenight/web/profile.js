@@ -32,6 +32,7 @@ async function accountPage() {
     const account = await showMe();
     $("#account-form").hidden = !!account;
     $("#signed-in").hidden = !account;
+    $("#manage").hidden = !account;
     if (account) {
       $("#signed-in-text").textContent = `Signed in as ${account.name}.`;
       $("#my-profile").href = `/players/${encodeURIComponent(account.name)}`;
@@ -48,6 +49,29 @@ async function accountPage() {
   $("#account-form").addEventListener("submit", (ev) => { ev.preventDefault(); send("/api/session"); });
   $("#sign-up").addEventListener("click", () => send("/api/accounts"));
   $("#log-out").addEventListener("click", async () => { await request("DELETE", "/api/session"); await refresh(); });
+  // Password change, export and deletion (accounts.router): every answer shown as text.
+  $("#password-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const msg = $("#password-msg");
+    msg.textContent = "";
+    try {
+      await request("POST", "/api/account/password", { old: $("#pw-old").value, new: $("#pw-new").value });
+      $("#password-form").reset();
+      msg.textContent = "Password changed; other devices are signed out.";
+    } catch (e) { msg.textContent = e.message; }
+  });
+  $("#delete-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const msg = $("#delete-msg");
+    msg.textContent = "";
+    if (!confirm("Delete your account for good?")) return;
+    try {
+      await request("DELETE", "/api/account", { password: $("#del-password").value });
+      $("#delete-form").reset();
+      await refresh();
+      $("#account-err").textContent = "Your account was deleted.";
+    } catch (e) { msg.textContent = e.message; }
+  });
   await refresh();
 }
 

@@ -130,6 +130,11 @@ function rematchMark(t, s) {
   return el("span", { class: `pill ${no ? "" : "warn"}`, "data-waiting": s.seat }, no ? "declined" : "not yet accepted");
 }
 
+// A seat taken while signed in (messages.public_table "account"): a guest cannot pass for it.
+function accountMark(s) {
+  return s.account ? el("span", { class: "pill ok", title: "signed in: this seat is an account's", "data-account": s.seat }, "account") : "";
+}
+
 function drawLobby(table) {
   const box = $("#lobby-seats");
   box.replaceChildren();
@@ -137,7 +142,7 @@ function drawLobby(table) {
     const mine = info && info.you === s.seat;
     const body = s.kind === "open"
       ? (info && info.you === null ? el("button", { type: "button", class: "primary", onclick: () => join(s.seat), "data-join": s.seat }, "Sit here") : el("span", { class: "muted" }, "open"))
-      : el("span", {}, s.name, mine ? " (you)" : "", rematchMark(table, s));
+      : el("span", {}, s.name, " ", accountMark(s), mine ? " (you)" : "", rematchMark(table, s));
     box.append(el("div", { class: `seat ${mine ? "me" : ""}` }, el("div", { class: "muted" }, `Seat ${s.seat + 1}`), body, " ", ownerButton(s)));
   }
   const full = table.seats.every((s) => s.kind !== "open");
@@ -161,7 +166,7 @@ function drawPlayers(msg) {
   for (const s of msg.table.seats) {
     box.append(el("div", { class: `seat ${s.seat === msg.seat ? "me" : ""} ${s.seat === toAct ? "turn" : ""}` },
       el("span", { class: `status-dot ${s.connected ? "online" : "offline"}` }), " ",
-      el("strong", {}, s.name || `seat ${s.seat + 1}`), s.seat === msg.seat ? " (you)" : "",
+      el("strong", {}, s.name || `seat ${s.seat + 1}`), " ", accountMark(s), s.seat === msg.seat ? " (you)" : "",
       s.seat === toAct ? el("span", { class: "pill warn" }, s.seat === msg.seat ? "your move" : "to move") : "",
       clockChip(msg, s), awayNote(msg, s), standIn(msg, s)));
   }
@@ -435,6 +440,9 @@ async function main() {
     return;
   }
   $("#title").textContent = info.title || info.game;
+  if (info.practice) {  // everyone who comes sees that the deal follows a known seed
+    $("#status").after(el("span", { class: "pill", id: "practice", title: "the seed is chosen and public: every deal can be known in advance" }, `practice · seed ${info.practice.seed}`));
+  }
   document.title = `gamenight — ${info.title || info.game}`;
   module = await import(`/static/games/${info.game}.js`);
   $("#howto-body").replaceChildren(...(module.howto || []).map((t) => rich(t)));

@@ -34,12 +34,13 @@ from concurrent.futures import Executor
 from typing import Any
 
 from gamenight.engine.registry import spec as game_spec
-from gamenight.server import moments
+from gamenight.server import moments, rights
 from gamenight.server.cluster.fanout import Bus, table_channel
 from gamenight.server.cluster.forward import Forwarder, NoAnswer, NotOwnerAnymore
 from gamenight.server.cluster.lease import ClusterStore
 from gamenight.server.cluster.steps import apply_steps
-from gamenight.server.seats import MAX_SPECTATORS_LISTED, spectators, unseat_stale
+from gamenight.server.messages import watcher
+from gamenight.server.seats import MAX_SPECTATORS_LISTED, spectators
 from gamenight.server.tables import Hub, LiveTable, Refused
 from gamenight.server.workers import WorkerPool
 
@@ -243,7 +244,7 @@ class ClusterHub(Hub):
             if fresh is not None:
                 fresh.version = table.row.version
                 table.row = fresh
-                unseat_stale(table)  # a seat's token renewed on another device
+                rights.refresh(table)  # a seat changed hands: its old pages only watch
         if table.state is None and table.row.status in ("running", "finished"):
             table.state = table.game.start(table.row.seed)
         if table.state is None:
@@ -396,8 +397,10 @@ class ClusterHub(Hub):
         self.row_rev[table.row.id] = self.row_rev.get(table.row.id, 0) + 1
 
     # -- requests: here if we own the table, else at its owner ------------------------------
-    async def act(self, table: LiveTable, seat: int, version: Any, obj: Any) -> None:
-        await self._route(table, "act", [seat, version, obj])
+    async def act(
+        self, table: LiveTable, seat: int, version: Any, obj: Any, *, proof: str | None = None
+    ) -> None:
+        await self._route(table, "act", [seat, version, obj, proof])
 
     async def join(self, table: LiveTable, seat: int, name: str, token: str | None) -> str:
         return str(await self._route(table, "join", [seat, name, token]))
@@ -408,17 +411,21 @@ class ClusterHub(Hub):
     async def start(self, table: LiveTable) -> None:
         await self._route(table, "start", [])
 
-    async def set_auto_pass(self, table: LiveTable, seat: int, on: bool) -> None:
-        await self._route(table, "auto_pass", [seat, on])
+    async def set_auto_pass(
+        self, table: LiveTable, seat: int, on: bool, *, proof: str | None = None
+    ) -> None:
+        await self._route(table, "auto_pass", [seat, on, proof])
 
-    async def set_pass_ahead(self, table: LiveTable, seat: int, on: bool) -> None:
-        await self._route(table, "pass_ahead", [seat, on])
+    async def set_pass_ahead(
+        self, table: LiveTable, seat: int, on: bool, *, proof: str | None = None
+    ) -> None:
+        await self._route(table, "pass_ahead", [seat, on, proof])
 
     async def set_seat(self, table: LiveTable, seat: int, to: str) -> None:
         await self._route(table, "seat", [seat, to])
 
-    async def take_back(self, table: LiveTable, seat: int) -> None:
-        await self._route(table, "take_back", [seat])
+    async def take_back(self, table: LiveTable, seat: int, *, proof: str | None = None) -> None:
+        await self._route(table, "take_back", [seat, proof])
 
     async def accept_rematch(self, table: LiveTable, seat: int) -> str | None:
         token = await self._route(table, "accept", [seat])
@@ -429,8 +436,9 @@ class ClusterHub(Hub):
 
     async def _local(self, table: LiveTable, op: str, args: list[Any]) -> Any:
         """Run a request as the owner (Hub's own code)."""
+        proof = _proof(op, args)  # the page's seat token hash, checked here (rights.vouch)
         if op == "act":
-            await Hub.act(self, table, args[0], args[1], args[2])
+            await Hub.act(self, table, args[0], args[1], args[2], proof=proof)
             return None
         if op == "join":
             token = await Hub.join(self, table, int(args[0]), str(args[1]), args[2])
@@ -448,10 +456,10 @@ class ClusterHub(Hub):
             return None
         if op == "auto_pass":
             self._bump_row(table)
-            await Hub.set_auto_pass(self, table, int(args[0]), bool(args[1]))
+            await Hub.set_auto_pass(self, table, int(args[0]), bool(args[1]), proof=proof)
             return None
         if op == "pass_ahead":
-            await Hub.set_pass_ahead(self, table, int(args[0]), bool(args[1]))
+            await Hub.set_pass_ahead(self, table, int(args[0]), bool(args[1]), proof=proof)
             await self._announce(table)
             return None
         if op in ("accept", "decline"):  # a rematch's seat waits no more (series.py)
@@ -468,7 +476,7 @@ class ClusterHub(Hub):
             if op == "seat":
                 await Hub.set_seat(self, table, int(args[0]), str(args[1]))
             else:
-                await Hub.take_back(self, table, int(args[0]))
+                await Hub.take_back(self, table, int(args[0]), proof=proof)
             await self._announce(table)
             return None
         raise Refused(f"unknown request {op!r}", 400)
@@ -527,7 +535,7 @@ class ClusterHub(Hub):
 
     async def _already_applied(self, table: LiveTable, args: list[Any]) -> bool:
         """Was this very action stored by an owner that died before answering?"""
-        seat, version, obj = args
+        seat, version, obj = args[:3]
         if not isinstance(version, int):
             return False
         steps = await self.db(self.cstore.history_from, table.row.id, version)
@@ -585,15 +593,13 @@ class ClusterHub(Hub):
     # -- presence: which seats have a page, on any process -----------------------------
     async def attach(self, table: LiveTable, conn: Any) -> None:
         await super().attach(table, conn)
-        await self._publish_presence(table)
+        if not watcher(conn):  # watchers' names travel with the regular presence round
+            await self._publish_presence(table)
 
     async def detach(self, table: LiveTable, conn: Any) -> None:
         await super().detach(table, conn)
-        await self._publish_presence(table)
-
-    async def renamed(self, table: LiveTable) -> None:
-        await super().renamed(table)
-        await self._publish_presence(table)
+        if not watcher(conn):
+            await self._publish_presence(table)
 
     async def _publish_presence(self, table: LiveTable) -> None:
         # the seats present here, as `LiveTable.present` counts them (shown, not waited on)
@@ -639,7 +645,7 @@ class ClusterHub(Hub):
         if self.owns(table) and table.moment is not None and not moments.holding(table):
             moments.end(table)  # the people there have seen the round end
             await self._plan(table, broadcast=True)
-        elif old is None or old[:2] != (seats, names):
+        elif old is None or old[0] != seats:  # (watchers' names: shown at the next change)
             await self.broadcast(table)
 
     async def relay(self, table: LiveTable, kind: str) -> None:
@@ -690,3 +696,13 @@ class ClusterHub(Hub):
             if table.row.status in ("finished", "abandoned") and not table.conns:
                 self.live.pop(table.row.id, None)
         return gone
+
+
+def _proof(op: str, args: list[Any]) -> str | None:
+    """The seat token hash a forwarded seat request carries (None: the server's own)."""
+    at = PROOF_AT.get(op)
+    found = args[at] if at is not None and len(args) > at else None
+    return found if isinstance(found, str) else None
+
+
+PROOF_AT = {"act": 3, "auto_pass": 2, "pass_ahead": 2, "take_back": 1}  # index in args

@@ -3,22 +3,24 @@ HTTP, cookies, and reading a JSON body or message into a one-line refusal when i
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.requests import HTTPConnection
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import spec
 from gamenight.server.accounts import Accounts
 from gamenight.server.db import token_hash
+from gamenight.server.guard import cross_origin
 from gamenight.server.limits import Rates
 from gamenight.server.tables import Hub, LiveTable, Refused
 
@@ -86,16 +88,53 @@ async def body(request: Request) -> dict[str, Any]:
     return obj
 
 
-def same_origin(websocket: WebSocket) -> bool:
-    """A browser's Origin must be this server (scheme and host): another site's page must
-    not act with this browser's seat cookie. Clients that send no Origin are not browsers."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    parts = urlsplit(origin)
-    scheme = "https" if websocket.url.scheme == "wss" else "http"
-    host = (websocket.headers.get("host") or "").lower()
-    return parts.scheme == scheme and parts.netloc.lower() == host
+def same_origin(conn: HTTPConnection) -> bool:
+    """Is this request or socket from this server's own pages? The one origin check
+    (`guard.cross_origin`): `Guard` applies it to every POST/DELETE, the table socket calls
+    it here. Another site's page must not act with this browser's cookies."""
+    headers = {k.lower(): v for k, v in conn.headers.items()}
+    return cross_origin(conn.url.scheme, headers) is None
+
+
+def set_cookie(
+    response: Response, request: HTTPConnection, name: str, value: str, max_age: int | None = None
+) -> None:
+    """Every cookie this server sets: HTTP-only, SameSite=Lax, for the whole site, and
+    `Secure` when the page was served over TLS (the scheme is https: uvicorn takes it from
+    X-Forwarded-Proto of a trusted proxy), so it never travels in clear text after."""
+    response.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme in ("https", "wss"),
+        path="/",
+    )
+
+
+async def seat_name(request: Request, name: Any) -> str:
+    """The display name a person takes a seat under, as shown (spaces tidied), or Refused:
+    no control, zero-width or bidi characters, and not a name that reads like an account's
+    (names.skeleton) unless the request is signed in as that account."""
+    from gamenight.server.accounts import account_of
+    from gamenight.server.names import BadName, display_name
+
+    try:
+        shown = display_name(name)
+    except BadName as err:
+        raise Refused(str(err), 400) from None
+    people: Accounts = request.app.state.holder["accounts"]
+    owner = await asyncio.to_thread(people.name_owner, shown)
+    if owner is not None:
+        me = await account_of(request, people)
+        if me is None or me["id"] != owner["id"]:
+            raise Refused(
+                f"the name {owner['name']} belongs to an account; sign in as "
+                f"{owner['name']} or choose another name",
+                403,
+            )
+    return shown
 
 
 def first_problem(errors: Sequence[Any], model: Any = None) -> str:

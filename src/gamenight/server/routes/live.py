@@ -19,7 +19,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from gamenight.engine.core import BadInput
-from gamenight.server import chat, seats, shared
+from gamenight.server import chat, rights, seats, shared
+from gamenight.server.db import token_hash
 from gamenight.server.limits import TokenBucket
 from gamenight.server.routes import models
 from gamenight.server.routes.common import (
@@ -41,6 +42,7 @@ KNOWN = (
 def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen) -> APIRouter:
     api = APIRouter()
     rates = server.rates
+    sockets: dict[str, int] = {}  # open WebSockets per client address (this process)
 
     async def play(websocket: WebSocket) -> None:
         table_id = str(websocket.path_params["table_id"])
@@ -48,6 +50,20 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
             log.info("refused a socket from origin %r", websocket.headers.get("origin"))
             await websocket.close(code=4403)
             return
+        address = websocket.client.host if websocket.client else "?"
+        if sockets.get(address, 0) >= rates.sockets_per_address:
+            log.warning("refused a socket from %s: %d open", address, sockets[address])
+            await websocket.close(code=4429, reason="too many open pages from your address")
+            return
+        sockets[address] = sockets.get(address, 0) + 1
+        try:
+            await connected(websocket, table_id, address)
+        finally:
+            sockets[address] -= 1
+            if not sockets[address]:
+                del sockets[address]
+
+    async def connected(websocket: WebSocket, table_id: str, address: str) -> None:
         await websocket.accept()
         hub = server.hub()
         try:
@@ -56,7 +72,6 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
             await websocket.send_json({"type": "error", "reason": err.reason})
             await websocket.close(code=4404)
             return
-        seat = hub.seat_of(table, websocket.cookies.get(seat_cookie(table_id)))
         # The connection's own bounded queue and writer task: a slow reader delays only
         # itself; one that falls `rates.outbox` messages behind is dropped (it re-syncs on
         # reconnect) instead of holding the server's memory.
@@ -89,9 +104,12 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
                 with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                     await conn.drain(websocket.send_text)
 
-        conn = Conn(seat, rates.outbox, too_slow)
-        if seat is not None:
-            conn.token_hash = table.seat_row(seat).token_hash
+        # The socket keeps only its claims (the seat cookie's hash, a shared screen's
+        # tokens); its seat is derived from the seat rows at every message (rights.py).
+        conn = Conn(None, rates.outbox, too_slow, address=address)
+        token = websocket.cookies.get(seat_cookie(table_id))
+        conn.token_hash = token_hash(token) if token else None
+        rights.derive(table, conn)
         writing = asyncio.create_task(writer())
         pass_play.register(table, conn, websocket.cookies)
         bucket = TokenBucket(rates.messages_per_second, rates.message_burst)
@@ -140,6 +158,20 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
             await conn.send(refuse("a message is a JSON object with a 'type'"))
             return
         kind = msg["type"]
+        if kind not in rights.KINDS:
+            await conn.send(refuse(f"unknown message type {kind!r}; known: {KNOWN}"))
+            return
+        seat_before = conn.seat
+        try:  # the one question every message asks, answered from the seats as they are now
+            rights.may(table, conn, kind, msg.get("seat"))
+        except Refused as err:
+            refused = "chat_refused" if kind in chat.MESSAGES else "refused"
+            await conn.send({**refuse(err.reason), "type": refused})
+            if conn.seat != seat_before:  # its seat changed hands: it watches from now on
+                await server.hub().send_to(table, conn)
+            return
+        if conn.seat != seat_before:
+            await server.hub().send_to(table, conn)
         if kind in chat.MESSAGES:  # chat and shared-screen messages check their own fields
             try:
                 await table_chat.handle(table, conn, msg)
@@ -151,12 +183,6 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
                 await pass_play.handle(table, conn, msg)
             except Refused as err:
                 await conn.send(refuse(err.reason))
-            return
-        if kind not in models.KINDS:
-            await conn.send(refuse(f"unknown message type {kind!r}; known: {KNOWN}"))
-            return
-        if kind in models.SEAT_KINDS and conn.seat is None:
-            await conn.send(refuse("you hold no seat at this table (a spectator cannot act)"))
             return
         try:
             parsed = models.message(kind, msg)
@@ -175,7 +201,8 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
             await conn.send(refuse("the server failed on this message; nothing changed"))
 
     async def answer(table: LiveTable, conn: Conn, msg: models.Message) -> None:
-        """Do what a (valid) table message asks."""
+        """Do what a (valid, allowed: rights.may) table message asks. A request for a
+        seat carries the seat token's hash, checked again where it runs (rights.vouch)."""
         hub = server.hub()
         seat = conn.seat
         if isinstance(msg, models.Ping):
@@ -184,21 +211,21 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
             await hub.sync(table, conn)
         elif isinstance(msg, models.Seen):  # the page shows this version: moments.py
             await hub.seen(table, conn, msg.version)
-        elif isinstance(msg, models.Hello):  # a spectator says their name, to be listed
-            if seat is None:
+        elif isinstance(msg, models.Hello):  # a watcher's name: listed at the next change,
+            if seat is None and not conn.holds:  # never a message to the others (item 5)
                 conn.name = seats.spectator_name(msg.name)
-                await hub.renamed(table)
+                await hub.send_to(table, conn)
         elif seat is None:
             return
         elif isinstance(msg, models.Act):
-            await hub.act(table, seat, msg.version, msg.action)
+            await hub.act(table, seat, msg.version, msg.action, proof=rights.proof(table, conn))
         elif isinstance(msg, models.TakeBack):
-            await hub.take_back(table, seat)
+            await hub.take_back(table, seat, proof=rights.proof(table, conn))
         elif msg.type == "auto_pass":
-            await hub.set_auto_pass(table, seat, msg.on)
+            await hub.set_auto_pass(table, seat, msg.on, proof=rights.proof(table, conn))
             await hub.send_to(table, conn)
         else:
-            await hub.set_pass_ahead(table, seat, msg.on)
+            await hub.set_pass_ahead(table, seat, msg.on, proof=rights.proof(table, conn))
             await hub.send_to(table, conn)
 
     return api

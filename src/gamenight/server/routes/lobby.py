@@ -16,7 +16,7 @@ from gamenight.engine.registry import game_class, games, spec
 from gamenight.server import lobby, timers
 from gamenight.server.accounts import account_tables, link_seat
 from gamenight.server.limits import PerClient
-from gamenight.server.routes.common import Server, owner_cookie, seat_cookie
+from gamenight.server.routes.common import Server, owner_cookie, seat_cookie, seat_name, set_cookie
 from gamenight.server.routes.models import NewTable, posted
 from gamenight.server.seats import GRACE_SECONDS
 from gamenight.server.tables import REACTION_SECONDS, Refused
@@ -88,15 +88,18 @@ def clean_seconds(key: str, value: Any) -> float:
 
 
 def clean_seed(seed: int | None, seats: list[str], practice: bool) -> int | None:
-    """A chosen seed gives every hand and the draw order: only for a table of one
-    person, or a practice table (shown to everyone who joins)."""
-    if seed is None:
-        return None
+    """A chosen seed gives every hand and the draw order, so it is taken only where nobody
+    but its chooser can ever see those cards (issue 43, item 2): one seat for a person
+    (which only the creator may take: rights.may_sit), the others bots; a seat opened
+    later draws a new seed (seats.redraw_seed). A practice table keeps its seed, shown to
+    everyone who comes."""
+    if seed is None or practice:
+        return seed
     people = sum(1 for s in seats if s.strip() in ("open", "", "person"))
-    if people > 1 and not practice:
+    if people > 1:
         raise BadInput(
-            "a chosen seed is only for a table of one person or a practice table "
-            "('practice': true, shown to everyone who joins)"
+            "a chosen seed is only for a table of one person with bots, or a practice "
+            "table ('practice': true, shown to everyone who joins)"
         )
     return seed
 
@@ -166,6 +169,9 @@ def router(server: Server) -> APIRouter:
         settings = clean_settings(new.settings)
         settings["practice"] = new.practice
         settings["seed_chosen"] = new.seed is not None  # never rated
+        sit_name = None  # the creator's name, checked before a table is made for them
+        if new.sit is not None and new.name is not None:
+            sit_name = await seat_name(request, new.name)
         client = request.client.host if request.client else "?"
         if not creations.take(client):
             raise Refused("too many new tables from your address; wait a minute", 429)
@@ -173,16 +179,16 @@ def router(server: Server) -> APIRouter:
         table, owner = await hub.create(new.game, options, list(new.seats), settings, seed=seed)
         data = server.summary(table)
         token = None
-        if new.sit is not None and new.name is not None:  # the creator sits down at once
-            token = await hub.join(table, new.sit, new.name, None)
-            await link_seat(request, server.people(), table.row.id, new.sit)
+        if new.sit is not None and sit_name is not None:  # the creator sits down at once
+            token = await hub.join(table, new.sit, sit_name, None)
+            await link_seat(request, server.people(), table.row.id, new.sit, table)
             data = server.summary(table)
             data["you"] = new.sit
             data["owner"] = True
         response = JSONResponse(data, status_code=201)
-        response.set_cookie(owner_cookie(table.row.id), owner, httponly=True, samesite="lax")
+        set_cookie(response, request, owner_cookie(table.row.id), owner)
         if token is not None:
-            response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
+            set_cookie(response, request, seat_cookie(table.row.id), token)
         return response
 
     @api.get("/api/games/{name}/page-data")

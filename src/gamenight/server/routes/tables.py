@@ -10,16 +10,23 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from gamenight.server import series
+from gamenight.server import rights, series
 from gamenight.server.accounts import (
-    AccountError,
     account_seat,
     link_seat,
-    same_origin,
+    refresh_account_seats,
     unlink_seat,
 )
 from gamenight.server.live_table import LiveTable
-from gamenight.server.routes.common import Server, body, is_owner, owner_cookie, seat_cookie
+from gamenight.server.routes.common import (
+    Server,
+    body,
+    is_owner,
+    owner_cookie,
+    seat_cookie,
+    seat_name,
+    set_cookie,
+)
 from gamenight.server.routes.models import Join, SeatChange, posted
 from gamenight.server.tables import Refused
 
@@ -37,6 +44,7 @@ def router(server: Server) -> APIRouter:
         """The table, with `account_seat`: the seat the signed-in account holds here, so
         another device of theirs can offer to play it."""
         table = await server.hub().get(table_id)
+        await refresh_account_seats(server.people(), table)  # the seats' account marks
         data = server.summary(table, request)
         account, data["account_seat"] = await held(table, request)
         data["account_name"] = None if account is None else account["name"]  # as a watcher
@@ -47,10 +55,6 @@ def router(server: Server) -> APIRouter:
         """A signed-in person plays their seat from this device (another one, or after
         cookies were cleared): the seat's token is renewed and set here."""
         await body(request)  # JSON only, as every request that changes something
-        try:
-            same_origin(request)
-        except AccountError as err:
-            raise Refused(err.reason, err.status) from None
         hub = server.hub()
         table = await hub.get(table_id)
         account, seat = await held(table, request)
@@ -62,7 +66,7 @@ def router(server: Server) -> APIRouter:
         data = server.summary(table, request)
         data["you"] = data["account_seat"] = seat
         response = JSONResponse(data)
-        response.set_cookie(seat_cookie(table_id), token, httponly=True, samesite="lax")
+        set_cookie(response, request, seat_cookie(table_id), token)
         return response
 
     @api.post("/api/tables/{table_id}/join")
@@ -70,13 +74,14 @@ def router(server: Server) -> APIRouter:
         hub = server.hub()
         table = await hub.get(table_id)
         sitting = await posted(request, Join)
-        seat, name = sitting.seat, sitting.name
+        rights.may_sit(table, is_owner(request, table.row.owner_hash, table_id))
+        seat, name = sitting.seat, await seat_name(request, sitting.name)
         token = await hub.join(table, seat, name, request.cookies.get(seat_cookie(table_id)))
-        await link_seat(request, server.people(), table_id, seat)
+        await link_seat(request, server.people(), table_id, seat, table)
         data = server.summary(table, request)
         data["you"] = seat
         response = JSONResponse(data)
-        response.set_cookie(seat_cookie(table_id), token, httponly=True, samesite="lax")
+        set_cookie(response, request, seat_cookie(table_id), token)
         return response
 
     @api.post("/api/tables/{table_id}/start")
@@ -108,7 +113,7 @@ def router(server: Server) -> APIRouter:
         change = await posted(request, SeatChange)
         await server.hub().set_seat(table, seat, change.to)
         if table.seat_row(seat).kind != "person":  # the person was removed before the start
-            await unlink_seat(server.people(), table_id, seat)
+            await unlink_seat(server.people(), table_id, seat, table)
         return server.summary(table, request)
 
     @api.post("/api/tables/{table_id}/rematch")
@@ -126,11 +131,12 @@ def router(server: Server) -> APIRouter:
         response = JSONResponse(server.summary(table), status_code=201)
         if same_owner:
             owner = request.cookies[owner_cookie(table_id)]
-            response.set_cookie(owner_cookie(table.row.id), owner, httponly=True, samesite="lax")
+            set_cookie(response, request, owner_cookie(table.row.id), owner)
         if token is not None:
-            response.set_cookie(seat_cookie(table.row.id), token, httponly=True, samesite="lax")
+            set_cookie(response, request, seat_cookie(table.row.id), token)
             if you is not None:  # their seat in the next game is linked as a joined one
-                await link_seat(request, server.people(), table.row.id, series.new_seat(old, you))
+                new_seat = series.new_seat(old, you)
+                await link_seat(request, server.people(), table.row.id, new_seat, table)
         who = old.seat_row(you).name if you is not None else "the owner"
         await hub.notify(old, {"type": "rematch", "table": table.row.id, "by": who})
         response.body = response.render(server.summary(table))  # after the notification
