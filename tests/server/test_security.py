@@ -962,3 +962,28 @@ def test_a_watchers_name_never_holds_control_or_bidi_characters(text: str) -> No
     assert name is None or (0 < len(name) <= 40 and name == " ".join(name.split()))
     assert name is None or all(unicodedata.category(ch)[0] != "C" for ch in name)
     assert spectator_name("Mira\u202e\u200bevil\x00") == "Miraevil"
+
+
+def test_a_chat_line_stays_its_writers_after_the_seat_changes_hands_and_a_restart(
+    tmp_path: Path,
+) -> None:
+    """43, low: after a restart a chat line showed under whoever held its seat by then (the
+    name was looked up from the seat rows when the room was read again)."""
+    with app_client(tmp_path) as client:
+        t = new_table(client, seats=["open", "open"])
+        tid = t["id"]
+        ann = join(client, tid, 0, "Ann")
+        with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, ann)) as ws:
+            receive_state(ws)
+            ws.send_json({"type": "chat", "text": "I will be back"})
+            while (msg := ws.receive_json())["type"] != "chat" or not msg.get("lines"):
+                pass
+        assert client.post(f"/api/tables/{tid}/seats/0", json={"to": "open"}).status_code == 200
+        join(client, tid, 0, "Eve")
+    with app_client(tmp_path) as client, client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_json({"type": "chat_sync"})
+        while (msg := ws.receive_json())["type"] != "chat" or not msg.get("full"):
+            pass
+        assert [(line["name"], line["text"]) for line in msg["lines"]] == [
+            ("Ann", "I will be back")
+        ]

@@ -54,6 +54,7 @@ chat_lines = Table(
     Column("seat", Integer, nullable=True),  # who wrote or voted (None: the owner)
     Column("subject", Integer, nullable=True),  # the seat muted or unmuted
     Column("text", Text, nullable=True),  # the line; "yes"/"no" for a share vote
+    Column("name", String(64), nullable=True),  # the writer's name then (None: before 0008)
     Column("at", Float, nullable=False),
 )
 
@@ -146,9 +147,10 @@ class Chat:
             rows = await hub.db(ChatStore(hub.store).rows, tid)
             room = self.rooms.get(tid) or Room()
             if not room.rows:
-                names = {s.seat: s.name for s in table.row.seats}
+                names = {s.seat: s.name for s in table.row.seats}  # (lines from before 0008)
                 for r in rows:
-                    room.apply({**r, "name": names.get(r["seat"]) or f"seat {r['seat']}"})
+                    name = r.get("name") or names.get(r["seat"]) or f"seat {r['seat']}"
+                    room.apply({**r, "name": name})
             self.rooms[tid] = room
             while len(self.rooms) > ROOMS_KEPT:
                 self.rooms.popitem(last=False)
@@ -245,7 +247,9 @@ class Chat:
         if not bucket.take():
             raise Refused("you are writing in the chat too fast; wait a few seconds")
         name = table.seat_row(seat).name or f"seat {seat + 1}"
-        row = await self._store(table, room, kind="say", seat=seat, text=text)
+        # stored with the line: after a restart it is still its writer's, not whoever
+        # holds the seat by then (issue 43)
+        row = await self._store(table, room, kind="say", seat=seat, text=text, name=name)
         line = {"n": row["n"], "seat": seat, "name": name, "text": text, "at": row["at"]}
         room.lines.append(line)
         await self._tell(table, room, {"type": "chat", "lines": [line]})
