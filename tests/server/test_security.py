@@ -987,3 +987,102 @@ def test_a_chat_line_stays_its_writers_after_the_seat_changes_hands_and_a_restar
         assert [(line["name"], line["text"]) for line in msg["lines"]] == [
             ("Ann", "I will be back")
         ]
+
+
+# -- found by attacking the above (a reviewer playing a hostile stranger) ----------------------
+
+
+def test_a_watchers_look_is_refused_and_sends_the_players_nothing(client: TestClient) -> None:
+    """A watcher's {"type": "look", "seat": null} re-planned the table and re-sent it to
+    every page: 29 watchers got both players dropped as too slow."""
+    tid, ann, _bob = two_people(client)
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, ann)) as wa:
+        receive_state(wa)
+        _quiet(wa)
+        with TestClient(client.app).websocket_connect(f"/ws/tables/{tid}") as watcher:
+            receive_state(watcher)
+            for _ in range(10):
+                watcher.send_json({"type": "look", "seat": None})
+                msg = watcher.receive_json()
+                assert msg["type"] == "refused" and "shared screen" in msg["reason"]
+        assert _quiet(wa) == []
+
+
+def test_a_replan_does_not_push_a_turn_timer_back(client: TestClient) -> None:
+    """Any message that re-planned the table (a look, a setting) restarted the turn timer
+    from its full length, so it never ran out."""
+    tid, _ann, bob = two_people(client, settings={"bot_delay": 0, "turn_seconds": 30})
+    table = hub_of(client).live[tid]
+    first = table.deadline
+    assert first is not None
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, bob)) as wb:
+        receive_state(wb)
+        for on in (True, False, True):
+            time.sleep(0.05)
+            wb.send_json({"type": "auto_pass", "on": on})
+            receive_state(wb)
+    assert table.deadline == first
+
+
+def test_invisible_letters_make_no_name_and_no_chat_line(client: TestClient) -> None:
+    """Hangul fillers are letters to Unicode but draw nothing: a guest sat as "Mira\\u3164"
+    beside the account Mira, or under a name of fillers alone, and a chat line could be
+    blank."""
+    r = client.post("/api/accounts", json={"name": "Mira", "password": "tulip-harbour-9"})
+    assert r.status_code == 201, r.text
+    stranger = TestClient(client.app)
+    t = new_table(stranger, seats=["open", "open"])
+    for name in ("Mira\u3164", "\u3164\u3164\u3164", "\u115f", "Mi\u034fra", "Ann\ufe0f"):
+        r = stranger.post(f"/api/tables/{t['id']}/join", json={"seat": 0, "name": name})
+        assert r.status_code in (400, 403), (name, r.text)
+    from gamenight.server.chat import clean_text
+
+    with pytest.raises(gamenight.engine.core.BadInput):
+        clean_text("\u3164 \u3164\u2800")
+
+
+def test_a_watcher_cannot_be_listed_under_an_accounts_name(client: TestClient) -> None:
+    """A watcher's "hello" name was not compared with accounts: a stranger watched as
+    "Mira" (or "Mіra" with a Cyrillic і); now such a name is listed as "a guest" unless
+    the page is signed in as Mira."""
+    r = client.post("/api/accounts", json={"name": "Mira", "password": "tulip-harbour-9"})
+    assert r.status_code == 201, r.text
+    t = new_table(client, seats=["open", "open"])
+    url = f"/ws/tables/{t['id']}"
+    for name, signed_in, shown in (
+        ("Mira", False, None),
+        ("M\u0456ra", False, None),
+        ("Mira", True, "Mira"),
+        ("Cleo", False, "Cleo"),
+    ):
+        page = client if signed_in else TestClient(client.app)
+        with page.websocket_connect(url) as ws:
+            receive_state(ws)
+            ws.send_json({"type": "hello", "name": name})
+            listed = receive_state(ws)["table"]["spectators"]
+        assert listed == [shown or "a guest"], (name, listed)
+
+
+def test_a_chat_phrase_of_the_wrong_type_is_refused_not_a_crash(client: TestClient) -> None:
+    """{"type": "chat", "phrase": ["gg"]} raised TypeError inside the socket's task (a
+    traceback in the log, the socket torn down)."""
+    tid, ann, _bob = two_people(client)
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, ann)) as wa:
+        receive_state(wa)
+        for phrase in (["gg"], {"a": 1}, 3):
+            wa.send_json({"type": "chat", "phrase": phrase})
+            msg = wa.receive_json()
+            while msg["type"] == "state":
+                msg = wa.receive_json()
+            assert msg["type"] == "chat_refused" and "no quick phrase" in msg["reason"]
+        assert _quiet(wa) == []  # still open
+
+
+def test_a_bad_sit_makes_no_table(client: TestClient) -> None:
+    """ "sit": -1 was refused only after the table was made (left without its owner)."""
+    before = len(client.get("/api/tables").json())
+    for sit in (-1, 2, 10**30):
+        body = {"game": "drop-or-stop", "seats": ["open", "easy"], "sit": sit, "name": "Ann"}
+        r = client.post("/api/tables", json={**body, "options": {"players": 2}})
+        assert r.status_code == 400, r.text
+    assert len(client.get("/api/tables").json()) == before

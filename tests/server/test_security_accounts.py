@@ -3,6 +3,7 @@ is one finding, seen as the attacker saw it on the old code."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -462,7 +463,10 @@ def hub_of_client(client: TestClient) -> Any:
 @given(name=st.one_of(st.text(max_size=60), st.text(alphabet=st.characters(), max_size=8)))
 def test_any_seat_name_is_a_clean_answer(client: TestClient, name: str) -> None:
     t = new_table(client, seats=["open", "open"])
-    r = client.post(f"/api/tables/{t['id']}/join", json={"seat": 0, "name": name})
+    # sent as JSON text with \u escapes, as a hostile client may (a lone surrogate too)
+    body = json.dumps({"seat": 0, "name": name}).encode()
+    headers = {"content-type": "application/json"}
+    r = client.post(f"/api/tables/{t['id']}/join", content=body, headers=headers)
     assert r.status_code in (200, 400, 403), r.text
     if r.status_code != 200:
         one_line(r)

@@ -38,7 +38,7 @@ def test_a_seat_is_shown_only_after_its_person_looks(client: TestClient) -> None
         receive_state(ws)
         ws.send_json({"type": "look", "seat": 0})
         msg = ws.receive_json()
-        assert msg["type"] == "refused" and "holds seats []" in msg["reason"]
+        assert msg["type"] == "refused" and "shared screen's device" in msg["reason"]
 
 
 def test_an_ordinary_table_takes_one_seat_per_browser(client: TestClient) -> None:

@@ -117,7 +117,7 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         engine = db_url if isinstance(db_url, Engine) else connect(db_url)
         n = workers_n or max(1, min(4, os.cpu_count() or 1))
-        work = workers.WorkerPool(lambda: workers.make_pool(pool, n))
+        work = workers.WorkerPool(lambda: workers.make_pool(pool, n), workers_n=n)
         db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamenight-db")
         if redis_url:  # several processes (gamenight.server.cluster)
             from gamenight.server.cluster import make_hub

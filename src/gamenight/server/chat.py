@@ -25,6 +25,7 @@ from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, 
 from gamenight.engine.core import BadInput
 from gamenight.server.db import Store, metadata, token_hash
 from gamenight.server.limits import TokenBucket
+from gamenight.server.names import invisible
 from gamenight.server.routes.models import Mute, posted
 from gamenight.server.tables import Conn, Hub, LiveTable, Refused
 
@@ -69,7 +70,7 @@ def clean_text(text: Any) -> str:
         cat = unicodedata.category(ch)
         if ch.isspace():
             kept.append(" ")
-        elif cat[0] != "C":  # Cc, Cf (bidi overrides, ...), Cs, Co, Cn
+        elif cat[0] != "C" and not invisible(ch):  # Cc, Cf (bidi overrides), fillers
             kept.append(ch)
     line = " ".join("".join(kept).split())
     if not line:
@@ -233,7 +234,7 @@ class Chat:
             return
         phrase = msg.get("phrase")
         if phrase is not None:
-            if phrase not in PHRASES:
+            if not isinstance(phrase, str) or phrase not in PHRASES:
                 raise Refused(f"no quick phrase {phrase!r}; phrases: {', '.join(PHRASES)}")
             text = PHRASES[phrase]
         else:

@@ -5,7 +5,10 @@ A game offers a coach by naming a module with `advice(state, seat)` in its GameS
 events, or determinizations (`state.determinize(seat, rng)`), so its advice is equal on any
 two states the seat cannot tell apart (each game's coach test checks this). Never for a seat
 while other people play at the table (it would be help against a person), never for
-spectators. Computed in the worker pool. A table where the coach was asked is never rated
+spectators. Computed in the worker pool within the asker's share (budget.py): one coach
+request per person at a time; asked again while the first still waits, the first is answered
+`"superseded": true` (no advice: its position is gone) and the new one waits in its place;
+asked again while the first runs, 429. A table where the coach was asked is never rated
 (`on_use`).
 """
 
@@ -19,6 +22,7 @@ from fastapi import APIRouter, Request
 
 from gamenight.engine.core import State
 from gamenight.engine.registry import spec
+from gamenight.server.budget import Superseded, asker_of
 from gamenight.server.tables import Hub, Refused
 
 
@@ -45,7 +49,8 @@ def router(
     @api.get("/api/tables/{table_id}/coach")
     async def coach(table_id: str, request: Request) -> dict[str, Any]:
         table = await hub().get(table_id)
-        seat = hub().seat_of(table, request.cookies.get(seat_cookie(table_id)))
+        token = request.cookies.get(seat_cookie(table_id))
+        seat = hub().seat_of(table, token)
         if seat is None:
             raise Refused("the coach helps a seated player; you are watching")
         if any(s.kind != "bot" for s in table.row.seats if s.seat != seat):
@@ -56,9 +61,15 @@ def router(
         if state is None or seat not in state.actors:
             return {"version": table.version, "advice": None}
         version = table.version
-        if on_use is not None:
+        asker = asker_of(request, token)
+        try:
+            advice = await hub().pool.run_for(
+                asker, "coach", run_advice, table.row.game, state.copy(), seat, supersede=True
+            )
+        except Superseded:  # the same seat asked again (a newer position) while this waited
+            return {"version": version, "advice": None, "superseded": True}
+        if on_use is not None:  # before any advice is shown; a refused request costs nothing
             await on_use(table_id)
-        advice = await hub().pool.run(run_advice, table.row.game, state.copy(), seat)
         return {"version": version, "advice": advice}
 
     from gamenight.server import review_coach  # it uses this module's run_advice

@@ -80,6 +80,7 @@ class Conn:
     # they are shown present and not as watchers
     holds: frozenset[int] = frozenset()
     address: str = ""  # the client's address (sockets per address are bounded)
+    session: str | None = None  # its account session cookie (a watcher's name: live.py)
     # a deque and one future, not an asyncio.Queue: a Queue's three deques are 1 KB more
     # per open socket, and this is all a writer needs
     outbox: collections.deque[str] = field(init=False, repr=False)
@@ -137,6 +138,7 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = None
     bot_version: int = -1  # the version the bot task was started for
     asked_key: tuple[int, int] | None = None  # (version, seat) holding priority in a window
+    turn_key: tuple[int, int] | None = None  # (version, seat) whose turn timer runs
     asked_at: float = 0.0  # when that seat was given priority (monotonic seconds)
     moment: Moment | None = None  # a round's moment holding the automatic steps
     # people's pages on other server processes (cluster): process -> {seat: newest version

@@ -61,9 +61,27 @@ def skeleton(name: str) -> str:
     return text
 
 
+# Characters that draw nothing though Unicode counts some of them as letters (the Hangul
+# fillers are category Lo) or marks: Unicode's Default_Ignorable_Code_Point set outside
+# the refused categories, and the blank braille pattern. "Mira\u3164" read as "Mira".
+INVISIBLE = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u2800\u3164\uffa0"
+    + "".join(chr(c) for c in range(0xFE00, 0xFE10))  # variation selectors
+)
+
+
+def invisible(ch: str) -> bool:
+    """Does this character hide, reorder or draw nothing?"""
+    return (
+        ch in INVISIBLE
+        or unicodedata.category(ch) in REFUSED_CATEGORIES
+        or 0xE0100 <= ord(ch) <= 0xE01EF  # variation selectors supplement
+    )
+
+
 def hidden_characters(text: str) -> bool:
     """Does `text` hold a character that hides or reorders what is shown?"""
-    return any(unicodedata.category(ch) in REFUSED_CATEGORIES for ch in text)
+    return any(invisible(ch) for ch in text)
 
 
 def display_name(name: Any) -> str:

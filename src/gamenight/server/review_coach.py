@@ -2,9 +2,11 @@
 coach (server/coach.py) would have advised there, beside what was played.
 
 Computed in the worker pool one decision at a time (the position travels from job to job,
-so bots at other tables wait at most one decision's advice), with progress to poll. Only
+so a review holds a worker for one decision at a time), with progress to poll. Each
+decision is the asker's job in the scheduler (budget.py): after table work, in turn with
+other people's requests; one review per person at a time, at most a couple at once. Only
 for a finished game: never while anyone still plays at the table. Kept in memory, the
-latest few reviews only; at most a couple computed at once.
+latest few reviews only.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from fastapi import APIRouter, Request
 
 from gamenight.engine.core import BadInput, Game, State
 from gamenight.engine.registry import spec
+from gamenight.server.budget import Asker, asker_of
 from gamenight.server.coach import coach_module, run_advice
 from gamenight.server.tables import Hub, LiveTable, Refused
 
@@ -26,6 +29,7 @@ log = logging.getLogger("gamenight.server")
 
 KEPT = 16  # reviews kept in memory
 AT_ONCE = 2  # reviews computed at the same time
+STEP_PATIENCE = 60.0  # seconds a review retries a decision the scheduler refused (busy)
 
 
 @dataclasses.dataclass
@@ -67,32 +71,56 @@ class Reviews:
     def __init__(self, hub: Callable[[], Hub]) -> None:
         self.hub = hub
         self.kept: dict[tuple[str, int], Review] = {}
-        self.tasks: set[asyncio.Task[None]] = set()  # held: the loop keeps only weak references
+        # held: the loop keeps only weak references; by who asked, one each
+        self.tasks: dict[asyncio.Task[None], str] = {}
 
     def running(self) -> int:
         return len(self.tasks)
 
-    async def start(self, table: LiveTable, seat: int) -> Review:
+    async def start(self, table: LiveTable, seat: int, asker: Asker) -> Review:
         key = (table.row.id, seat)
         found = self.kept.get(key)
         if found is not None and found.error is None:
             return found
+        if asker.person in self.tasks.values():
+            raise Refused("the coach is still reviewing your other game; wait for it", 429)
         if self.running() >= AT_ONCE:
-            raise Refused("the coach is reviewing other games; try again in a minute")
+            raise Refused("the coach is reviewing other games; try again in a minute", 429)
         history = await self.hub().db(self.hub().store.history, table.row.id)
         review = Review(seat=seat, total=sum(1 for s, _ in history if s == seat))
         self.kept[key] = review
         while len(self.kept) > KEPT:
             self.kept.pop(next(iter(self.kept)))
         task = asyncio.get_running_loop().create_task(
-            self.compute(review, table.game, table.row.seed, history)
+            self.compute(review, table.game, table.row.seed, history, asker)
         )
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self.tasks[task] = asker.person
+        task.add_done_callback(self.tasks.pop)
         return review
 
+    async def step(self, asker: Asker, *args: Any) -> tuple[State, dict[str, Any] | None]:
+        """One decision's job in the asker's share; while the scheduler is busy (429) it
+        tries again, for STEP_PATIENCE seconds at most."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + STEP_PATIENCE
+        while True:
+            try:
+                found: tuple[State, dict[str, Any] | None] = await self.hub().pool.run_for(
+                    asker, "review", review_step, *args
+                )
+                return found
+            except Refused as err:
+                if err.status != 429 or loop.time() > give_up:
+                    raise
+                await asyncio.sleep(0.5)
+
     async def compute(
-        self, review: Review, game: Game, seed: Any, history: list[tuple[int, Any]]
+        self,
+        review: Review,
+        game: Game,
+        seed: Any,
+        history: list[tuple[int, Any]],
+        asker: Asker,
     ) -> None:
         state: State | None = None
         last = 0
@@ -100,8 +128,8 @@ class Reviews:
             for k, (s, played) in enumerate(history):
                 if s != review.seat:
                     continue
-                state, advice = await self.hub().pool.run(
-                    review_step, game, seed, state, history[last:k], review.seat
+                state, advice = await self.step(
+                    asker, game, seed, state, history[last:k], review.seat
                 )
                 last = k
                 review.done += 1
@@ -114,6 +142,8 @@ class Reviews:
                             "rank": rank_of(played, advice),
                         }
                     )
+        except Refused as err:  # the server stayed too busy for this review
+            review.error = err.reason
         except Exception:  # a broken game or pool: say so, keep the server
             log.exception("coach review of seat %s failed", review.seat)
             review.error = "the review stopped on an error; ask again later"
@@ -141,7 +171,9 @@ def router(hub: Callable[[], Hub], seat_cookie: Callable[[str], str]) -> APIRout
     @api.post("/api/tables/{table_id}/coach/review")
     async def start(table_id: str, request: Request, seat: int | None = None) -> dict[str, Any]:
         table, seat = await target(table_id, request, seat)
-        return (await reviews.start(table, seat)).to_json()
+        token = request.cookies.get(seat_cookie(table_id))
+        asker = asker_of(request, token if hub().seat_of(table, token) is not None else None)
+        return (await reviews.start(table, seat, asker)).to_json()
 
     @api.get("/api/tables/{table_id}/coach/review")
     async def progress(table_id: str, request: Request, seat: int | None = None) -> dict[str, Any]:

@@ -78,6 +78,8 @@ def may(table: LiveTable, conn: Conn, kind: str, seat: object = None) -> None:
         if conn.seat is None:
             raise Refused("you hold no seat at this table (a spectator cannot act)", 403)
     elif kind in LOOK_KINDS:
+        if not conn.holds:
+            raise Refused("only a shared screen's device looks as one of its seats", 403)
         if seat is not None and (
             not isinstance(seat, int) or isinstance(seat, bool) or seat not in conn.holds
         ):

@@ -141,16 +141,22 @@ def reaction_countdown(hub: Hub, table: LiveTable, seat: int, version: int, row:
 
 def turn_timer(hub: Hub, table: LiveTable, seat: int, version: int, clock: float | None) -> None:
     """A person's turn: their turn clock's deadline, or the table's turn timer, or none."""
-    table.deadline = table.deadline_seat = None
     seconds = float(table.row.settings.get("turn_seconds") or 0)
+    same = table.turn_key == (version, seat) and table.deadline is not None
+    table.turn_key = (version, seat)
     if clock is not None:
         table.deadline = clock
         table.deadline_seat = seat
         table.timer = asyncio.create_task(_clock_out(hub, table, seat, version))
     elif seconds > 0:
-        table.deadline = time.time() + seconds
+        # a re-plan of the same decision (a look, a setting) keeps its deadline: else any
+        # message that re-plans would push the timer back for ever
+        if not same:
+            table.deadline = time.time() + seconds
         table.deadline_seat = seat
         table.timer = asyncio.create_task(_timeout(hub, table, seat, version))
+    else:
+        table.deadline = table.deadline_seat = None
 
 
 def start_bot(hub: Hub, table: LiveTable, seat: int, version: int) -> None:

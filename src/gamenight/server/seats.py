@@ -14,14 +14,13 @@ import contextlib
 import logging
 import secrets
 import time
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from gamenight.server import rights
 from gamenight.server.db import SeatRow
-from gamenight.server.names import REFUSED_CATEGORIES
+from gamenight.server.names import invisible
 
 if TYPE_CHECKING:
     from gamenight.server.tables import Hub, LiveTable
@@ -165,7 +164,7 @@ def spectator_name(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
     value = "".join(" " if ch.isspace() else ch for ch in value[:400])
-    shown = "".join(ch for ch in value if unicodedata.category(ch) not in REFUSED_CATEGORIES)
+    shown = "".join(ch for ch in value if not invisible(ch))
     name = " ".join(shown.split())[:40].rstrip()
     return name or None
 

@@ -62,6 +62,9 @@ class SharedScreen:
         seat = msg.get("seat")
         rights.may(table, conn, "look", seat)
         assert seat is None or isinstance(seat, int)
+        if seat == conn.looking:  # nothing changes: nobody is sent anything
+            await self.hub().send_to(table, conn)
+            return
         conn.looking = seat
         rights.derive(table, conn)
         await self.hub()._plan(table, broadcast=True)  # a countdown waiting for them starts

@@ -2,7 +2,9 @@
 (a Drop It drop runs the physics). Everything here is a plain function of picklable data.
 
 `WorkerPool` replaces a pool whose worker died (a killed process breaks a
-ProcessPoolExecutor for good) and retries the lost job once.
+ProcessPoolExecutor for good) and retries the lost job once. Every job goes through its
+`budget` (budget.py): `run` is table work, which never waits for people's; `run_for` is
+work a person asked for (the coach, reviews, replays), in their bounded, fair share.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from gamenight.engine.core import Action, State
+from gamenight.server.budget import Asker, Budget, Shares
 
 log = logging.getLogger("gamenight.server")
 
@@ -94,8 +97,14 @@ def _log_failure(done: asyncio.Future[Any]) -> None:
 class WorkerPool:
     """An executor that is replaced when it breaks (a worker process died)."""
 
-    def __init__(self, factory: Callable[[], Executor]) -> None:
+    def __init__(
+        self,
+        factory: Callable[[], Executor],
+        workers_n: int = 1,
+        shares: Shares | None = None,
+    ) -> None:
         self.factory = factory
+        self.budget = Budget(workers_n, shares)  # `factory`'s executor has workers_n workers
         self._executor: Executor | None = None  # made with the first job (see prepare)
         self.restarts = 0
         self._warming: asyncio.Future[Any] | None = None
@@ -135,6 +144,19 @@ class WorkerPool:
         self.restarts += 1
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Table work: `fn(*args)` in a worker at once, ahead of every person's request."""
+        return await self.budget.table(lambda: self._run(fn, *args))
+
+    async def run_for(
+        self, asker: Asker, kind: str, fn: Callable[..., Any], *args: Any, supersede: bool = False
+    ) -> Any:
+        """Work `asker` asked for: `fn(*args)` in a worker within their share (budget.py);
+        Refused (429) past it."""
+        return await self.budget.person(
+            asker, kind, lambda: self._run(fn, *args), supersede=supersede
+        )
+
+    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """`fn(*args)` in a worker; a job lost with a dead worker is retried once."""
         loop = asyncio.get_running_loop()
         for attempt in range(2):

@@ -20,6 +20,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from gamenight.engine.core import BadInput
 from gamenight.server import chat, rights, seats, shared
+from gamenight.server.accounts import SESSION_COOKIE
 from gamenight.server.db import token_hash
 from gamenight.server.limits import TokenBucket
 from gamenight.server.routes import models
@@ -109,6 +110,7 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
         conn = Conn(None, rates.outbox, too_slow, address=address)
         token = websocket.cookies.get(seat_cookie(table_id))
         conn.token_hash = token_hash(token) if token else None
+        conn.session = websocket.cookies.get(SESSION_COOKIE)
         rights.derive(table, conn)
         writing = asyncio.create_task(writer())
         pass_play.register(table, conn, websocket.cookies)
@@ -200,6 +202,20 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
             log.exception("message %r at table %s failed", kind, table.row.id)
             await conn.send(refuse("the server failed on this message; nothing changed"))
 
+    async def watcher_name(conn: Conn, raw: Any) -> str | None:
+        """The name a watcher gave, as listed: plain text, and never a name that reads like
+        an account's (names.skeleton) unless the page is signed in as that account (then
+        None: listed as "a guest")."""
+        name = seats.spectator_name(raw)
+        if name is None:
+            return None
+        people = server.people()
+        owner = await asyncio.to_thread(people.name_owner, name)
+        if owner is None:
+            return name
+        me = await asyncio.to_thread(people.who, conn.session) if conn.session else None
+        return name if me is not None and me["id"] == owner["id"] else None
+
     async def answer(table: LiveTable, conn: Conn, msg: models.Message) -> None:
         """Do what a (valid, allowed: rights.may) table message asks. A request for a
         seat carries the seat token's hash, checked again where it runs (rights.vouch)."""
@@ -213,7 +229,7 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
             await hub.seen(table, conn, msg.version)
         elif isinstance(msg, models.Hello):  # a watcher's name: listed at the next change,
             if seat is None and not conn.holds:  # never a message to the others (item 5)
-                conn.name = seats.spectator_name(msg.name)
+                conn.name = await watcher_name(conn, msg.name)
                 await hub.send_to(table, conn)
         elif seat is None:
             return

@@ -170,6 +170,10 @@ def router(server: Server) -> APIRouter:
         settings["practice"] = new.practice
         settings["seed_chosen"] = new.seed is not None  # never rated
         sit_name = None  # the creator's name, checked before a table is made for them
+        if new.sit is not None and not (
+            0 <= new.sit < len(new.seats) and new.seats[new.sit].strip() in ("open", "", "person")
+        ):  # checked before the table is made: no table left behind without its owner
+            raise BadInput(f"'sit' must name an open seat: 0 to {len(new.seats) - 1}")
         if new.sit is not None and new.name is not None:
             sit_name = await seat_name(request, new.name)
         client = request.client.host if request.client else "?"
