@@ -159,3 +159,23 @@ def test_a_seat_taken_back_through_another_process_moves_on_both(
                     assert until(ws, lambda m: m["type"] == "state")["seat"] == expected
                 finally:
                     ws.close()
+
+
+def test_a_rematch_offer_reaches_a_page_on_the_other_process(
+    pg_url: str, redis: Redis, work: Path
+) -> None:
+    """Issue 44: Ann asks for the rematch through `a`; Bob's page, open on `b`, is told
+    (it was 0 of 5: the notice went only to the pages on the process that made it)."""
+    with nodes(pg_url, redis.url, work, 2) as (a, b):
+        tid, owner, (ann, bob) = two_people(a, b)
+        start(a, tid, owner)
+        socks = [ws_open(a, tid, ann), ws_open(b, tid, bob)]
+        try:
+            play_out(socks)
+            r = httpx.post(f"{a.url}/api/tables/{tid}/rematch", cookies={f"gn_seat_{tid}": ann})
+            assert r.status_code == 201, r.text
+            offer = until(socks[1], lambda m: m["type"] == "rematch")
+            assert offer["table"] == r.json()["id"] and offer["by"] == "Ann"
+        finally:
+            for ws in socks:
+                ws.close()

@@ -60,6 +60,14 @@ def derive(table: LiveTable, conn: Conn, by_hash: dict[str, int] | None = None) 
     return changed
 
 
+def unmatched(table: LiveTable, conn: Conn) -> bool:
+    """Does the connection claim a seat token that no seat row here holds? (Then the rows
+    may be older than the store: a seat taken a moment ago through another process.)"""
+    by_hash = _seats_by_hash(table)
+    claims = {conn.token_hash, *conn.shared_hashes} - {None}
+    return any(h not in by_hash for h in claims)
+
+
 def refresh(table: LiveTable, conns: Iterable[Conn] | None = None) -> bool:
     """Derive every connection of the table (after its seats changed, before a
     broadcast). Returns whether any page's rights changed."""

@@ -229,6 +229,10 @@ class Hub:
         rights.vouch(table, seat, proof)
         await table_store.take_back(self, table, seat)
 
+    async def reread_seats(self, table: LiveTable) -> None:
+        """Read the table's seat rows from the store again (one process: its rows are the
+        store's own, so nothing to do; the cluster reads them on a follower)."""
+
     def seat_of(self, table: LiveTable, token: str | None) -> int | None:
         return table_store.seat_of(table, token)
 

@@ -281,8 +281,16 @@ class ClusterHub(Hub):
             newer = table.version > int(msg.get("v") or 0)
         if not newer:  # (else the newer version's own announcement sends it, with its timer)
             await self.broadcast(table)
-        if msg.get("closed"):
-            await self.notify(table, {"type": "closed", "reason": str(msg["closed"])})
+        if msg.get("closed"):  # (here only: the announcement reached every process)
+            await Hub.notify(self, table, {"type": "closed", "reason": str(msg["closed"])})
+
+    async def reread_seats(self, table: LiveTable) -> None:
+        """A page claims a seat this process has not heard of (the join race: a person
+        joined through another process and their socket landed here first): read the
+        table from the database, the seat's truth, before deciding who they are."""
+        if not self.owns(table):
+            async with table.lock:
+                await self._catch_up(table, row=True)
 
     async def _reread(self, table: LiveTable) -> bool:
         """Re-read a followed table from the database; True if its version or status moved."""
@@ -555,6 +563,8 @@ class ClusterHub(Hub):
                 return self._heard_presence(channel[5:], msg)
             if msg.get("k") == "relay":
                 return self._heard_relay(channel[5:], msg)
+            if msg.get("k") == "notice":
+                return self._heard_notice(channel[5:], msg)
             return self._follow(channel[5:], msg)
         kind = msg.get("k")
         if kind == "rep":
@@ -648,6 +658,19 @@ class ClusterHub(Hub):
         elif old is None or old[0] != seats:  # (watchers' names: shown at the next change)
             await self.broadcast(table)
 
+    async def notify(self, table: LiveTable, msg: dict[str, Any]) -> None:
+        """The same message to every page of the table, on every process (a rematch
+        offer reached only the pages on the process that made it)."""
+        await super().notify(table, msg)
+        notice = {"o": self.me, "k": "notice", "msg": msg}
+        await self.bus.publish(table_channel(table.row.id), notice)
+
+    async def _heard_notice(self, table_id: str, msg: dict[str, Any]) -> None:
+        table = self.live.get(table_id)
+        notice = msg.get("msg")
+        if table is not None and isinstance(notice, dict):
+            await super().notify(table, notice)
+
     async def relay(self, table: LiveTable, kind: str) -> None:
         await self.bus.publish(table_channel(table.row.id), {"o": self.me, "k": "relay", "r": kind})
 
@@ -689,9 +712,9 @@ class ClusterHub(Hub):
                     if table.timer:
                         table.timer.cancel()
                     reason = "the table timed out"
-                    await self.notify(table, {"type": "closed", "reason": reason})
+                    await Hub.notify(self, table, {"type": "closed", "reason": reason})
                     await self.broadcast(table)
-                    await self._announce(table, closed=reason)
+                    await self._announce(table, closed=reason)  # the others' pages
                     gone.append(table.row.id)
             if table.row.status in ("finished", "abandoned") and not table.conns:
                 self.live.pop(table.row.id, None)

@@ -111,9 +111,11 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
         token = websocket.cookies.get(seat_cookie(table_id))
         conn.token_hash = token_hash(token) if token else None
         conn.session = websocket.cookies.get(SESSION_COOKIE)
+        pass_play.register(table, conn, websocket.cookies)
+        if rights.unmatched(table, conn):  # a seat this process has not heard of yet
+            await hub.reread_seats(table)  # (joined through another process a moment ago)
         rights.derive(table, conn)
         writing = asyncio.create_task(writer())
-        pass_play.register(table, conn, websocket.cookies)
         bucket = TokenBucket(rates.messages_per_second, rates.message_burst)
         await hub.attach(table, conn)
         try:
