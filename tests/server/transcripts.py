@@ -97,7 +97,9 @@ class Script:
 
     def create(self, game: str, seats: list[str], options: dict[str, Any], **extra: Any) -> str:
         body = {"game": game, "seats": seats, "options": options, "seed": 11, "practice": True}
-        settings = {"bot_delay": 0, "pass_dwell": 0, "moment_seconds": 0}
+        # no timer may run out while a scripted page reads (a loaded machine is slow):
+        # the longest reaction countdown, no turn timer, no pause at a round's end
+        settings = {"bot_delay": 0, "pass_dwell": 0, "moment_seconds": 0, "reaction_seconds": 60}
         r = self.client.post("/api/tables", json={**body, "settings": settings, **extra})
         assert r.status_code == 201, r.text
         tid = str(r.json()["id"])
