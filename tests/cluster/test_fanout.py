@@ -126,13 +126,15 @@ def test_a_seat_taken_back_through_another_process_moves_on_both(
     device through `b`: the request is forwarded to `a`, and on both processes the new
     token is her seat and the old one only watches, also on pages open before."""
     with nodes(pg_url, redis.url, work, 2) as (a, b):
-        r = httpx.post(f"{b.url}/api/accounts", json={"name": "Ann", "password": "correct horse"})
+        # (an account of its own: the module's database outlives the test, and a guest may
+        # not sit under an account's name)
+        r = httpx.post(f"{b.url}/api/accounts", json={"name": "Vera", "password": "correct horse"})
         assert r.status_code == 201, r.text
         session = {"gn_session": str(r.cookies.get("gn_session"))}
         tid, owner = create_table(a, "drop-or-stop", QUICK, ["open", "open"], {"bot_delay": 0})
         seat = f"gn_seat_{tid}"
         r = httpx.post(
-            f"{a.url}/api/tables/{tid}/join", json={"seat": 0, "name": "Ann"}, cookies=session
+            f"{a.url}/api/tables/{tid}/join", json={"seat": 0, "name": "Vera"}, cookies=session
         )
         assert r.status_code == 200, r.text
         old = str(r.cookies.get(seat))

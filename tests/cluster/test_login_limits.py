@@ -4,7 +4,9 @@ own share: 2x the guesses, 2x the accounts)."""
 
 from __future__ import annotations
 
+import math
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -38,9 +40,13 @@ def test_two_processes_enforce_one_log_in_and_sign_up_limit(
             )
             return r.status_code
 
+        began = time.monotonic()
         with ThreadPoolExecutor(40) as pool:
             codes = list(pool.map(guess, range(40)))
-        assert codes.count(401) <= login_limits.LOGIN_FREE, codes
+        # past the free tries, one more check each time a back-off (1, 2, 4 ... s) ran
+        # out while the burst lasted (a loaded machine stretches the burst over seconds)
+        waits = math.floor(math.log2(time.monotonic() - began + 1))
+        assert codes.count(401) <= login_limits.LOGIN_FREE + waits, codes
         assert codes.count(401) + codes.count(429) == 40, codes
         # the owner, elsewhere, is not locked out by it, on either process
         for node in (a, b):

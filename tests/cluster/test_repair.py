@@ -21,6 +21,7 @@ from gamenight.server.cluster.hub import ClusterHub
 from gamenight.server.cluster.lease import ClusterStore
 from gamenight.server.db import connect, disconnect
 from gamenight.server.live_table import Conn, LiveTable
+from gamenight.server.operations import ACT, JOIN, START
 from gamenight.server.workers import WorkerPool, make_pool
 from tests.cluster.helpers import Redis
 
@@ -78,7 +79,7 @@ async def act_once(owner: ClusterHub, table: LiveTable) -> int:
     assert table.state is not None
     seat = table.state.actors[0]
     action = table.state.actions(seat)[0]
-    await owner.act(table, seat, table.version, action.to_json())
+    await owner.run(ACT, table, seat, table.version, action.to_json())
     return table.version
 
 
@@ -88,8 +89,8 @@ async def scenario(pg_url: str, redis_url: str, do: str) -> tuple[int, int, int]
         async with hub(engine, redis_url, "owner") as a, hub(engine, redis_url, "follower") as b:
             table, _ = await a.create("drop-or-stop", {"players": 2}, ["open", "open"], {})
             for seat, name in enumerate(("Ann", "Bob")):
-                await a.join(table, seat, name, None)
-            await a.start(table)
+                await a.run(JOIN, table, seat, name, None)
+            await a.run(START, table)
             followed = await b.get(table.row.id)
             assert not b.owns(followed) and a.owns(table)
             page = Conn(1)  # Bob's page, on the follower

@@ -784,6 +784,7 @@ def test_a_request_for_a_seat_is_checked_where_it_runs(client: TestClient) -> No
     it against the seat rows it holds (in a cluster: the owner's), so a page whose seat
     changed hands elsewhere is refused there too."""
     from gamenight.server.db import token_hash
+    from gamenight.server.operations import ACT
     from gamenight.server.tables import Refused
 
     tid, _ann, _bob = two_people(client)
@@ -794,7 +795,7 @@ def test_a_request_for_a_seat_is_checked_where_it_runs(client: TestClient) -> No
     seat = table.state.actors[0]
 
     async def act(proof: str) -> None:
-        await hub.act(table, seat, version, action, proof=proof)
+        await hub.run(ACT, table, seat, version, action, proof=proof)
 
     portal = client.portal
     assert portal is not None

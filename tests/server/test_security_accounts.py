@@ -4,6 +4,7 @@ is one finding, seen as the attacker saw it on the old code."""
 from __future__ import annotations
 
 import json
+import math
 import threading
 import time
 from collections.abc import Iterator
@@ -98,14 +99,19 @@ def test_forty_parallel_guesses_check_at_most_the_limit(
         go.wait()
         return int(log_in(client, "Mira", f"guess number {i}", "6.6.6.6").status_code)
 
+    began = time.monotonic()
     with ThreadPoolExecutor(40) as pool:
         codes = list(pool.map(guess, range(40)))
-    assert len(checked) <= login_limits.LOGIN_FREE
+    # past the free tries, one more check each time a back-off (1, 2, 4 ... s) ran out
+    # while the burst lasted (a loaded machine stretches it over seconds)
+    waits = math.floor(math.log2(time.monotonic() - began + 1))
+    assert len(checked) <= login_limits.LOGIN_FREE + waits
     assert codes.count(401) == len(checked) and codes.count(429) == 40 - len(checked)
     go = threading.Barrier(40)
     with ThreadPoolExecutor(40) as pool:  # another burst: one more try at most (the wait)
         list(pool.map(guess, range(40)))
-    assert len(checked) <= login_limits.LOGIN_FREE + 2
+    waits = math.floor(math.log2(time.monotonic() - began + 1))
+    assert len(checked) <= login_limits.LOGIN_FREE + 1 + waits
 
 
 def test_back_off_doubles_and_is_capped() -> None:
@@ -117,11 +123,15 @@ def test_back_off_doubles_and_is_capped() -> None:
 def test_the_right_password_after_the_wait_still_works(client: TestClient) -> None:
     assert sign_up(client, "Mira").status_code == 201
     client.cookies.clear()
-    for _ in range(login_limits.LOGIN_FREE):
+    for _ in range(login_limits.LOGIN_FREE - 1):
         assert log_in(client, "Mira", "wrong horse", "1.1.1.1").status_code == 401
+    fifth = time.monotonic()
+    assert log_in(client, "Mira", "wrong horse", "1.1.1.1").status_code == 401
     refused = log_in(client, "Mira", STRONG, "1.1.1.1")
-    assert refused.status_code == 429 and refused.headers["retry-after"] == "1"
-    assert one_line(refused) == "too many wrong passwords for this name; wait 1 s and try again"
+    if time.monotonic() - fifth < 1.0:  # (a loaded machine may have taken the wait already)
+        assert refused.status_code == 429 and refused.headers["retry-after"] == "1"
+        said = one_line(refused)
+        assert said == "too many wrong passwords for this name; wait 1 s and try again"
     time.sleep(1.1)  # the first back-off step
     assert log_in(client, "Mira", STRONG, "1.1.1.1").status_code == 200
 

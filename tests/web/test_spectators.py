@@ -23,6 +23,11 @@ def test_spectators_are_listed_by_name_as_plain_text(server: Server, browser: Br
     eve.evaluate("localStorage.setItem('gamenight.name', '<img src=x onerror=alert(1)>')")
     dan.goto(f"{server.url}/tables/{tid}")
     eve.goto(f"{server.url}/tables/{tid}")
+    # Watchers send the players no message (issue 43, item 5): each watcher's own page
+    # lists them at once, a player's at its next state (here: Ann's page opened again).
+    wait_js(dan, "(document.querySelector('#spectators')?.textContent || '').includes('Dan')")
+    wait_js(eve, "(document.querySelector('#spectators')?.textContent || '').includes('<img')")
+    ann.reload()
     wait_js(ann, "(document.querySelector('#spectators')?.textContent || '').includes('Dan')")
     wait_js(ann, "(document.querySelector('#spectators')?.textContent || '').includes('<img')")
     text = ann.locator("#spectators").inner_text()
@@ -33,7 +38,14 @@ def test_spectators_are_listed_by_name_as_plain_text(server: Server, browser: Br
     assert info["spectators"] == ["<img src=x onerror=alert(1)>", "Dan"]
     # Dan leaves: he is no longer listed.
     dan.goto("about:blank")
-    wait_js(ann, "!(document.querySelector('#spectators')?.textContent || '').includes('Dan')")
+    listed = "(document.querySelector('#spectators')?.textContent || '')"
+    for _ in range(40):  # (his socket closes a moment after his page goes)
+        ann.reload()
+        wait_js(ann, f"{listed}.includes('Watching')")
+        if "Dan" not in ann.locator("#spectators").inner_text():
+            break
+        ann.wait_for_timeout(250)
+    assert "Dan" not in ann.locator("#spectators").inner_text()
     for p in (ann, dan, eve):
         assert not p.errors  # type: ignore[attr-defined]
         p.context.close()

@@ -2,12 +2,16 @@
 
   pages.py           the lobby, table and replay pages and /static
   ops.py             /api/health, /api/metrics and the echo socket (the load anchor)
-  accounts.py        accounts, sessions, profiles and the leaderboard
+  accounts/          accounts, sessions, profiles and the leaderboard (routes.py)
   routes/lobby.py    /api/games, /api/lobby, /api/tables (list, create), page data
   routes/tables.py   /api/tables/{id}: read, join, start, seats, decline, rematch
   routes/replay.py   /api/tables/{id}/replay and .../replay/events
   routes/live.py     the table's WebSocket /ws/tables/{id}
   chat.py, shared.py, coach.py: a table's chat, shared screen and coach
+
+Routes are module-level functions on module-level routers; they reach the running parts
+through `routes.common.ServerDep` (`app.state.server`), and a room's own per-app state
+through `app.state` (`lobby.Lobby`, `replay.Replays`).
 
 Every bad input is refused with a one-line reason (JSON {"error": ...}), never a 500; see
 the "Security" section of README.md for the limits.
@@ -21,6 +25,7 @@ import logging
 import os
 from collections.abc import AsyncIterator, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, WebSocket
@@ -30,7 +35,7 @@ from starlette.routing import Match, WebSocketRoute
 from gamenight.engine.core import Outcome
 from gamenight.server import chat, coach, ops, pages, shared, workers
 from gamenight.server.accounts import Accounts
-from gamenight.server.accounts import router as accounts_router
+from gamenight.server.accounts.routes import router as accounts_router
 from gamenight.server.db import Store, TableRow, connect, disconnect
 from gamenight.server.guard import Guard, HostCheck, Receive, Scope, Send, host_header
 from gamenight.server.limits import Rates
@@ -84,6 +89,91 @@ class App(FastAPI):
         await super().__call__(scope, receive, send)
 
 
+@dataclass(frozen=True)
+class Setup:
+    """How the app's server runs (the arguments of `create_app`)."""
+
+    db_url: str | Engine | None
+    pool: str
+    workers_n: int | None
+    idle_timeout: float
+    sweep_every: float
+    limits: Limits | None
+    redis_url: str | None
+
+
+class Rater:
+    """Rates every finished game once: in the database thread, one table at a time, from
+    the live game's outcome, and not before the game's last broadcast (a profile read waits
+    for it). A pass over every unrated table per finish, each in a thread of its own, raced
+    the others to the same tables, and the last move's broadcast waited for it."""
+
+    def __init__(self, hub: Hub, accounts: Accounts) -> None:
+        self.hub = hub
+        self.accounts = accounts
+
+    async def rate(self, table: LiveTable | None = None) -> None:
+        """`table`'s game, just finished; None: the games that finished before a restart."""
+        if table is None:
+            await self.hub.db(self.accounts.rate_finished, self.hub.store)
+            return
+        state = table.state
+        outcome = state.outcome() if state is not None and state.over else None
+        self.accounts.rating_started(self.hub.spawn(self.rate_one(table.row, outcome)))
+
+    async def rate_one(self, row: TableRow, outcome: Outcome | None) -> None:
+        try:
+            await self.hub.db(self.accounts.rate_table, self.hub.store, row.id, outcome, row)
+        except Exception:  # a rating must never undo or hide the game's end
+            log.exception("rating table %s failed", row.id)
+
+
+async def start_hub(
+    setup: Setup, engine: Engine
+) -> tuple[Hub, workers.WorkerPool, ThreadPoolExecutor]:
+    """The hub on `engine`, with its worker pool and database thread (a cluster's hub with
+    `redis_url`: gamenight.server.cluster)."""
+    n = setup.workers_n or max(1, min(4, os.cpu_count() or 1))
+    work = workers.WorkerPool(lambda: workers.make_pool(setup.pool, n), workers_n=n)
+    db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamenight-db")
+    if setup.redis_url:
+        from gamenight.server.cluster import make_hub
+
+        hub = await make_hub(
+            engine, work, db_pool, setup.redis_url, setup.idle_timeout, limits=setup.limits
+        )
+    else:
+        hub = Hub(
+            Store(engine), work, db_pool, idle_timeout=setup.idle_timeout, limits=setup.limits
+        )
+    return hub, work, db_pool
+
+
+@contextlib.asynccontextmanager
+async def running(server: Server, setup: Setup, table_chat: chat.Chat) -> AsyncIterator[None]:
+    """The app's life: the hub and accounts on the database, the games that finished
+    before a restart rated, the running tables restored, the sweeper; then all closed."""
+    engine = setup.db_url if isinstance(setup.db_url, Engine) else connect(setup.db_url)
+    hub, work, db_pool = await start_hub(setup, engine)
+    server.holder["hub"] = hub
+    server.holder["accounts"] = accounts = Accounts(engine)
+    rater = Rater(hub, accounts)
+    hub.on_finished = rater.rate
+    hub.relays["chat"] = table_chat.heard  # a line written on another process
+    try:
+        await rater.rate()  # games that finished before a restart
+        restored = await hub.restore()
+        if restored:
+            log.warning("restored %d running table(s) from the database", restored)
+        hub.sweeper = asyncio.create_task(hub.run_sweeper(setup.sweep_every))
+        yield
+    finally:
+        await hub.close()
+        work.shutdown()
+        db_pool.shutdown(wait=True)
+        disconnect(engine)
+
+
 def create_app(
     db_url: str | Engine | None = None,
     *,
@@ -105,65 +195,16 @@ def create_app(
     docs: serve /docs and /openapi.json (default: GAMENIGHT_DOCS=1).
     hosts: host names served besides localhost and IP addresses (default: GAMENIGHT_HOSTS).
     """
+    setup = Setup(db_url, pool, workers_n, idle_timeout, sweep_every, limits, redis_url)
     server = Server(rates or Rates())
     if docs is None:
         docs = os.environ.get("GAMENIGHT_DOCS") == "1"
     if hosts is None:
         hosts = os.environ.get("GAMENIGHT_HOSTS", "").split(",")
     table_chat = chat.Chat(server.hub)
-    pass_play = shared.SharedScreen(server.hub)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        engine = db_url if isinstance(db_url, Engine) else connect(db_url)
-        n = workers_n or max(1, min(4, os.cpu_count() or 1))
-        work = workers.WorkerPool(lambda: workers.make_pool(pool, n), workers_n=n)
-        db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamenight-db")
-        if redis_url:  # several processes (gamenight.server.cluster)
-            from gamenight.server.cluster import make_hub
-
-            hub = await make_hub(engine, work, db_pool, redis_url, idle_timeout, limits=limits)
-        else:
-            hub = Hub(Store(engine), work, db_pool, idle_timeout=idle_timeout, limits=limits)
-        server.holder["hub"] = hub
-        server.holder["accounts"] = accounts = Accounts(engine)
-
-        async def rate(table: LiveTable | None = None) -> None:  # every finished game, once
-            # In the database thread, one table at a time, from the live game's outcome,
-            # and not before the game's last broadcast (a profile read waits for it): a
-            # pass over every unrated table per finish, each in a thread of its own, raced
-            # the others to the same tables, and the last move's broadcast waited for it.
-            if table is None:  # the games that finished before a restart
-                await hub.db(accounts.rate_finished, hub.store)
-                return
-            state = table.state
-            outcome = state.outcome() if state is not None and state.over else None
-            accounts.rating_started(hub.spawn(rate_one(table.row, outcome)))
-
-        async def rate_one(row: TableRow, outcome: Outcome | None) -> None:
-            try:
-                await hub.db(accounts.rate_table, hub.store, row.id, outcome, row)
-            except Exception:  # a rating must never undo or hide the game's end
-                log.exception("rating table %s failed", row.id)
-
-        hub.on_finished = rate
-        hub.relays["chat"] = table_chat.heard  # a line written on another process
-        try:
-            await rate()  # games that finished before a restart
-            restored = await hub.restore()
-            if restored:
-                log.warning("restored %d running table(s) from the database", restored)
-            hub.sweeper = asyncio.create_task(hub.run_sweeper(sweep_every))
-            yield
-        finally:
-            await hub.close()
-            work.shutdown()
-            db_pool.shutdown(wait=True)
-            disconnect(engine)
-
     app = App(
         title="gamenight",
-        lifespan=lifespan,
+        lifespan=lambda _app: running(server, setup, table_chat),
         docs_url="/docs" if docs else None,
         redoc_url=None,
         openapi_url="/openapi.json" if docs else None,
@@ -171,19 +212,28 @@ def create_app(
     app.hosts = HostCheck(hosts)
     app.add_middleware(Guard, hosts=app.hosts, max_body=MAX_BODY)
     app.state.holder = server.holder
+    app.state.server = server
+    app.state.lobby = lobby.Lobby.of(server)
+    app.state.replays = replay.Replays()
     refuse_cleanly(app)
+    include_routers(app, server, table_chat)
+    return app
+
+
+def include_routers(app: App, server: Server, table_chat: chat.Chat) -> None:
+    """Every room's routes, in the order they were always matched."""
+    pass_play = shared.SharedScreen(server.hub)
     pages.install(app)
     app.include_router(ops.router)
-    app.include_router(accounts_router(server.people, pages.WEB))
-    app.include_router(lobby.router(server))
-    app.include_router(tables.router(server))
-    app.include_router(replay.router(server))
+    app.include_router(accounts_router)
+    app.include_router(lobby.router)
+    app.include_router(tables.router)
+    app.include_router(replay.router)
     app.include_router(shared.router(server.hub, pass_play))  # one browser, several seats
     app.include_router(chat.router(server.hub, table_chat, owner_cookie))  # mute, replay chat
 
-    async def coached(table_id: str) -> None:
+    async def coached(table_id: str) -> None:  # a coach was asked: never rated
         await asyncio.to_thread(server.people().exclude, table_id)
 
     app.include_router(coach.router(server.hub, seat_cookie, coached))  # .../coach
     app.include_router(live.router(server, table_chat, pass_play))
-    return app

@@ -44,7 +44,7 @@ PHRASES = {
     "think": "thinking…",
     "oops": "oops",
 }
-MESSAGES = ("chat", "chat_share", "chat_sync")  # the WebSocket message types handled here
+MESSAGES = ("chat", "chat_share", "chat_sync")  # their refusals are "chat_refused"
 
 chat_lines = Table(
     "chat_lines",
@@ -215,33 +215,25 @@ class Chat:
         if self.readable(table, room, conn):
             await self.hub()._send(conn, self.snapshot(table, room))
 
-    async def handle(self, table: LiveTable, conn: Conn, msg: dict[str, Any]) -> None:
-        """A chat message from a socket; Refused says why it was not taken."""
-        if msg["type"] == "chat_sync":  # the page asks once it is connected
-            await self.attach(table, conn)
-            return
-        if conn.seat is None:
-            raise Refused("only a person with a seat can write in the chat")
-        seat = conn.seat
+    async def share(self, table: LiveTable, seat: int, on: bool) -> None:
+        """`seat` votes to keep the chat in the replay (or not)."""
         room = await self.room(table)
-        if msg["type"] == "chat_share":
-            on = msg.get("on")
-            if not isinstance(on, bool):
-                raise Refused("'on' must be true or false")
-            await self._store(table, room, kind="share", seat=seat, text="yes" if on else "no")
-            room.share[seat] = on
-            await self._tell(table, room, self.snapshot(table, room))
-            return
-        phrase = msg.get("phrase")
+        await self._store(table, room, kind="share", seat=seat, text="yes" if on else "no")
+        room.share[seat] = on
+        await self._tell(table, room, self.snapshot(table, room))
+
+    async def say(self, table: LiveTable, seat: int, text: Any, phrase: str | None) -> None:
+        """`seat` writes a line (or a quick phrase); Refused says why it was not taken."""
         if phrase is not None:
-            if not isinstance(phrase, str) or phrase not in PHRASES:
+            if phrase not in PHRASES:
                 raise Refused(f"no quick phrase {phrase!r}; phrases: {', '.join(PHRASES)}")
             text = PHRASES[phrase]
         else:
             try:
-                text = clean_text(msg.get("text"))
+                text = clean_text(text)
             except BadInput as err:
                 raise Refused(str(err)) from err
+        room = await self.room(table)
         if seat in room.muted:
             raise Refused("the table's owner has muted you in the chat")
         bucket = room.buckets.setdefault(seat, TokenBucket(RATE, BURST))

@@ -43,12 +43,14 @@ class Limits:
 
 
 class Refused(Exception):
-    """An action or request that was not accepted; `reason` says why. Nothing changed."""
+    """An action or request that was not accepted; `reason` says why. Nothing changed.
+    `status` is the HTTP status; `wait`, the seconds until a retry may pass (Retry-After)."""
 
-    def __init__(self, reason: str, status: int = 409) -> None:
+    def __init__(self, reason: str, status: int = 409, wait: float | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
+        self.wait = wait
 
 
 @dataclass(eq=False)

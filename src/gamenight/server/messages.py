@@ -14,11 +14,18 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from gamenight.server import moments, rights, seats
-from gamenight.server.live_table import EVENTS_ON_CONNECT, MAX_ACTIONS_SENT, Conn, LiveTable
+from gamenight.server.live_table import (
+    EVENTS_ON_CONNECT,
+    MAX_ACTIONS_SENT,
+    Conn,
+    LiveTable,
+    Refused,
+)
+from gamenight.server.operations import TAKE_BACK
 
 if TYPE_CHECKING:
     from gamenight.engine.core import State
-    from gamenight.server.tables import Hub
+    from gamenight.server.host import Host
 
 
 def public_table(table: LiveTable) -> dict[str, Any]:
@@ -57,7 +64,9 @@ def public_table(table: LiveTable) -> dict[str, Any]:
 PUBLIC_TABLE = -1  # the key of the table's public part in a broadcast's cache of views
 
 
-def message(hub: Hub, table: LiveTable, conn: Conn, views: dict[int | None, Any]) -> dict[str, Any]:
+def message(
+    hub: Host, table: LiveTable, conn: Conn, views: dict[int | None, Any]
+) -> dict[str, Any]:
     """The "state" message for `conn`: its seat's view, the events since its last message,
     its legal actions; `views` caches one view per seat across a broadcast."""
     state = table.state
@@ -111,7 +120,7 @@ def _fresh_events(state: State, conn: Conn) -> tuple[list[dict[str, Any]], int]:
     return [e.to_json() for e in fresh], start
 
 
-def broadcast(hub: Hub, table: LiveTable) -> None:
+def broadcast(hub: Host, table: LiveTable) -> None:
     """Every connection its own message, queued (never awaited). The seat that made the
     last move is sent its answer first: each socket write wakes a reader (on a two-core
     machine, another process), and the one who acted is the one waiting."""
@@ -132,8 +141,7 @@ def notify(table: LiveTable, msg: dict[str, Any]) -> None:
             conn.post(msg)
 
 
-async def attach(hub: Hub, table: LiveTable, conn: Conn) -> None:
-    from gamenight.server.live_table import Refused
+async def attach(hub: Host, table: LiveTable, conn: Conn) -> None:
 
     table.conns.add(conn)
     table.idle_since = time.time()
@@ -143,25 +151,33 @@ async def attach(hub: Hub, table: LiveTable, conn: Conn) -> None:
         # sees that bot and sends it away
         counting = table.bot_at.pop(conn.seat, None) is not None
         if counting or seats.stand_in(table.seat_row(conn.seat)):
-            with contextlib.suppress(Refused):
-                await hub.take_back(table, conn.seat)  # back: the bot leaves the seat
+            back = _take_back(hub, table, conn.seat)  # back: the bot leaves the seat
+            if hub.owns(table):
+                await back
+            else:  # on the owner, which may be dead (after a restart): the page is not
+                hub.spawn(back)  # kept waiting for its lease to run out
     if watcher(conn):  # a watcher's arrival is sent to the watcher only (issue 43, item 5):
         await hub.send_to(table, conn)  # the others see the list at the next change
         return
     await hub.broadcast(table)
 
 
-async def detach(hub: Hub, table: LiveTable, conn: Conn) -> None:
+async def detach(hub: Host, table: LiveTable, conn: Conn) -> None:
     table.conns.discard(conn)
     if not any(c.seat is not None for c in table.conns):
         table.idle_since = time.time()
     if conn.seat is not None and not table.connected(conn.seat):
         seats.watch_leaver(hub, table, conn.seat)
     if table.moment is not None and not moments.holding(table):
-        await hub._plan(table, broadcast=True)  # the one who left no longer holds it
+        await hub.plan(table, broadcast=True)  # the one who left no longer holds it
         return
     if not watcher(conn):  # nobody is sent a message because a watcher left
         await hub.broadcast(table)
+
+
+async def _take_back(hub: Host, table: LiveTable, seat: int) -> None:
+    with contextlib.suppress(Refused):
+        await hub.run(TAKE_BACK, table, seat)
 
 
 def watcher(conn: Conn) -> bool:

@@ -24,15 +24,16 @@ from gamenight.engine.core import Action, BadInput, IllegalAction, State
 from gamenight.engine.registry import spec as game_spec
 from gamenight.server import moments, workers
 from gamenight.server.live_table import PASS_DWELL, LiveTable, Refused
+from gamenight.server.operations import ACT
 from gamenight.server.scheduler import has_pass, window_open
 
 if TYPE_CHECKING:
-    from gamenight.server.tables import Hub
+    from gamenight.server.host import Host
 
 log = logging.getLogger("gamenight.server")
 
 
-async def act(hub: Hub, table: LiveTable, seat: int, version: Any, obj: Any) -> None:
+async def act(hub: Host, table: LiveTable, seat: int, version: Any, obj: Any) -> None:
     """Accept `seat`'s action made against `version`, or raise Refused (nothing changes);
     then plan the next step and broadcast."""
     start = time.perf_counter()
@@ -56,11 +57,11 @@ async def act(hub: Hub, table: LiveTable, seat: int, version: Any, obj: Any) -> 
             await _store_finished(hub, table)  # mends a crash in between when it loads)
     if new.over:
         await _finished(hub, table)
-    await hub._plan(table, broadcast=True)
+    await hub.plan(table, broadcast=True)
     hub.timings.append(time.perf_counter() - start)
 
 
-async def _finished(hub: Hub, table: LiveTable) -> None:
+async def _finished(hub: Host, table: LiveTable) -> None:
     """The game has just ended (and is stored): rate it, once (accounts)."""
     if hub.on_finished is None:
         return
@@ -113,7 +114,7 @@ def _check(state: State, seat: int, action: Action) -> None:
         raise Refused(reason)
 
 
-async def _store_finished(hub: Hub, table: LiveTable) -> None:
+async def _store_finished(hub: Host, table: LiveTable) -> None:
     try:
         await hub.store_finished(table.row.id)
     except Exception:  # the actions are stored; the status is mended on the next load
@@ -121,7 +122,7 @@ async def _store_finished(hub: Hub, table: LiveTable) -> None:
 
 
 async def _apply_stored(
-    hub: Hub, table: LiveTable, state: State, seat: int, action: Action
+    hub: Host, table: LiveTable, state: State, seat: int, action: Action
 ) -> State:
     """The stored action applied to the live state. Checked beforehand, so the rules do not
     refuse it; if they did, the live state is rebuilt from the stored log (which now holds
@@ -136,7 +137,7 @@ async def _apply_stored(
         return table.game.replay(table.row.seed, steps)
 
 
-async def _apply_heavy(hub: Hub, state: State, seat: int, action: Action) -> State:
+async def _apply_heavy(hub: Host, state: State, seat: int, action: Action) -> State:
     """A heavy game's state after the (checked) action, applied to a copy in the worker
     pool."""
     try:
@@ -147,7 +148,7 @@ async def _apply_heavy(hub: Hub, state: State, seat: int, action: Action) -> Sta
 
 
 async def _persist(
-    hub: Hub, table: LiveTable, n: int, seat: int, action: Action, over: bool
+    hub: Host, table: LiveTable, n: int, seat: int, action: Action, over: bool
 ) -> None:
     """Store the action as the table's step `n` (and its new status) before it is applied."""
     status = "finished" if over else "running"
@@ -173,7 +174,7 @@ def _swap(table: LiveTable, before: int, window: Any, new: State, action: Action
     moments.begin(table, new.log[before:])
 
 
-async def set_pass_ahead(hub: Hub, table: LiveTable, seat: int, on: bool) -> None:
+async def set_pass_ahead(hub: Host, table: LiveTable, seat: int, on: bool) -> None:
     """A pass in advance for the current window; cancelled by any new black card."""
     state = table.state
     if state is None or state.over:
@@ -182,7 +183,7 @@ async def set_pass_ahead(hub: Hub, table: LiveTable, seat: int, on: bool) -> Non
         raise Refused("no reaction window is open; a pass in advance is for a window")
     engine_level = on and seat in state.actors and seat != state.actors[0] and has_pass(state, seat)
     if engine_level:  # the rules record a pass in advance themselves
-        await hub.act(table, seat, len(state.history), {"type": "pass"})
+        await hub.run(ACT, table, seat, len(state.history), {"type": "pass"})
         table.pass_ahead.add(seat)
         return
     if not on and seat in table.pass_ahead and seat not in state.actors:
@@ -191,4 +192,4 @@ async def set_pass_ahead(hub: Hub, table: LiveTable, seat: int, on: bool) -> Non
         table.pass_ahead.add(seat)
     else:
         table.pass_ahead.discard(seat)
-    await hub._plan(table)
+    await hub.plan(table)

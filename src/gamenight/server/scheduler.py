@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any
 from gamenight.bots import is_quick
 from gamenight.server import moments, seats, timers, workers
 from gamenight.server.live_table import PASS_DWELL, REACTION_SECONDS, Conn, LiveTable, Refused
+from gamenight.server.operations import ACT
 
 if TYPE_CHECKING:
     from gamenight.engine.core import State
     from gamenight.server.db import SeatRow
-    from gamenight.server.tables import Hub
+    from gamenight.server.host import Host
 
 log = logging.getLogger("gamenight.server")
 # At a shared screen, a seat nobody looks as yet gets this long to take the device before
@@ -43,7 +44,7 @@ def has_pass(state: State, seat: int) -> bool:
     return any(a.kind == "pass" for a in state.actions(seat))
 
 
-async def plan(hub: Hub, table: LiveTable, broadcast: bool = False) -> None:
+async def plan(hub: Host, table: LiveTable, broadcast: bool = False) -> None:
     """Schedule the next server-side step of `table` (and broadcast it when asked)."""
     state = table.state
     if table.timer is not None and table.timer is not asyncio.current_task():
@@ -88,7 +89,7 @@ async def plan(hub: Hub, table: LiveTable, broadcast: bool = False) -> None:
 
 
 # -- the round's moment ---------------------------------------------------------------------
-def hold_for_moment(hub: Hub, table: LiveTable) -> bool:
+def hold_for_moment(hub: Host, table: LiveTable) -> bool:
     """True while a round's moment holds the automatic steps (and a task ends the hold when
     its time runs out); a moment that no longer holds ends here."""
     moment = table.moment
@@ -103,23 +104,23 @@ def hold_for_moment(hub: Hub, table: LiveTable) -> bool:
     return True
 
 
-async def _moment_timeout(hub: Hub, table: LiveTable, moment: moments.Moment) -> None:
+async def _moment_timeout(hub: Host, table: LiveTable, moment: moments.Moment) -> None:
     await asyncio.sleep(max(0.0, moment.until - time.monotonic()))
     if table.moment is moment:
         moments.end(table)
-        await hub._plan(table, broadcast=True)
+        await hub.plan(table, broadcast=True)
 
 
-async def seen(hub: Hub, table: LiveTable, conn: Conn, version: int) -> None:
+async def seen(hub: Host, table: LiveTable, conn: Conn, version: int) -> None:
     """`conn`'s page has shown the table at `version`: the moment may end."""
     conn.seen = max(conn.seen, min(version, table.version))
     if table.moment is not None and not moments.holding(table):
         moments.end(table)
-        await hub._plan(table, broadcast=True)
+        await hub.plan(table, broadcast=True)
 
 
 # -- the four jobs --------------------------------------------------------------------------
-def reaction_countdown(hub: Hub, table: LiveTable, seat: int, version: int, row: SeatRow) -> bool:
+def reaction_countdown(hub: Host, table: LiveTable, seat: int, version: int, row: SeatRow) -> bool:
     """A17: a person who touches nothing passes when the whole countdown has run out,
     whether or not they hold a card that could answer: the moment of their pass tells nobody
     what they hold. Only their own choice ("always pass", a pass in advance) passes earlier:
@@ -139,7 +140,7 @@ def reaction_countdown(hub: Hub, table: LiveTable, seat: int, version: int, row:
     return auto
 
 
-def turn_timer(hub: Hub, table: LiveTable, seat: int, version: int, clock: float | None) -> None:
+def turn_timer(hub: Host, table: LiveTable, seat: int, version: int, clock: float | None) -> None:
     """A person's turn: their turn clock's deadline, or the table's turn timer, or none."""
     seconds = float(table.row.settings.get("turn_seconds") or 0)
     same = table.turn_key == (version, seat) and table.deadline is not None
@@ -159,21 +160,21 @@ def turn_timer(hub: Hub, table: LiveTable, seat: int, version: int, clock: float
         table.deadline = table.deadline_seat = None
 
 
-def start_bot(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
+def start_bot(hub: Host, table: LiveTable, seat: int, version: int) -> None:
     if table.bot_version != version:
         table.bot_version = version  # one bot task per version, however often we plan
         table.bot_task = asyncio.create_task(_bot(hub, table, seat, version))
 
 
-def pass_for(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
+def pass_for(hub: Host, table: LiveTable, seat: int, version: int) -> None:
     """The pass a person asked for ("always pass", a pass in advance)."""
     hub.spawn(_server_pass(hub, table, seat, version))
 
 
 # -- the tasks they start -------------------------------------------------------------------
-async def _server_pass(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
+async def _server_pass(hub: Host, table: LiveTable, seat: int, version: int) -> None:
     with contextlib.suppress(Refused):
-        await hub.act(table, seat, version, {"type": "pass"})
+        await hub.run(ACT, table, seat, version, {"type": "pass"})
 
 
 async def _run_out(table: LiveTable, version: int) -> State | None:
@@ -188,7 +189,7 @@ async def _run_out(table: LiveTable, version: int) -> State | None:
     return state
 
 
-async def _timeout(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
+async def _timeout(hub: Host, table: LiveTable, seat: int, version: int) -> None:
     """The reaction timer ran out: pass for the seat (or its first legal move)."""
     state = await _run_out(table, version)
     if state is None:
@@ -198,10 +199,10 @@ async def _timeout(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
     if choice is None:
         return  # outside a window a person's turn is not taken away
     with contextlib.suppress(Refused):
-        await hub.act(table, seat, version, choice.to_json())
+        await hub.run(ACT, table, seat, version, choice.to_json())
 
 
-async def _clock_out(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
+async def _clock_out(hub: Host, table: LiveTable, seat: int, version: int) -> None:
     """The person's time bank ran out: the seat's bot makes this one decision."""
     state = await _run_out(table, version)
     if state is None:
@@ -216,10 +217,10 @@ async def _clock_out(hub: Hub, table: LiveTable, seat: int, version: int) -> Non
         await hub.db(hub.store.set_settings, table.row.id, dict(table.row.settings))
     await hub.notify(table, {"type": "note", "text": line})
     with contextlib.suppress(Refused):
-        await hub.act(table, seat, version, obj)
+        await hub.run(ACT, table, seat, version, obj)
 
 
-async def _bot(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
+async def _bot(hub: Host, table: LiveTable, seat: int, version: int) -> None:
     state = table.state
     if state is None or state.over or len(state.history) != version:
         return
@@ -238,7 +239,7 @@ async def _bot(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
             await asyncio.sleep(max(0.0, asked_at + pad - time.monotonic()))
         elif obj.get("type") != "pass":
             await asyncio.sleep(delay)  # a pause so people can follow
-        await hub.act(table, seat, version, obj)
+        await hub.run(ACT, table, seat, version, obj)
     except Refused as err:
         log.warning("bot at table %s seat %s was refused: %s", table.row.id, seat, err)
     except Exception:
@@ -248,11 +249,11 @@ async def _bot(hub: Hub, table: LiveTable, seat: int, version: int) -> None:
         await asyncio.sleep(0.5)  # the bot failed: retry later rather than stall
         if table.bot_version == version:
             table.bot_version = -1
-        await hub._plan(table)
+        await hub.plan(table)
 
 
 async def bot_move(
-    hub: Hub, table: LiveTable, state: State, seat: int, text: str, seed: int
+    hub: Host, table: LiveTable, state: State, seat: int, text: str, seed: int
 ) -> dict[str, Any]:
     """The bot's move within the server's wall-clock budget; past it a seeded random legal
     move (the worker cuts its own search at the budget too). A quick bot (random, a
@@ -278,7 +279,7 @@ async def bot_move(
 
 
 # -- tables of only bots --------------------------------------------------------------------
-def bot_table_spent(hub: Hub, table: LiveTable) -> bool:
+def bot_table_spent(hub: Host, table: LiveTable) -> bool:
     """An all-bot table past its cap of moves or running time."""
     if not table.all_bots or table.state is None:
         return False
@@ -288,7 +289,7 @@ def bot_table_spent(hub: Hub, table: LiveTable) -> bool:
     )
 
 
-async def stop_bot_table(hub: Hub, table: LiveTable) -> None:
+async def stop_bot_table(hub: Host, table: LiveTable) -> None:
     async with table.lock:
         if table.row.status != "running":
             return

@@ -18,12 +18,15 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from gamenight.server import rights
+from gamenight.server import rights, series
 from gamenight.server.db import SeatRow
+from gamenight.server.live_table import Refused
 from gamenight.server.names import invisible
+from gamenight.server.operations import SEAT
 
 if TYPE_CHECKING:
-    from gamenight.server.tables import Hub, LiveTable
+    from gamenight.server.host import Host
+    from gamenight.server.live_table import LiveTable
 
 log = logging.getLogger("gamenight.server")
 
@@ -48,11 +51,10 @@ def grace_seconds(table: LiveTable) -> float:
     return float(table.row.settings.get("grace_seconds", GRACE_SECONDS) or 0)
 
 
-async def arrange(hub: Hub, table: LiveTable, seat: int, to: str) -> None:
+async def arrange(hub: Host, table: LiveTable, seat: int, to: str) -> None:
     """The owner's change of one seat (under the table's lock; raises Refused):
     before the start an open seat becomes a bot, a bot seat or a person's seat becomes open
     (the person is removed); while running a person's seat is handed to a bot."""
-    from gamenight.server.tables import Refused
 
     if not 0 <= seat < len(table.row.seats):
         raise Refused(f"seat {seat} does not exist; seats 0..{len(table.row.seats) - 1}", 400)
@@ -84,14 +86,12 @@ async def arrange(hub: Hub, table: LiveTable, seat: int, to: str) -> None:
     table.row.seats[seat] = new
     table.bot_version = -1  # a bot may have to move at this very version
     if status == "open":
-        from gamenight.server import series
-
         await series.forget(hub, table, seat)  # a rematch seat no longer waits for its person
     if removed:  # the removed person's pages (and a shared screen's) watch from now on
         rights.refresh(table)
 
 
-async def redraw_seed(hub: Hub, table: LiveTable) -> None:
+async def redraw_seed(hub: Host, table: LiveTable) -> None:
     """A seed chosen by the table's creator holds only while nobody else can ever sit
     there (issue 43, item 2): when a seat of such a table opens, the server draws a new
     one from `secrets`. A practice table (chosen seed, shown to everyone) keeps its seed."""
@@ -106,7 +106,7 @@ async def redraw_seed(hub: Hub, table: LiveTable) -> None:
     log.info("table %s: a seat opened, so its chosen seed was replaced", table.row.id)
 
 
-async def take_back(hub: Hub, table: LiveTable, seat: int) -> bool:
+async def take_back(hub: Host, table: LiveTable, seat: int) -> bool:
     """The person is back: the bot sitting in leaves (under the lock). True if it did.
     Whatever the table's status: a game that ended while the bot played is theirs again."""
     s = table.seat_row(seat)
@@ -119,7 +119,7 @@ async def take_back(hub: Hub, table: LiveTable, seat: int) -> bool:
     return True
 
 
-def watch_leaver(hub: Hub, table: LiveTable, seat: int) -> None:
+def watch_leaver(hub: Host, table: LiveTable, seat: int) -> None:
     """The seat's person has no page open: after the grace period a bot plays for them."""
     grace = grace_seconds(table)
     if grace <= 0 or table.row.status != "running":
@@ -128,29 +128,26 @@ def watch_leaver(hub: Hub, table: LiveTable, seat: int) -> None:
     if s.kind != "person" or s.bot:
         return
     table.bot_at[seat] = time.time() + grace  # said to the others: "a bot plays in N s"
-    task = asyncio.create_task(_after_grace(hub, table, seat, grace))
-    hub._tasks.add(task)
-    task.add_done_callback(hub._tasks.discard)
+    hub.spawn(_after_grace(hub, table, seat, grace))
 
 
-def watch_all(hub: Hub, table: LiveTable) -> None:
+def watch_all(hub: Host, table: LiveTable) -> None:
     """After a restart nobody is at the table yet: start every person's grace period."""
     for s in table.row.seats:
         if not table.connected(s.seat):
             watch_leaver(hub, table, s.seat)
 
 
-async def _after_grace(hub: Hub, table: LiveTable, seat: int, grace: float) -> None:
+async def _after_grace(hub: Host, table: LiveTable, seat: int, grace: float) -> None:
     await asyncio.sleep(grace)
     if table.bot_at.get(seat, 0.0) > time.time() + 0.5:
         return  # they came back and left again: the later wait decides
     seen = hub.public_table(table)["seats"][seat]  # a cluster counts every process's pages
     if table.row.status != "running" or seen["connected"]:
         return
-    from gamenight.server.tables import Refused
 
     with contextlib.suppress(Refused):
-        await hub.set_seat(table, seat, "bot")
+        await hub.run(SEAT, table, seat, "bot")
         log.info("table %s: a bot plays for seat %s (gone %.0f s)", table.row.id, seat, grace)
 
 

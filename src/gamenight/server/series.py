@@ -18,9 +18,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from gamenight.server.db import RematchTaken, SeatRow, token_hash
+from gamenight.server.live_table import Refused
+from gamenight.server.operations import ACCEPT, DECLINE, START
 
 if TYPE_CHECKING:
-    from gamenight.server.tables import Hub, LiveTable
+    from gamenight.server.host import Host
+    from gamenight.server.live_table import LiveTable
 
 # Table state kept in settings that a new game of the series starts without.
 _PER_GAME = ("clock_banks", "clock_turn", "notes", "series")
@@ -52,10 +55,9 @@ def new_seat(old: LiveTable, seat: int) -> int:
     return (seat - 1) % len(old.row.seats)
 
 
-async def rematch(hub: Hub, old: LiveTable, asker: int | None) -> tuple[LiveTable, str | None]:
+async def rematch(hub: Host, old: LiveTable, asker: int | None) -> tuple[LiveTable, str | None]:
     """`asker` (a seat of the finished table; None: the owner who does not play) accepts
     the rematch. Returns the next table and the asker's secret seat token (None: no seat)."""
-    from gamenight.server.tables import Refused
 
     async with old.lock:
         if asker in old.rematch_asked:
@@ -70,15 +72,15 @@ async def rematch(hub: Hub, old: LiveTable, asker: int | None) -> tuple[LiveTabl
         old.rematch_asked.add(asker)
     token = None
     if asker is not None and old.seat_row(asker).kind == "person":
-        token = await hub.accept_rematch(table, new_seat(old, asker))
+        token = await hub.run(ACCEPT, table, new_seat(old, asker))
     full = all(s.kind != "open" for s in table.row.seats)
     if not pending(table) and table.row.status == "open" and full:
         with suppress(Refused):  # everyone accepted: the next game starts by itself
-            await hub.start(table)
+            await hub.run(START, table)
     return table, token
 
 
-async def _make(hub: Hub, old: LiveTable) -> LiveTable | None:
+async def _make(hub: Host, old: LiveTable) -> LiveTable | None:
     """The next table of the series, its people and bots seated with it in one store; None
     if another process made it first (the old table's lock is this process's only)."""
     n = len(old.row.seats)
@@ -113,9 +115,9 @@ async def _make(hub: Hub, old: LiveTable) -> LiveTable | None:
     return table
 
 
-async def accept(hub: Hub, table: LiveTable, seat: int) -> str | None:
+async def accept(hub: Host, table: LiveTable, seat: int) -> str | None:
     """The person of the rematch's `seat` accepts: their new seat token (None: the seat no
-    longer waits for them). Runs where the table is owned (Hub.accept_rematch)."""
+    longer waits for them). Runs where the table is owned (operations.ACCEPT)."""
     async with table.lock:
         s = table.seat_row(seat)
         if table.row.status != "open" or s.kind != "person" or seat not in pending(table):
@@ -129,21 +131,19 @@ async def accept(hub: Hub, table: LiveTable, seat: int) -> str | None:
     return token
 
 
-async def decline(hub: Hub, old: LiveTable, asker: int) -> LiveTable:
+async def decline(hub: Host, old: LiveTable, asker: int) -> LiveTable:
     """The person of `asker` will not play the next game: the owner decides their seat."""
-    from gamenight.server.tables import Refused
 
     made = await hub.db(hub.store.rematch_of, old.row.id)
     if made is None:
         raise Refused("nobody has asked for a rematch of this table")
     table = await hub.get(made)
-    await hub.decline_rematch(table, new_seat(old, asker))
+    await hub.run(DECLINE, table, new_seat(old, asker))
     return table
 
 
-async def decline_seat(hub: Hub, table: LiveTable, seat: int) -> None:
-    """The rematch's `seat` is declined (Hub.decline_rematch, where the table is owned)."""
-    from gamenight.server.tables import Refused
+async def decline_seat(hub: Host, table: LiveTable, seat: int) -> None:
+    """The rematch's `seat` is declined (operations.DECLINE, where the table is owned)."""
 
     async with table.lock:
         if seat not in pending(table):
@@ -153,7 +153,7 @@ async def decline_seat(hub: Hub, table: LiveTable, seat: int) -> None:
     await hub.broadcast(table)
 
 
-async def forget(hub: Hub, table: LiveTable, seat: int) -> None:
+async def forget(hub: Host, table: LiveTable, seat: int) -> None:
     """The owner made a waiting seat open or a bot (under the lock): it waits no more."""
     if seat in pending(table):
         declined = [x for x in info(table).get("declined") or [] if x != seat]
@@ -171,7 +171,7 @@ def start_refusal(table: LiveTable) -> str | None:
     )
 
 
-async def _set(hub: Hub, table: LiveTable, **changes: Any) -> None:
+async def _set(hub: Host, table: LiveTable, **changes: Any) -> None:
     series = {**info(table), **changes}
     table.row.settings["series"] = series
     await hub.db(hub.store.set_settings, table.row.id, dict(table.row.settings))

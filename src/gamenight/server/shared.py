@@ -19,11 +19,11 @@ from fastapi.responses import JSONResponse
 
 from gamenight.server import rights
 from gamenight.server.db import token_hash
+from gamenight.server.operations import JOIN
 from gamenight.server.routes.common import is_owner, seat_name, set_cookie
 from gamenight.server.routes.models import Join, posted
 from gamenight.server.tables import Conn, Hub, LiveTable, Refused
 
-MESSAGES = ("look",)
 SEP = "."  # token_urlsafe never makes a "."
 
 
@@ -58,16 +58,14 @@ class SharedScreen:
         conn.looking = None
         rights.derive(table, conn)
 
-    async def handle(self, table: LiveTable, conn: Conn, msg: dict[str, Any]) -> None:
-        seat = msg.get("seat")
-        rights.may(table, conn, "look", seat)
-        assert seat is None or isinstance(seat, int)
+    async def look(self, table: LiveTable, conn: Conn, seat: int | None) -> None:
+        """The device says who looks at it now (checked: rights.may)."""
         if seat == conn.looking:  # nothing changes: nobody is sent anything
             await self.hub().send_to(table, conn)
             return
         conn.looking = seat
         rights.derive(table, conn)
-        await self.hub()._plan(table, broadcast=True)  # a countdown waiting for them starts
+        await self.hub().plan(table, broadcast=True)  # a countdown waiting for them starts
 
 
 def router(hub: Callable[[], Hub], shared: SharedScreen) -> APIRouter:
@@ -87,7 +85,7 @@ def router(hub: Callable[[], Hub], shared: SharedScreen) -> APIRouter:
         sitting = await posted(request, Join)
         rights.may_sit(table, is_owner(request, table.row.owner_hash, table_id))
         name = await seat_name(request, sitting.name)  # no zero-width, no account's name
-        token = await hub().join(table, sitting.seat, name, None)
+        token = await hub().run(JOIN, table, sitting.seat, name, None)
         old = request.cookies.get(cookie_name(table_id)) or ""
         tokens = [*[t for t in old.split(SEP) if t][:15], token]
         held = shared.seats(table, {cookie_name(table_id): SEP.join(tokens)})

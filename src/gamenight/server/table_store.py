@@ -25,13 +25,13 @@ from gamenight.server.db import SeatRow, TableRow, token_hash
 from gamenight.server.live_table import CHECKPOINT_EVERY, LiveTable, Refused
 
 if TYPE_CHECKING:
-    from gamenight.server.tables import Hub
+    from gamenight.server.host import Host
 
 log = logging.getLogger("gamenight.server")
 
 
 # -- loading and restoring ------------------------------------------------------------------
-async def restore(hub: Hub) -> int:
+async def restore(hub: Host) -> int:
     """Replay every running table from the database (after a restart)."""
     rows = await hub.db(hub.store.tables_with_status, "running")
     for row in rows:
@@ -42,12 +42,12 @@ async def restore(hub: Hub) -> int:
     return len(rows)
 
 
-async def get(hub: Hub, table_id: str) -> LiveTable:
+async def get(hub: Host, table_id: str) -> LiveTable:
     """The live table, loaded from the database the first time (once, however many ask)."""
     table = hub.live.get(table_id)
     if table is not None:
         return table
-    lock = hub._loading.setdefault(table_id, asyncio.Lock())
+    lock = hub.loading.setdefault(table_id, asyncio.Lock())
     async with lock:
         table = hub.live.get(table_id)
         if table is not None:
@@ -56,12 +56,12 @@ async def get(hub: Hub, table_id: str) -> LiveTable:
         hub.live[table_id] = table
         if table.row.status == "running":
             _prepare_workers(hub, table)
-            await hub._plan(table)
+            await hub.plan(table)
             seats.watch_all(hub, table)
         return table
 
 
-def _prepare_workers(hub: Hub, table: LiveTable) -> None:
+def _prepare_workers(hub: Host, table: LiveTable) -> None:
     """Warm the worker processes for a table that will use them: a heavy game, or a bot
     that thinks (a quick bot moves in the event loop, scheduler.bot_move)."""
     game = table.game
@@ -71,7 +71,7 @@ def _prepare_workers(hub: Hub, table: LiveTable) -> None:
         hub.pool.prepare()
 
 
-async def _load(hub: Hub, table_id: str) -> LiveTable:
+async def _load(hub: Host, table_id: str) -> LiveTable:
     row = await hub.db(hub.store.table, table_id)
     if row is None:
         raise Refused(f"no table {table_id!r}", 404)
@@ -114,7 +114,7 @@ def _seat_rows(game: Any, seat_specs: list[str]) -> list[SeatRow]:
 
 
 async def create(
-    hub: Hub,
+    hub: Host,
     game_name: str,
     options: dict[str, Any],
     seat_specs: list[str],
@@ -157,7 +157,7 @@ async def create(
     return table, "" if owner_hash else owner
 
 
-async def join(hub: Hub, table: LiveTable, seat: int, name: str, token: str | None) -> str:
+async def join(hub: Host, table: LiveTable, seat: int, name: str, token: str | None) -> str:
     """Sit a person at an open seat; returns the seat's secret token."""
     name = " ".join(name.split())[:40]
     if not name:
@@ -180,7 +180,7 @@ async def join(hub: Hub, table: LiveTable, seat: int, name: str, token: str | No
     return token
 
 
-async def reclaim(hub: Hub, table: LiveTable, seat: int) -> str:
+async def reclaim(hub: Host, table: LiveTable, seat: int) -> str:
     """The person of `seat` plays it from another device: a new secret token for the seat.
     The old one no longer holds it: its open pages only watch from now on."""
     async with table.lock:
@@ -196,7 +196,7 @@ async def reclaim(hub: Hub, table: LiveTable, seat: int) -> str:
     return token
 
 
-async def start(hub: Hub, table: LiveTable) -> None:
+async def start(hub: Host, table: LiveTable) -> None:
     async with table.lock:
         if table.row.status != "open":
             raise Refused(f"the table is already {table.row.status}")
@@ -220,28 +220,22 @@ async def start(hub: Hub, table: LiveTable) -> None:
         table.row.status = "running"
     _prepare_workers(hub, table)
     await hub.broadcast(table)
-    await hub._plan(table)
+    await hub.plan(table)
 
 
-async def rematch(hub: Hub, old: LiveTable, asker: int | None) -> tuple[LiveTable, str | None]:
-    """`asker` (a seat; None: the owner) accepts the rematch of a finished table: the next
-    table of its series (see series.py) and the asker's seat token there, if any."""
-    return await series.rematch(hub, old, asker)
-
-
-async def set_seat(hub: Hub, table: LiveTable, seat: int, to: str) -> None:
+async def set_seat(hub: Host, table: LiveTable, seat: int, to: str) -> None:
     """The owner's change of a seat (see seats.arrange), then the table plans and shows it."""
     async with table.lock:
         await seats.arrange(hub, table, seat, to)
-    await hub._plan(table, broadcast=True)
+    await hub.plan(table, broadcast=True)
 
 
-async def take_back(hub: Hub, table: LiveTable, seat: int) -> None:
+async def take_back(hub: Host, table: LiveTable, seat: int) -> None:
     """The person of `seat` is back: the bot sitting in for them leaves."""
     async with table.lock:
         changed = await seats.take_back(hub, table, seat)
     if changed:
-        await hub._plan(table, broadcast=True)
+        await hub.plan(table, broadcast=True)
 
 
 def seat_of(table: LiveTable, token: str | None) -> int | None:
@@ -259,7 +253,7 @@ def seat_of(table: LiveTable, token: str | None) -> int | None:
     return None
 
 
-async def set_auto_pass(hub: Hub, table: LiveTable, seat: int, on: bool) -> None:
+async def set_auto_pass(hub: Host, table: LiveTable, seat: int, on: bool) -> None:
     async with table.lock:
         if table.row.status != "running":
             raise Refused(f"the table is {table.row.status}; nothing can be changed")
@@ -267,11 +261,11 @@ async def set_auto_pass(hub: Hub, table: LiveTable, seat: int, on: bool) -> None
         new = SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash, bool(on))
         await hub.db(hub.store.update_seat, table.row.id, new)
         table.row.seats[seat] = new
-    await hub._plan(table)
+    await hub.plan(table)
 
 
 # -- idle tables ----------------------------------------------------------------------------
-async def sweep(hub: Hub) -> list[str]:
+async def sweep(hub: Host) -> list[str]:
     """Abandon tables nobody has been at for `idle_timeout` seconds; forget old ones."""
     now = time.time()
     gone = []
@@ -299,7 +293,7 @@ async def sweep(hub: Hub) -> list[str]:
     return gone
 
 
-async def run_sweeper(hub: Hub, every: float) -> None:
+async def run_sweeper(hub: Host, every: float) -> None:
     # Checkpoints run in a thread of their own, not the database thread: a checkpoint syncs
     # the file (milliseconds), and actions stored meanwhile would queue behind it (at 100
     # live tables about one action in fifty did). SQLite's write-ahead log lets a writer
@@ -326,7 +320,7 @@ async def run_sweeper(hub: Hub, every: float) -> None:
         checkpoints.shutdown(wait=False)
 
 
-def close(hub: Hub) -> None:
+def close(hub: Host) -> None:
     for table in hub.live.values():
         for task in (table.timer, table.bot_task):
             if task is not None:

@@ -22,9 +22,9 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, TypeVar
 
-from gamenight.server import messages, pipeline, rights, scheduler, series, table_store
+from gamenight.server import messages, rights, scheduler, table_store
 from gamenight.server.db import SeatRow, Store
 from gamenight.server.live_table import (
     CHECKPOINT_EVERY,
@@ -37,9 +37,11 @@ from gamenight.server.live_table import (
     LiveTable,
     Refused,
 )
+from gamenight.server.operations import SEAT_OPERATIONS, Operation
 from gamenight.server.workers import WorkerPool
 
 log = logging.getLogger("gamenight.server")
+R = TypeVar("R")
 
 INLINE_MODES = {"actions": "actions", "none": "none", "all": "all", "0": "none", "1": "all"}
 INLINE_SLOW = 0.010  # seconds: INLINE_SLOW_TIMES stores in the event loop slower than this
@@ -94,7 +96,7 @@ class Hub:
         if self.inline_actions:  # connected now, so the first store times the write alone
             store.open_now()
         self.live: dict[str, LiveTable] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self.loading: dict[str, asyncio.Lock] = {}
         self.sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         # Seconds from taking an accepted action to having queued its broadcast (metrics),
@@ -204,30 +206,20 @@ class Hub:
             seated=seated,
         )
 
-    async def join(self, table: LiveTable, seat: int, name: str, token: str | None) -> str:
-        return await table_store.join(self, table, seat, name, token)
+    # -- table operations (operations.py) ----------------------------------------------------
+    async def run(
+        self, op: Operation[R], table: LiveTable, *args: Any, proof: str | None = None
+    ) -> R:
+        """Run a table operation here, as the table's owner. `proof`: the hash of the
+        seat token of the page that asks for a seat's operation (None: the server's own
+        bots and timers), checked against the seat rows here."""
+        if op in SEAT_OPERATIONS:
+            rights.vouch(table, args[0], proof)
+        return await op.implementation()(self, table, *args)
 
-    async def reclaim(self, table: LiveTable, seat: int) -> str:
-        return await table_store.reclaim(self, table, seat)
-
-    async def start(self, table: LiveTable) -> None:
-        await table_store.start(self, table)
-
-    async def rematch(self, old: LiveTable, asker: int | None) -> tuple[LiveTable, str | None]:
-        return await table_store.rematch(self, old, asker)
-
-    async def accept_rematch(self, table: LiveTable, seat: int) -> str | None:
-        return await series.accept(self, table, seat)
-
-    async def decline_rematch(self, table: LiveTable, seat: int) -> None:
-        await series.decline_seat(self, table, seat)
-
-    async def set_seat(self, table: LiveTable, seat: int, to: str) -> None:
-        await table_store.set_seat(self, table, seat, to)
-
-    async def take_back(self, table: LiveTable, seat: int, *, proof: str | None = None) -> None:
-        rights.vouch(table, seat, proof)
-        await table_store.take_back(self, table, seat)
+    def owns(self, table: LiveTable) -> bool:
+        """Does this process run the table's operations now? (One process: always.)"""
+        return True
 
     async def reread_seats(self, table: LiveTable) -> None:
         """Read the table's seat rows from the store again (one process: its rows are the
@@ -235,12 +227,6 @@ class Hub:
 
     def seat_of(self, table: LiveTable, token: str | None) -> int | None:
         return table_store.seat_of(table, token)
-
-    async def set_auto_pass(
-        self, table: LiveTable, seat: int, on: bool, *, proof: str | None = None
-    ) -> None:
-        rights.vouch(table, seat, proof)
-        await table_store.set_auto_pass(self, table, seat, on)
 
     async def sweep(self) -> list[str]:
         return await table_store.sweep(self)
@@ -251,23 +237,8 @@ class Hub:
     async def close(self) -> None:
         table_store.close(self)
 
-    # -- the act pipeline (pipeline.py) -----------------------------------------------------
-    async def act(
-        self, table: LiveTable, seat: int, version: Any, obj: Any, *, proof: str | None = None
-    ) -> None:
-        """Accept `seat`'s action made against `version`, or raise Refused (nothing changes).
-        `proof`: the hash of the page's seat token (None: the server's own move)."""
-        rights.vouch(table, seat, proof)
-        await pipeline.act(self, table, seat, version, obj)
-
-    async def set_pass_ahead(
-        self, table: LiveTable, seat: int, on: bool, *, proof: str | None = None
-    ) -> None:
-        rights.vouch(table, seat, proof)
-        await pipeline.set_pass_ahead(self, table, seat, on)
-
     # -- the scheduler (scheduler.py) ---------------------------------------------------------
-    async def _plan(self, table: LiveTable, broadcast: bool = False) -> None:
+    async def plan(self, table: LiveTable, broadcast: bool = False) -> None:
         """Schedule the next server-side move (bot, automatic pass, timer)."""
         await scheduler.plan(self, table, broadcast)
 

@@ -14,7 +14,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from gamenight.server.tables import Hub, LiveTable
+    from gamenight.server.host import Host
+    from gamenight.server.live_table import LiveTable
 
 # name: (starting bank, seconds added per finished turn)
 CLOCKS: dict[str, tuple[float, float]] = {
@@ -54,7 +55,7 @@ def banks(table: LiveTable) -> dict[str, float] | None:
     return out
 
 
-async def on_plan(hub: Hub, table: LiveTable, seat: int | None, version: int) -> float | None:
+async def on_plan(hub: Host, table: LiveTable, seat: int | None, version: int) -> float | None:
     """Called as the table plans its next decision: charge the person whose turn just
     ended, start the new turn's clock; returns the deadline of `seat` (a person's turn
     outside a reaction window), or None when unclocked."""

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import multiprocessing
+import os
 import random
+import select
 import signal
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -176,16 +181,88 @@ class WorkerPool:
 
 def make_pool(kind: str, workers_n: int) -> Executor:
     """The executor of a WorkerPool: "thread" (tests) or worker processes started by a
-    forkserver that has this module loaded already."""
+    forkserver that has this module loaded already. Each worker dies with this server
+    (`_worker_init`), however the server ends."""
     if kind == "thread":
         return ThreadPoolExecutor(max_workers=workers_n, thread_name_prefix="gamenight-work")
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["gamenight.server.workers"])
-    return ProcessPoolExecutor(max_workers=workers_n, mp_context=ctx, initializer=_ignore_ctrl_c)
+    return ProcessPoolExecutor(
+        max_workers=workers_n,
+        mp_context=ctx,
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
+    )
 
 
-def _ignore_ctrl_c() -> None:
-    """A worker ignores Ctrl+C: the terminal sends SIGINT to every process of the group,
-    and only the server should stop on it (each worker printed a KeyboardInterrupt
-    traceback). The forkserver and the resource tracker ignore it themselves."""
+def _worker_init(server_pid: int) -> None:
+    """A worker ignores Ctrl+C (the terminal sends SIGINT to every process of the group,
+    and only the server should stop on it: each worker printed a KeyboardInterrupt
+    traceback; the forkserver and the resource tracker ignore it themselves), and dies
+    with its server: a kill -9 of the server left its workers running (14 of 18 kills)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with(server_pid)
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def die_with(server_pid: int) -> None:
+    """End this process when its parent or the server `server_pid` ends.
+
+    Linux kills it at once when its parent ends (prctl PR_SET_PDEATHSIG). But a worker's
+    parent is the forkserver, and the forkserver outlives a killed server: it exits when
+    its pipe from the server closes, and every worker holds a copy of that pipe's end. So
+    a daemon thread also waits for the server itself to end (on a pidfd: at once; where
+    there is none, checking every second, and the parent too where prctl is missing).
+    A server already gone before this ran exits the worker here."""
+    parent = os.getppid()
+    by_kernel = _pdeathsig(signal.SIGKILL)
+    thread = threading.Thread(
+        target=_watch,
+        args=(None if by_kernel else parent, server_pid),
+        name="gamenight-orphan",
+        daemon=True,
+    )
+    thread.start()
+    if os.getppid() != parent or not _alive(server_pid):  # gone before we could ask
+        os._exit(1)
+
+
+def _pdeathsig(sig: int) -> bool:
+    """Ask Linux for `sig` when this process's parent ends; False where that is missing."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # there, under another user: alive
+        return True
+    return True
+
+
+def _watch(parent: int | None, server_pid: int, every: float = 1.0) -> None:
+    """Exit once the server is gone, or the parent changed (it died: we were adopted;
+    `parent` None: the kernel sees to that)."""
+    try:
+        fd: int | None = os.pidfd_open(server_pid)  # readable once the server ended
+    except (AttributeError, OSError):
+        fd = None
+    while parent is None or os.getppid() == parent:
+        if fd is not None:
+            if select.select([fd], [], [], every)[0]:
+                break
+        elif not _alive(server_pid):
+            break
+        else:
+            time.sleep(every)
+    os._exit(1)

@@ -91,30 +91,63 @@ export function toast(text, kind = "info") {
   setTimeout(() => t.remove(), kind === "error" ? 6000 : 3500);
 }
 
+// Refusals that say the server could not do it just now (its database or the table's owner
+// was unavailable), not that the move was wrong: the page sends that move again once.
+const OUTAGE = /could not be stored|not answering|try again shortly|the server failed on this message/;
+
+// Poll /api/ready until the server says it can serve again (at most `seconds`).
+async function whenReady(seconds = 300) {
+  const give_up = Date.now() + seconds * 1000;
+  while (Date.now() < give_up) {
+    try { if ((await fetch("/api/ready", { cache: "no-store" })).ok) return true; } catch (e) { /* offline */ }
+    await new Promise((done) => setTimeout(done, 1000));
+  }
+  return false;
+}
+
 // A WebSocket to a table that reconnects on its own (a restarted server, a closed laptop).
+// An act refused by an outage is sent again, once, when /api/ready is 200: safe, since an
+// act names the version it was made on (a duplicate is refused as stale, never applied
+// twice); the refusal is not shown, and a second one of the same act is.
 export function connect(tableId, onMessage, onStatus) {
   let ws = null;
   let closed = false;
   let delay = 300;
+  let lastAct = null;  // the last act sent, and whether it was sent again already
+  let busyShown = false;
   const proto = location.protocol === "https:" ? "wss" : "ws";
+  function heard(msg) {
+    const mine = lastAct && (msg.made_on === undefined || msg.made_on === lastAct.msg.version);
+    if (msg.type === "refused" && mine && !lastAct.again && OUTAGE.test(msg.reason || "")) {
+      const act = lastAct;
+      act.again = true;
+      toast("the server is busy for a moment; your move is sent again when it is back");
+      whenReady().then((ok) => { if (ok && !closed && lastAct === act) api.send(act.msg); });
+      return;
+    }
+    onMessage(msg);
+  }
   function open() {
     ws = new WebSocket(`${proto}://${location.host}/ws/tables/${tableId}`);
-    ws.onopen = () => { delay = 300; onStatus && onStatus("online"); };
-    ws.onmessage = (ev) => { try { onMessage(JSON.parse(ev.data)); } catch (e) { console.error(e); } };
-    ws.onclose = () => {
+    ws.onopen = () => { delay = 300; busyShown = false; onStatus && onStatus("online"); };
+    ws.onmessage = (ev) => { try { heard(JSON.parse(ev.data)); } catch (e) { console.error(e); } };
+    ws.onclose = (ev) => {
       onStatus && onStatus("offline");
+      if (ev.code === 1013 && !busyShown) { busyShown = true; toast(ev.reason || "the server is full; retrying", "error"); }
       if (!closed) setTimeout(open, delay);
       delay = Math.min(delay * 1.6, 3000);
     };
   }
   open();
-  return {
+  const api = {
     send(msg) {
+      if (msg.type === "act") lastAct = { msg, again: lastAct?.msg === msg };
       if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(msg)); return true; }
       toast("not connected; reconnecting…", "error");
       return false;
     },
     close() { closed = true; ws && ws.close(); },
   };
+  return api;
 }
 

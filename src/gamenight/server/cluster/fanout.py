@@ -58,6 +58,8 @@ class Bus:
         self.generation = 0  # bumped at every (re)subscription: replies sent before are lost
         self.task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.failing_since: float | None = None  # loop time publishing began to fail
+        self.failed_publishes = 0  # since then
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._listen())
@@ -72,13 +74,33 @@ class Bus:
         data = json.dumps(msg, separators=(",", ":"))
         for attempt in range(2):
             try:
-                return int(await self.redis.publish(channel, data))
+                received = int(await self.redis.publish(channel, data))
             except (aioredis.RedisError, OSError) as err:
                 # After a Redis restart the first command on a pooled connection fails;
                 # the second gets a fresh connection (a lost reply would stall a request).
                 if attempt == 1:
-                    log.warning("publishing to %s failed: %s", channel, err)
+                    self._publish_failed(channel, err)
+                continue
+            if self.failing_since is not None:
+                lasted = asyncio.get_running_loop().time() - self.failing_since
+                log.warning(
+                    "publishing to Redis works again after %.1f s (%d message(s) not published)",
+                    lasted,
+                    self.failed_publishes,
+                )
+                self.failing_since, self.failed_publishes = None, 0
+            return received
         return 0
+
+    def _publish_failed(self, channel: str, err: BaseException) -> None:
+        """One log line when publishing starts failing, not one per message (an outage
+        of a busy server wrote thousands); the line when it works again says how many."""
+        self.failed_publishes += 1
+        if self.failing_since is None:
+            self.failing_since = asyncio.get_running_loop().time()
+            log.warning(
+                "publishing to %s failed: %s; not logged again until it works", channel, err
+            )
 
     async def listening(self, channel: str) -> bool:
         """Whether some process is subscribed to `channel` (a dead one is not)."""

@@ -12,6 +12,7 @@ import asyncio
 import secrets
 from typing import Any
 
+from gamenight.server import metrics
 from gamenight.server.cluster.fanout import Bus, process_channel
 
 REPLY_TIMEOUT = 15.0  # seconds; a Drop It drop takes up to a few seconds of physics
@@ -33,14 +34,23 @@ class Forwarder:
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
 
     async def call(
-        self, owner: str, table_id: str, op: str, args: list[Any], timeout: float = REPLY_TIMEOUT
+        self,
+        owner: str,
+        table_id: str,
+        op: str,
+        args: list[Any],
+        proof: str | None = None,
+        timeout: float = REPLY_TIMEOUT,
     ) -> dict[str, Any]:
-        """The owner's reply {"ok": true, "result": ...} or {"ok": false, "reason", "status"}."""
+        """The owner's reply {"ok": true, "result": ...} or {"ok": false, "reason", "status"}
+        to operation `op` (operations.py) with `args`; `proof`: the asking page's seat
+        token hash (None: the server's own request)."""
         rid = secrets.token_hex(8)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiting[rid] = future
         try:
-            msg = {"k": "req", "id": rid, "from": self.me, "t": table_id, "op": op, "a": args}
+            msg: dict[str, Any] = {"k": "req", "id": rid, "from": self.me, "t": table_id}
+            msg.update(op=op, a=args, p=proof)
             channel = process_channel(owner)
             generation = self.bus.generation
             if await self.bus.publish(channel, msg) == 0:
@@ -60,6 +70,7 @@ class Forwarder:
                         raise NoAnswer(f"process {owner} did not answer in {timeout:g} s") from None
         finally:
             self.waiting.pop(rid, None)
+            metrics.forwarded(self, future.done())
         if reply.get("not_owner"):
             raise NotOwnerAnymore(owner)
         return reply

@@ -5,7 +5,7 @@ What it changes, and nothing else:
   acceptance or refusal) runs on the table's owner: here if this process holds the lease
   (or takes it because it is free), otherwise forwarded through Redis (forward.py) and
   answered by the owner;
-- only the owner schedules bots, automatic passes and timers (`_plan`); after each change it
+- only the owner schedules bots, automatic passes and timers (`plan`); after each change it
   announces the new version (fanout.py) and stores the timer's deadline;
 - every other process with connections to the table reads the new actions from PostgreSQL,
   applies them to its own copy of the state and sends each connection its own view;
@@ -31,34 +31,28 @@ import secrets
 import socket
 import time
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from gamenight.engine.registry import spec as game_spec
-from gamenight.server import moments, rights
+from gamenight.server import metrics, moments, rights
 from gamenight.server.cluster.fanout import Bus, table_channel
 from gamenight.server.cluster.forward import Forwarder, NoAnswer, NotOwnerAnymore
 from gamenight.server.cluster.lease import ClusterStore
 from gamenight.server.cluster.steps import apply_steps
 from gamenight.server.messages import watcher
+from gamenight.server.operations import ACT, OPERATIONS, Operation
 from gamenight.server.seats import MAX_SPECTATORS_LISTED, spectators
 from gamenight.server.tables import Hub, LiveTable, Refused
 from gamenight.server.workers import WorkerPool
 
 log = logging.getLogger("gamenight.server.cluster")
+R = TypeVar("R")
 
 LEASE_SECONDS = float(os.environ.get("GAMENIGHT_LEASE_SECONDS", "5"))
-OPS = (
-    "act",
-    "join",
-    "reclaim",
-    "start",
-    "auto_pass",
-    "pass_ahead",
-    "seat",
-    "take_back",
-    "accept",
-    "decline",
-)
+
+
+class FencedOut(Exception):
+    """This process's store was refused: another process took the table meanwhile."""
 
 
 def process_id() -> str:
@@ -148,6 +142,7 @@ class ClusterHub(Hub):
             if not await self.db(self.cstore.acquire, table_id, self.lease_seconds):
                 return False
             self.owned[table_id] = t0 + self.lease_seconds * 0.8
+            metrics.took(self, table)
             self.holders[table_id] = self.me
             self.cstore.fenced_out.discard(table_id)
             self.stored.pop(table_id, None)
@@ -158,7 +153,7 @@ class ClusterHub(Hub):
             level = logging.INFO if table.row.status == "open" else logging.WARNING
             v = table.version
             log.log(level, "table %s: this process owns it now (version %d)", table_id, v)
-        await self._plan(table, broadcast=True)
+        await self.plan(table, broadcast=True)
         return True
 
     async def _renew_loop(self) -> None:
@@ -183,7 +178,9 @@ class ClusterHub(Hub):
                 kept = await self.db(self.cstore.renew, ids, self.lease_seconds)
             except Exception:
                 log.exception("renewing leases failed")
+                metrics.renewed(self, False)
                 continue
+            metrics.renewed(self, True)
             for table_id in ids:
                 if table_id in kept:
                     if table_id in self.owned:
@@ -191,7 +188,7 @@ class ClusterHub(Hub):
                         self.owned[table_id] = t0 + self.lease_seconds * 0.8
                         lapsed_table = self.live.get(table_id)
                         if lapsed and lapsed_table is not None:  # nothing scheduled meanwhile
-                            await self._plan(lapsed_table)
+                            await self.plan(lapsed_table)
                 else:
                     self._lose(table_id)
 
@@ -344,7 +341,7 @@ class ClusterHub(Hub):
                 await self._refresh(table)
 
     # -- the owner's announcements --------------------------------------------------------
-    async def _plan(self, table: LiveTable, broadcast: bool = False) -> None:
+    async def plan(self, table: LiveTable, broadcast: bool = False) -> None:
         if not self.owns(table):  # bots and timers belong to the owner only
             if table.timer is not None and table.timer is not asyncio.current_task():
                 table.timer.cancel()
@@ -352,7 +349,7 @@ class ClusterHub(Hub):
             if broadcast:
                 await self.broadcast(table)
             return
-        await super()._plan(table, broadcast)
+        await super().plan(table, broadcast)
         await self._announce(table)
 
     async def _announce(self, table: LiveTable, closed: str | None = None) -> None:
@@ -404,122 +401,51 @@ class ClusterHub(Hub):
     def _bump_row(self, table: LiveTable) -> None:
         self.row_rev[table.row.id] = self.row_rev.get(table.row.id, 0) + 1
 
-    # -- requests: here if we own the table, else at its owner ------------------------------
-    async def act(
-        self, table: LiveTable, seat: int, version: Any, obj: Any, *, proof: str | None = None
-    ) -> None:
-        await self._route(table, "act", [seat, version, obj, proof])
+    # -- operations: here if we own the table, else at its owner --------------------------
+    async def run(
+        self, op: Operation[R], table: LiveTable, *args: Any, proof: str | None = None
+    ) -> R:
+        """Run a table operation (operations.py) on the table's owner: here if this
+        process holds the lease, else forwarded to the owner through Redis; a dead owner's
+        table is taken over (the lease runs out) and the operation run here."""
+        if op.where == "here":
+            return await Hub.run(self, op, table, *args, proof=proof)
+        return cast(R, await self._route(table, op, list(args), proof))
 
-    async def join(self, table: LiveTable, seat: int, name: str, token: str | None) -> str:
-        return str(await self._route(table, "join", [seat, name, token]))
-
-    async def reclaim(self, table: LiveTable, seat: int) -> str:
-        return str(await self._route(table, "reclaim", [seat]))
-
-    async def start(self, table: LiveTable) -> None:
-        await self._route(table, "start", [])
-
-    async def set_auto_pass(
-        self, table: LiveTable, seat: int, on: bool, *, proof: str | None = None
-    ) -> None:
-        await self._route(table, "auto_pass", [seat, on, proof])
-
-    async def set_pass_ahead(
-        self, table: LiveTable, seat: int, on: bool, *, proof: str | None = None
-    ) -> None:
-        await self._route(table, "pass_ahead", [seat, on, proof])
-
-    async def set_seat(self, table: LiveTable, seat: int, to: str) -> None:
-        await self._route(table, "seat", [seat, to])
-
-    async def take_back(self, table: LiveTable, seat: int, *, proof: str | None = None) -> None:
-        await self._route(table, "take_back", [seat, proof])
-
-    async def accept_rematch(self, table: LiveTable, seat: int) -> str | None:
-        token = await self._route(table, "accept", [seat])
-        return None if token is None else str(token)
-
-    async def decline_rematch(self, table: LiveTable, seat: int) -> None:
-        await self._route(table, "decline", [seat])
-
-    async def _local(self, table: LiveTable, op: str, args: list[Any]) -> Any:
-        """Run a request as the owner (Hub's own code)."""
-        proof = _proof(op, args)  # the page's seat token hash, checked here (rights.vouch)
-        if op == "act":
-            await Hub.act(self, table, args[0], args[1], args[2], proof=proof)
-            return None
-        if op == "join":
-            token = await Hub.join(self, table, int(args[0]), str(args[1]), args[2])
+    async def _local(
+        self, table: LiveTable, op: Operation[Any], args: list[Any], proof: str | None
+    ) -> Any:
+        """Run an operation as the table's owner, then tell the others what changed.
+        FencedOut: another process took the table meanwhile (its store was refused)."""
+        if op.seats:  # every process reads the seat rows again at the announcement
             self._bump_row(table)
-            await self._announce(table)
-            return token
-        if op == "reclaim":  # a new token for the seat: every process must read it
-            token = await Hub.reclaim(self, table, int(args[0]))
-            self._bump_row(table)
-            await self._announce(table)
-            return token
-        if op == "start":
-            self._bump_row(table)
-            await Hub.start(self, table)
-            return None
-        if op == "auto_pass":
-            self._bump_row(table)
-            await Hub.set_auto_pass(self, table, int(args[0]), bool(args[1]), proof=proof)
-            return None
-        if op == "pass_ahead":
-            await Hub.set_pass_ahead(self, table, int(args[0]), bool(args[1]), proof=proof)
-            await self._announce(table)
-            return None
-        if op in ("accept", "decline"):  # a rematch's seat waits no more (series.py)
-            self._bump_row(table)
-            result = None
-            if op == "accept":
-                result = await Hub.accept_rematch(self, table, int(args[0]))
-            else:
-                await Hub.decline_rematch(self, table, int(args[0]))
-            await self._announce(table)
-            return result
-        if op in ("seat", "take_back"):  # issue 14: seats change hands
-            self._bump_row(table)
-            if op == "seat":
-                await Hub.set_seat(self, table, int(args[0]), str(args[1]))
-            else:
-                await Hub.take_back(self, table, int(args[0]), proof=proof)
-            await self._announce(table)
-            return None
-        raise Refused(f"unknown request {op!r}", 400)
+        try:
+            result = await Hub.run(self, op, table, *args, proof=proof)
+        except Refused:
+            if table.row.id not in self.cstore.fenced_out:
+                raise
+            self.cstore.fenced_out.discard(table.row.id)
+            self._lose(table.row.id)
+            raise FencedOut(table.row.id) from None
+        await self._announce(table)
+        return result
 
-    async def _route(self, table: LiveTable, op: str, args: list[Any]) -> Any:
-        table_id = table.row.id
+    async def _route(
+        self, table: LiveTable, op: Operation[Any], args: list[Any], proof: str | None
+    ) -> Any:
         give_up = time.monotonic() + self.lease_seconds + 5
         unsure = False  # an earlier try may have been applied by an owner that then died
         while True:
             try:
-                if self.owns(table):
-                    try:
-                        return await self._local(table, op, args)
-                    except Refused:
-                        if table_id not in self.cstore.fenced_out:
-                            raise
-                        self._lose(table_id)  # another process owns it now: ask it
-                        self.cstore.fenced_out.discard(table_id)
-                        continue
-                owner = self.holders.get(table_id)
-                alive = owner is not None and owner != self.me
-                if not alive:
-                    owner, alive = await self.db(self.cstore.holder, table_id)
-                    alive = alive and owner != self.me
-                if not alive or owner is None:
-                    if await self._try_take(table):
-                        continue
-                    owner, alive = await self.db(self.cstore.holder, table_id)
-                    if not alive or owner is None or owner == self.me:
-                        raise NoAnswer("no owner yet")
-                self.holders[table_id] = owner
-                reply = await self.forwarder.call(owner, table_id, op, args)
+                owner = await self._owner(table)
+                if owner is None:
+                    return await self._local(table, op, args, proof)
+                reply = await self.forwarder.call(owner, table.row.id, op.name, args, proof)
+            except FencedOut:
+                continue  # another process owns it now: ask it
             except (NoAnswer, NotOwnerAnymore):
-                self.holders.pop(table_id, None)
-                unsure = unsure or op == "act"
+                self.holders.pop(table.row.id, None)
+                unsure = unsure or op is ACT
                 if time.monotonic() > give_up:
                     raise Refused(
                         "the server that holds this table is not answering; try again shortly",
@@ -527,19 +453,51 @@ class ClusterHub(Hub):
                     ) from None
                 await asyncio.sleep(0.3)
                 continue
-            except Refused as err:
+            except Refused:
                 if unsure and await self._already_applied(table, args):
                     return None
-                raise err
-            if op != "act":  # seats or settings changed: show them here at once
-                async with table.lock:
-                    await self._catch_up(table, row=True)
-                await self.broadcast(table)
-            if reply.get("ok"):
-                return reply.get("result")
-            if unsure and await self._already_applied(table, args):
-                return None
-            raise Refused(str(reply.get("reason")), int(reply.get("status") or 409))
+                raise
+            return await self._answered(table, op, args, reply, unsure)
+
+    async def _owner(self, table: LiveTable) -> str | None:
+        """The live process that owns the table (None: this one, now), taking the table
+        when nobody holds it; NoAnswer while nobody can."""
+        table_id = table.row.id
+        if self.owns(table):
+            return None
+        owner = self.holders.get(table_id)
+        if owner is not None and owner != self.me:
+            return owner
+        owner, alive = await self.db(self.cstore.holder, table_id)
+        if alive and owner is not None and owner != self.me:
+            self.holders[table_id] = owner
+            return owner
+        if await self._try_take(table):
+            return None
+        owner, alive = await self.db(self.cstore.holder, table_id)
+        if not alive or owner is None or owner == self.me:
+            raise NoAnswer("no owner yet")
+        self.holders[table_id] = owner
+        return owner
+
+    async def _answered(
+        self,
+        table: LiveTable,
+        op: Operation[Any],
+        args: list[Any],
+        reply: dict[str, Any],
+        unsure: bool,
+    ) -> Any:
+        """The owner's reply to a forwarded operation, shown here at once."""
+        if op is not ACT:  # seats or settings changed: show them here at once
+            async with table.lock:
+                await self._catch_up(table, row=True)
+            await self.broadcast(table)
+        if reply.get("ok"):
+            return reply.get("result")
+        if unsure and await self._already_applied(table, args):
+            return None
+        raise Refused(str(reply.get("reason")), int(reply.get("status") or 409))
 
     async def _already_applied(self, table: LiveTable, args: list[Any]) -> bool:
         """Was this very action stored by an owner that died before answering?"""
@@ -576,8 +534,9 @@ class ClusterHub(Hub):
 
     async def _serve_request(self, msg: dict[str, Any]) -> None:
         sender, rid = str(msg.get("from")), str(msg.get("id"))
-        op, args = str(msg.get("op")), msg.get("a")
-        if op not in OPS or not isinstance(args, list):
+        op, args = OPERATIONS.get(str(msg.get("op"))), msg.get("a")
+        proof = msg.get("p") if isinstance(msg.get("p"), str) else None
+        if op is None or op.where != "owner" or not isinstance(args, list):
             await self.forwarder.reply(sender, rid, {"ok": False, "reason": "bad request"})
             return
         try:
@@ -585,16 +544,12 @@ class ClusterHub(Hub):
             if not self.owns(table):
                 await self.forwarder.reply(sender, rid, {"ok": False, "not_owner": True})
                 return
-            result = await self._local(table, op, args)
+            result = await self._local(table, op, args, proof)
             body: dict[str, Any] = {"ok": True, "result": result}
+        except FencedOut:  # another process took it meanwhile
+            body = {"ok": False, "not_owner": True}
         except Refused as err:
-            table_id = str(msg.get("t"))
-            if table_id in self.cstore.fenced_out:  # another process took it meanwhile
-                self.cstore.fenced_out.discard(table_id)
-                self._lose(table_id)
-                body = {"ok": False, "not_owner": True}
-            else:
-                body = {"ok": False, "reason": err.reason, "status": err.status}
+            body = {"ok": False, "reason": err.reason, "status": err.status}
         except Exception:
             log.exception("forwarded %s on table %s failed", op, msg.get("t"))
             body = {"ok": False, "reason": "the server failed on this request; nothing changed"}
@@ -654,7 +609,7 @@ class ClusterHub(Hub):
         }
         if self.owns(table) and table.moment is not None and not moments.holding(table):
             moments.end(table)  # the people there have seen the round end
-            await self._plan(table, broadcast=True)
+            await self.plan(table, broadcast=True)
         elif old is None or old[0] != seats:  # (watchers' names: shown at the next change)
             await self.broadcast(table)
 
@@ -719,13 +674,3 @@ class ClusterHub(Hub):
             if table.row.status in ("finished", "abandoned") and not table.conns:
                 self.live.pop(table.row.id, None)
         return gone
-
-
-def _proof(op: str, args: list[Any]) -> str | None:
-    """The seat token hash a forwarded seat request carries (None: the server's own)."""
-    at = PROOF_AT.get(op)
-    found = args[at] if at is not None and len(args) > at else None
-    return found if isinstance(found, str) else None
-
-
-PROOF_AT = {"act": 3, "auto_pass": 2, "pass_ahead": 2, "take_back": 1}  # index in args

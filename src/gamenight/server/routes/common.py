@@ -1,5 +1,7 @@
-"""What every router shares: the running hub and accounts, the table summary sent over
-HTTP, cookies, and reading a JSON body or message into a one-line refusal when it is bad."""
+"""What every router shares: the running hub and accounts (`Server`, which a route gets
+as its `ServerDep` parameter), the table summary sent over HTTP, cookies, reading a JSON
+body or message, and turning every refusal into one line with its status
+(`refuse_cleanly`)."""
 
 from __future__ import annotations
 
@@ -8,9 +10,9 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
@@ -18,10 +20,11 @@ from starlette.requests import HTTPConnection
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import spec
-from gamenight.server.accounts import Accounts
+from gamenight.server.accounts import Accounts, account_of
 from gamenight.server.db import token_hash
 from gamenight.server.guard import cross_origin
 from gamenight.server.limits import Rates
+from gamenight.server.names import BadName, display_name
 from gamenight.server.tables import Hub, LiveTable, Refused
 
 log = logging.getLogger("gamenight.server")
@@ -117,9 +120,6 @@ async def seat_name(request: Request, name: Any) -> str:
     """The display name a person takes a seat under, as shown (spaces tidied), or Refused:
     no control, zero-width or bidi characters, and not a name that reads like an account's
     (names.skeleton) unless the request is signed in as that account."""
-    from gamenight.server.accounts import account_of
-    from gamenight.server.names import BadName, display_name
-
     try:
         shown = display_name(name)
     except BadName as err:
@@ -187,13 +187,26 @@ class Server:
         return info
 
 
+async def server_of(request: Request) -> Server:
+    """The running app's `Server` (set by `app.create_app`): the routes' one dependency."""
+    found: Server = request.app.state.server
+    return found
+
+
+ServerDep = Annotated[Server, Depends(server_of)]
+
+
 def refuse_cleanly(app: FastAPI) -> None:
-    """Refusals and storage failures become {"error": reason} with their status."""
+    """Refusals and storage failures become {"error": reason} with their status (and a
+    Retry-After header when the refusal says how long to wait)."""
 
     @app.exception_handler(Refused)
     async def _refused(request: Request, err: Refused) -> JSONResponse:
         log.info("refused %s %s: %s", request.method, request.url.path, err.reason)
-        return error(err.reason, err.status)
+        response = error(err.reason, err.status)
+        if err.wait is not None:
+            response.headers["retry-after"] = str(max(1, round(err.wait)))
+        return response
 
     @app.exception_handler(BadInput)
     async def _bad(request: Request, err: BadInput) -> JSONResponse:

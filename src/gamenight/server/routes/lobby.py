@@ -5,18 +5,27 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, spec
-from gamenight.server import lobby, timers
+from gamenight.server import admission, lobby, timers
 from gamenight.server.accounts import account_tables, link_seat
 from gamenight.server.limits import PerClient
-from gamenight.server.routes.common import Server, owner_cookie, seat_cookie, seat_name, set_cookie
+from gamenight.server.operations import JOIN
+from gamenight.server.routes.common import (
+    Server,
+    ServerDep,
+    owner_cookie,
+    seat_cookie,
+    seat_name,
+    set_cookie,
+)
 from gamenight.server.routes.models import NewTable, posted
 from gamenight.server.seats import GRACE_SECONDS
 from gamenight.server.tables import REACTION_SECONDS, Refused
@@ -104,119 +113,145 @@ def clean_seed(seed: int | None, seats: list[str], practice: bool) -> int | None
     return seed
 
 
-def router(server: Server) -> APIRouter:
-    api = APIRouter()
-    creations = PerClient(server.rates.tables_per_minute / 60.0, server.rates.table_burst)
-    board_cache: dict[str, dict[str, Any]] = {}
+@dataclass
+class Lobby:
+    """What the lobby's routes keep per app (`app.state.lobby`): new tables per address
+    and the page data already built."""
 
-    @api.get("/api/games")
-    async def list_games() -> list[dict[str, Any]]:
-        from gamenight.bots import LEVELS, PARAMETER_CEILINGS
+    creations: PerClient
+    page_data: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-        out = []
-        for name in games():
-            options = describe_options(game_class(name).Options)
-            out.append(
-                {
-                    **spec(name).to_json(),
-                    "options": options,
-                    "levels": list(LEVELS),
-                    "file_options": [o["name"] for o in options if o["served"]],
-                    "bot_ceilings": PARAMETER_CEILINGS,
-                }
-            )
-        return out
+    @classmethod
+    def of(cls, server: Server) -> Lobby:
+        rates = server.rates
+        return cls(PerClient(rates.tables_per_minute / 60.0, rates.table_burst))
 
-    @api.get("/api/lobby")
-    async def lobby_view(request: Request) -> dict[str, Any]:
-        """Your tables first, then tables to join or watch, then recent games (issue 14)."""
-        linked = await account_tables(request, server.people())
-        return await lobby.view(server.hub(), request.cookies, server.summary, linked)
 
-    @api.get("/api/tables")
-    async def list_tables(limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
-        if not 1 <= limit <= 200 or not 0 <= offset <= 1_000_000:
-            raise BadInput("limit is 1..200 and offset 0..1000000")
-        hub = server.hub()
-        rows = await hub.db(hub.store.lobby, limit, offset)
-        out = []
-        for row in rows:
-            table = hub.live.get(row.id)
-            if table is not None:
-                out.append(server.summary(table))
-            else:
-                out.append(
-                    {
-                        "id": row.id,
-                        "game": row.game,
-                        "status": row.status,
-                        "options": row.options,
-                        "seats": [
-                            {"seat": s.seat, "kind": s.kind, "name": s.name, "connected": False}
-                            for s in row.seats
-                        ],
-                        "invite": f"/tables/{row.id}",
-                    }
-                )
-        return out
+async def lobby_of(request: Request) -> Lobby:
+    found: Lobby = request.app.state.lobby
+    return found
 
-    @api.post("/api/tables")
-    async def create_table(request: Request) -> JSONResponse:
-        new = await posted(request, NewTable)
-        game_class(new.game)  # BadInput: no such game
-        seed = clean_seed(new.seed, new.seats, new.practice)
-        options = clean_options(new.game, new.options)
-        settings = clean_settings(new.settings)
-        settings["practice"] = new.practice
-        settings["seed_chosen"] = new.seed is not None  # never rated
-        sit_name = None  # the creator's name, checked before a table is made for them
-        if new.sit is not None and not (
-            0 <= new.sit < len(new.seats) and new.seats[new.sit].strip() in ("open", "", "person")
-        ):  # checked before the table is made: no table left behind without its owner
-            raise BadInput(f"'sit' must name an open seat: 0 to {len(new.seats) - 1}")
-        if new.sit is not None and new.name is not None:
-            sit_name = await seat_name(request, new.name)
-        client = request.client.host if request.client else "?"
-        if not creations.take(client):
-            raise Refused("too many new tables from your address; wait a minute", 429)
-        hub = server.hub()
-        table, owner = await hub.create(new.game, options, list(new.seats), settings, seed=seed)
+
+LobbyDep = Annotated[Lobby, Depends(lobby_of)]
+router = APIRouter()
+
+
+@router.get("/api/games")
+async def list_games() -> list[dict[str, Any]]:
+    from gamenight.bots import LEVELS, PARAMETER_CEILINGS
+
+    out = []
+    for name in games():
+        options = describe_options(game_class(name).Options)
+        out.append(
+            {
+                **spec(name).to_json(),
+                "options": options,
+                "levels": list(LEVELS),
+                "file_options": [o["name"] for o in options if o["served"]],
+                "bot_ceilings": PARAMETER_CEILINGS,
+            }
+        )
+    return out
+
+
+@router.get("/api/lobby")
+async def lobby_view(request: Request, server: ServerDep) -> dict[str, Any]:
+    """Your tables first, then tables to join or watch, then recent games (issue 14)."""
+    linked = await account_tables(request, server.people())
+    return await lobby.view(server.hub(), request.cookies, server.summary, linked)
+
+
+@router.get("/api/tables")
+async def list_tables(server: ServerDep, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+    if not 1 <= limit <= 200 or not 0 <= offset <= 1_000_000:
+        raise BadInput("limit is 1..200 and offset 0..1000000")
+    hub = server.hub()
+    rows = await hub.db(hub.store.lobby, limit, offset)
+    out = []
+    for row in rows:
+        table = hub.live.get(row.id)
+        out.append(server.summary(table) if table is not None else stored_summary(row))
+    return out
+
+
+def stored_summary(row: Any) -> dict[str, Any]:
+    """A table that is not live, as the list of tables shows it (from its stored row)."""
+    return {
+        "id": row.id,
+        "game": row.game,
+        "status": row.status,
+        "options": row.options,
+        "seats": [
+            {"seat": s.seat, "kind": s.kind, "name": s.name, "connected": False} for s in row.seats
+        ],
+        "invite": f"/tables/{row.id}",
+    }
+
+
+@router.post("/api/tables")
+async def create_table(request: Request, server: ServerDep, here: LobbyDep) -> JSONResponse:
+    admission.new_table(server.hub())  # 503 past capacity (admission.py)
+    new = await posted(request, NewTable)
+    game_class(new.game)  # BadInput: no such game
+    seed = clean_seed(new.seed, new.seats, new.practice)
+    options = clean_options(new.game, new.options)
+    settings = clean_settings(new.settings)
+    settings["practice"] = new.practice
+    settings["seed_chosen"] = new.seed is not None  # never rated
+    sit_name = await creator_name(request, new)  # checked before a table is made for them
+    client = request.client.host if request.client else "?"
+    if not here.creations.take(client):
+        raise Refused("too many new tables from your address; wait a minute", 429)
+    hub = server.hub()
+    table, owner = await hub.create(new.game, options, list(new.seats), settings, seed=seed)
+    data = server.summary(table)
+    token = None
+    if new.sit is not None and sit_name is not None:  # the creator sits down at once
+        token = await hub.run(JOIN, table, new.sit, sit_name, None)
+        await link_seat(request, server.people(), table.row.id, new.sit, table)
         data = server.summary(table)
-        token = None
-        if new.sit is not None and sit_name is not None:  # the creator sits down at once
-            token = await hub.join(table, new.sit, sit_name, None)
-            await link_seat(request, server.people(), table.row.id, new.sit, table)
-            data = server.summary(table)
-            data["you"] = new.sit
-            data["owner"] = True
-        response = JSONResponse(data, status_code=201)
-        set_cookie(response, request, owner_cookie(table.row.id), owner)
-        if token is not None:
-            set_cookie(response, request, seat_cookie(table.row.id), token)
-        return response
+        data["you"] = new.sit
+        data["owner"] = True
+    response = JSONResponse(data, status_code=201)
+    set_cookie(response, request, owner_cookie(table.row.id), owner)
+    if token is not None:
+        set_cookie(response, request, seat_cookie(table.row.id), token)
+    return response
 
-    @api.get("/api/games/{name}/page-data")
-    async def page_data(name: str, table: str | None = None) -> dict[str, Any]:
-        """What a game's page draws once (Drop It: the empty board as SVG, its geometry and
-        the piece outlines), from the game's `pictures` module; 404 for games without one."""
-        try:
-            found = spec(name)
-        except BadInput as err:
-            raise Refused(str(err), 404) from err
-        if found.pictures is None:
-            raise Refused(f"{found.title} has no page data", 404)
-        options: dict[str, Any] = {}
-        if table:
-            live = await server.hub().get(table)
-            if live.row.game != name:
-                raise Refused(f"table {table} does not play {found.title}", 404)
-            options = live.row.options
-        key = json.dumps([name, options], sort_keys=True)
-        if key not in board_cache:
-            build = found.module("pictures").page_data
-            board_cache[key] = await asyncio.get_running_loop().run_in_executor(
-                None, build, options
-            )
-        return board_cache[key]
 
-    return api
+async def creator_name(request: Request, new: NewTable) -> str | None:
+    """The name the creator sits down under at once (`sit` and `name`), else None; checked
+    before the table is made: no table left behind without its owner."""
+    if new.sit is not None and not (
+        0 <= new.sit < len(new.seats) and new.seats[new.sit].strip() in ("open", "", "person")
+    ):
+        raise BadInput(f"'sit' must name an open seat: 0 to {len(new.seats) - 1}")
+    if new.sit is not None and new.name is not None:
+        return await seat_name(request, new.name)
+    return None
+
+
+@router.get("/api/games/{name}/page-data")
+async def page_data(
+    name: str, server: ServerDep, here: LobbyDep, table: str | None = None
+) -> dict[str, Any]:
+    """What a game's page draws once (Drop It: the empty board as SVG, its geometry and
+    the piece outlines), from the game's `pictures` module; 404 for games without one."""
+    try:
+        found = spec(name)
+    except BadInput as err:
+        raise Refused(str(err), 404) from err
+    if found.pictures is None:
+        raise Refused(f"{found.title} has no page data", 404)
+    options: dict[str, Any] = {}
+    if table:
+        live = await server.hub().get(table)
+        if live.row.game != name:
+            raise Refused(f"table {table} does not play {found.title}", 404)
+        options = live.row.options
+    key = json.dumps([name, options], sort_keys=True)
+    if key not in here.page_data:
+        build = found.module("pictures").page_data
+        here.page_data[key] = await asyncio.get_running_loop().run_in_executor(None, build, options)
+    return here.page_data[key]

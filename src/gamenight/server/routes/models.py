@@ -1,9 +1,9 @@
 """The shapes of what clients send: HTTP bodies and WebSocket messages as pydantic models.
 
-Bodies are read by `common.body` first (Content-Type, a size limit counted as the body
-streams in, JSON, an object, no control characters in text: FastAPI's own body reading
-would take any size in), then validated against their model (`posted`) at the point the
-route read them before, so which refusal comes first is unchanged.
+Every body, accounts' included, is read by `posted`: `common.body` first (Content-Type, a
+size limit counted as the body streams in, JSON, an object, no control characters in text:
+FastAPI's own body reading would take any size in), then validated against its model. One
+reader, one size limit, one error type (`Refused`; a bad field is `BadInput`, also 400).
 Every model is strict (no "1" for 1, no 1 for true) and ignores unknown keys. A failed
 validation becomes one plain line (`one_line`): the field's own sentence when the model
 gives one, else the field's name and pydantic's short message; never the input itself.
@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import games
-from gamenight.server.accounts import NAME_RULE
+from gamenight.server.accounts import NAME_RULE, PASSWORD_LENGTH
 from gamenight.server.routes.common import body, first_problem
 
 MAX_SEED = 2**63  # seeds are stored as signed 64-bit integers
@@ -119,7 +119,7 @@ class Mute(Shape):
 
 
 class SignUp(Shape):
-    """POST /api/accounts (the name's pattern and the password's length: accounts.py)."""
+    """POST /api/accounts (the name's pattern and the password's length: accounts/sessions.py)."""
 
     name: str
     password: str
@@ -137,6 +137,26 @@ class LogIn(Shape):
         "name": "send a name and a password",
         "password": "send a name and a password",
     }
+
+
+class ChangePassword(Shape):
+    """POST /api/account/password (the new password's strength: passwords.py)."""
+
+    old: str
+    new: str
+
+    wrong: ClassVar[dict[str, str]] = {
+        "old": "send the old password and the new one",
+        "new": "a password is {} to {} characters".format(*PASSWORD_LENGTH),
+    }
+
+
+class DeleteAccount(Shape):
+    """DELETE /api/account."""
+
+    password: str
+
+    wrong: ClassVar[dict[str, str]] = {"password": "send the account's password"}
 
 
 # -- WebSocket messages ---------------------------------------------------------------------
@@ -182,8 +202,39 @@ class Sync(Shape):
     type: Literal["sync"]
 
 
-Message = Act | Switch | TakeBack | Seen | Hello | Ping | Sync
-SEAT_KINDS = ("act", "auto_pass", "pass_ahead", "take_back")  # they act for the seat
+class Say(Shape):
+    """A chat line: its text, or a quick phrase's key (chat.PHRASES)."""
+
+    type: Literal["chat"]
+    text: Any = None  # cleaned (or refused with its reason) by chat.clean_text
+    phrase: str | None = None
+
+    wrong: ClassVar[dict[str, str]] = {"phrase": "no quick phrase of that kind: send its name"}
+
+
+class Share(Shape):
+    """A seated person's vote to keep the chat in the replay."""
+
+    type: Literal["chat_share"]
+    on: bool
+
+    wrong: ClassVar[dict[str, str]] = {"on": "'on' must be true or false"}
+
+
+class ChatSync(Shape):
+    type: Literal["chat_sync"]
+
+
+class Look(Shape):
+    """A shared screen's device says who looks at it now (None: nobody)."""
+
+    type: Literal["look"]
+    seat: int | None = None
+
+    wrong: ClassVar[dict[str, str]] = {"seat": "'seat' must be a seat number or null"}
+
+
+Message = Act | Switch | TakeBack | Seen | Hello | Ping | Sync | Say | Share | ChatSync | Look
 KINDS: dict[str, type[Message]] = {
     "act": Act,
     "auto_pass": Switch,
@@ -193,6 +244,10 @@ KINDS: dict[str, type[Message]] = {
     "hello": Hello,
     "ping": Ping,
     "sync": Sync,
+    "chat": Say,
+    "chat_share": Share,
+    "chat_sync": ChatSync,
+    "look": Look,
 }
 
 

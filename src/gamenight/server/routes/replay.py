@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import collections
 import json
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 
 from gamenight.engine.core import BadInput, Game
 from gamenight.server.budget import Asker, asker_of
 from gamenight.server.limits import PerClient
 from gamenight.server.review import step_events
-from gamenight.server.routes.common import Server, seat_cookie
+from gamenight.server.routes.common import Server, ServerDep, seat_cookie
 from gamenight.server.tables import LiveTable, Refused
 
 CACHE_SIZE = 32
@@ -90,72 +91,92 @@ class _Cache:
         return value
 
 
-def router(server: Server) -> APIRouter:
-    api = APIRouter()
-    views_cache = _Cache()
-    events_cache = _Cache()
-    by_person = PerClient(COMPUTED_PER_MINUTE / 60, COMPUTED_BURST)
-    by_address = PerClient(2 * COMPUTED_PER_MINUTE / 60, 2 * COMPUTED_BURST)
+@dataclass
+class Replays:
+    """What the replay routes keep per app (`app.state.replays`): the two caches and the
+    rates of computations per person and per address."""
 
-    def asker(request: Request, table: LiveTable) -> Asker:
+    views: _Cache = field(default_factory=_Cache)
+    events: _Cache = field(default_factory=_Cache)
+    by_person: PerClient = field(
+        default_factory=lambda: PerClient(COMPUTED_PER_MINUTE / 60, COMPUTED_BURST)
+    )
+    by_address: PerClient = field(
+        default_factory=lambda: PerClient(2 * COMPUTED_PER_MINUTE / 60, 2 * COMPUTED_BURST)
+    )
+
+    def asker(self, server: Server, request: Request, table: LiveTable) -> Asker:
         """Who asks for a computation (a seat's token only if it is one: made-up tokens
         would be new people), refused (429) past their rate."""
         token = request.cookies.get(seat_cookie(table.row.id))
         if server.hub().seat_of(table, token) is None:
             token = None
         found = asker_of(request, token)
-        if not (by_address.take(found.address) and by_person.take(found.person)):
+        if not (self.by_address.take(found.address) and self.by_person.take(found.person)):
             raise Refused("too many replays computed for you lately; wait a minute", 429)
         return found
 
-    async def finished(table_id: str, seat: int | None) -> LiveTable:
-        """The table, if its game is finished and `seat` is one of its seats (or None)."""
-        table = await server.hub().get(table_id)
-        if table.row.status != "finished":
-            raise Refused("only a finished game can be replayed")
-        if seat is not None and not 0 <= seat < table.game.players:
-            raise BadInput(f"seat must be 0..{table.game.players - 1}")
-        return table
 
-    async def history(table_id: str) -> list[tuple[int, dict[str, Any]]]:
-        hub = server.hub()
-        found: list[tuple[int, dict[str, Any]]] = await hub.db(hub.store.history, table_id)
-        return found
+async def replays_of(request: Request) -> Replays:
+    found: Replays = request.app.state.replays
+    return found
 
-    @api.get("/api/tables/{table_id}/replay")
-    async def replay(table_id: str, request: Request, seat: int | None = None) -> dict[str, Any]:
-        table = await finished(table_id, seat)
-        key = (table_id, seat)
-        found: dict[str, Any] | None = views_cache.get(key)
-        if found is None:
-            who = asker(request, table)
-            steps = await history(table_id)
-            head = {
-                "id": table.row.id,
-                "options": table.row.options,
-                "seed": table.row.seed,
-                "seats": server.hub().public_table(table)["seats"],
-            }
-            found = await server.hub().pool.run_for(
-                who, "replay", step_views, table.game, head, steps, seat
-            )
-            views_cache.keep(key, found, who.person)
-        return found
 
-    @api.get("/api/tables/{table_id}/replay/events")
-    async def replay_events(
-        table_id: str, request: Request, seat: int | None = None
-    ) -> dict[str, Any]:
-        table = await finished(table_id, seat)
-        key = (table_id, seat)
-        events = events_cache.get(key)
-        if events is None:
-            who = asker(request, table)
-            steps = await history(table_id)
-            events = await server.hub().pool.run_for(
-                who, "replay", step_events, table.game, table.row.seed, steps, seat
-            )
-            events_cache.keep(key, events, who.person)
-        return {"seat": seat, "events": events}
+ReplaysDep = Annotated[Replays, Depends(replays_of)]
+router = APIRouter()
 
-    return api
+
+async def finished(server: Server, table_id: str, seat: int | None) -> LiveTable:
+    """The table, if its game is finished and `seat` is one of its seats (or None)."""
+    table = await server.hub().get(table_id)
+    if table.row.status != "finished":
+        raise Refused("only a finished game can be replayed")
+    if seat is not None and not 0 <= seat < table.game.players:
+        raise BadInput(f"seat must be 0..{table.game.players - 1}")
+    return table
+
+
+async def history(server: Server, table_id: str) -> list[tuple[int, dict[str, Any]]]:
+    hub = server.hub()
+    found: list[tuple[int, dict[str, Any]]] = await hub.db(hub.store.history, table_id)
+    return found
+
+
+@router.get("/api/tables/{table_id}/replay")
+async def replay(
+    table_id: str, request: Request, server: ServerDep, here: ReplaysDep, seat: int | None = None
+) -> dict[str, Any]:
+    table = await finished(server, table_id, seat)
+    key = (table_id, seat)
+    found: dict[str, Any] | None = here.views.get(key)
+    if found is None:
+        who = here.asker(server, request, table)
+        steps = await history(server, table_id)
+        head = {
+            "id": table.row.id,
+            "options": table.row.options,
+            "seed": table.row.seed,
+            "seats": server.hub().public_table(table)["seats"],
+        }
+        found = await server.hub().pool.run_for(
+            who, "replay", step_views, table.game, head, steps, seat
+        )
+        here.views.keep(key, found, who.person)
+    return found
+
+
+@router.get("/api/tables/{table_id}/replay/events")
+async def replay_events(
+    table_id: str, request: Request, server: ServerDep, here: ReplaysDep, seat: int | None = None
+) -> dict[str, Any]:
+    table = await finished(server, table_id, seat)
+    key = (table_id, seat)
+    events = here.events.get(key)
+    if events is None:
+        who = here.asker(server, request, table)
+        steps = await history(server, table_id)
+        events = await server.hub().pool.run_for(
+            who, "replay", step_events, table.game, table.row.seed, steps, seat
+        )
+        here.events.keep(key, events, who.person)
+    return {"seat": seat, "events": events}
