@@ -62,15 +62,7 @@ LAYERS: list[set[str]] = [
 
 # Imports upward that are still there, (importer, imported) by their top names. Each is
 # printed when the test runs; remove an entry when its import is gone (a stale entry fails).
-PENDING = {
-    # being split by the lead (issue 44): none left (the parts take `host.Host` now)
-    # not in this round's files: budget.py reads the session cookie through accounts
-    # (accounts.session_of, lazily)
-    ("budget", "accounts"),
-    # not in this round's files: live_table.py keeps a table's `Moment` (moments.py, one
-    # layer up, which names LiveTable for its types)
-    ("live_table", "moments"),
-}
+PENDING: set[tuple[str, str]] = set()
 
 
 def layer_of(name: str) -> int:

@@ -33,6 +33,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from gamenight.server.guard import SESSION_COOKIE
+
 if TYPE_CHECKING:  # workers.py imports this module into every worker process: kept light
     from starlette.requests import Request
 
@@ -62,10 +64,8 @@ def _digest(secret: str) -> str:
 def asker_of(request: Request, seat_token: str | None = None) -> Asker:
     """The asker of `request`: the seat's token if it holds one, else its session, else
     its address (only hashes are kept: the scheduler's counts are not secrets)."""
-    from gamenight.server.accounts import session_of  # accounts imports the tables
-
     address = request.client.host if request.client else "?"
-    session = session_of(request)
+    session = request.cookies.get(SESSION_COOKIE)
     if seat_token:
         person = "seat:" + _digest(seat_token)
     elif session:

@@ -1,4 +1,6 @@
-"""Storage: tables, seats and the action log, with SQLAlchemy 2 Core and Alembic.
+"""Storage: tables, seats and the action log, with SQLAlchemy 2 Core and Alembic. It is over
+400 lines because the schema, the SQLite connection set-up and every query of the Store sit
+together, so a change of a column is one read.
 
 A table is stored as its game, options and seed plus the ordered log of accepted actions;
 the state is never stored, it is replayed (`game.replay(seed, history)`), so a restart

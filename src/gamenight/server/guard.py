@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+# The account session cookie's name (accounts/sessions.py sets it; the budget reads it).
+SESSION_COOKIE = "gn_session"
 log = logging.getLogger("gamenight.server")
 
 Scope = MutableMapping[str, Any]

@@ -14,7 +14,6 @@ import orjson
 
 from gamenight.engine.core import Game, State
 from gamenight.server.db import SeatRow, TableRow
-from gamenight.server.moments import Moment
 
 MAX_ACTIONS_SENT = 400  # the legal-action list is sent when it is at most this long
 EVENTS_ON_CONNECT = 60
@@ -29,6 +28,18 @@ def encode(msg: dict[str, Any]) -> str:
     1,000 tables with the standard library's encoder; integer keys become strings, as
     there."""
     return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+# A round's moment holding the table's automatic steps (moments.py says when and how long).
+@dataclass(eq=False)
+class Moment:
+    version: int  # the table version right after the event that ended the round
+    seconds: float  # the longest wait
+    until: float  # monotonic time the hold ends by itself
+    timer: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.version, "seconds": self.seconds}
 
 
 @dataclass(frozen=True)

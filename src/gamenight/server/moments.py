@@ -19,27 +19,16 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gamenight.engine.registry import spec
+from gamenight.server.live_table import Moment
 
 if TYPE_CHECKING:
     from gamenight.engine.core import Event
     from gamenight.server.live_table import Conn, LiveTable
 
 MOMENT_SECONDS = 4.0  # the hold's longest wait (table setting moment_seconds)
-
-
-@dataclass(eq=False)
-class Moment:
-    version: int  # the table version right after the event that ended the round
-    seconds: float  # the longest wait
-    until: float  # monotonic time the hold ends by itself
-    timer: asyncio.Task[None] | None = field(default=None, repr=False)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"version": self.version, "seconds": self.seconds}
 
 
 def seconds(table: LiveTable) -> float:

@@ -26,11 +26,11 @@ from sqlalchemy.exc import IntegrityError
 
 from gamenight.server import passwords
 from gamenight.server.accounts.schema import accounts, ratings, seat_accounts, sessions
+from gamenight.server.guard import SESSION_COOKIE
 from gamenight.server.live_table import Refused
 from gamenight.server.login_limits import SIGNUPS_PER_HOUR, Limited, LoginLimits
 from gamenight.server.names import skeleton
 
-SESSION_COOKIE = "gn_session"
 SESSION_DAYS = 30
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{1,23}")
 NAME_RULE = (

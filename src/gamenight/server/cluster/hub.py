@@ -1,4 +1,7 @@
-"""ClusterHub: the single-process Hub, made one of several processes sharing a table.
+"""ClusterHub: the single-process Hub, made one of several processes sharing a table. It is
+over 400 lines because each of its overrides sits beside the others, so the one rule they
+share (a change runs on the owner, everyone else follows) can be checked in one read; the
+wire formats and the lease live in fanout.py, forward.py and lease.py.
 
 What it changes, and nothing else:
 - every change to a table (act, join, start, auto_pass, pass_ahead, seats, a rematch's
@@ -15,10 +18,6 @@ What it changes, and nothing else:
   behind (Redis pub/sub delivers at most once: each round it compares the stored versions
   of the tables it follows with its own); a scan takes running tables whose owner stopped
   renewing, rebuilds their state and stored deadline, and carries on.
-
-It is about 660 lines on purpose: each override sits beside the others, so the one rule
-they share (a change runs on the owner, everyone else follows) can be checked in one
-read; the wire formats and the lease live in fanout.py, forward.py and lease.py.
 """
 
 from __future__ import annotations

@@ -1,0 +1,14 @@
+"""Settings every test shares.
+
+Admission control (server/admission.py) refuses new tables and watchers while the event
+loop lags with work: right on a server, but a test machine running two test workers,
+browsers and servers at a load of 15 trips it in tests about something else. Tests run with
+a lag threshold of a second; the admission tests (tests/server/test_health.py) set their
+own.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("GAMENIGHT_MAX_LAG_MS", "1000")
