@@ -195,7 +195,7 @@ class Chat:
         hub = self.hub()
         for conn in list(table.conns):
             if self.readable(table, room, conn):
-                await hub._send(conn, msg)
+                conn.post(msg)
         await hub.relay(table, "chat")  # pages on other processes (the cluster)
 
     async def heard(self, table: LiveTable) -> None:
@@ -204,16 +204,15 @@ class Chat:
         between processes, only the news that there is some)."""
         self.rooms.pop(table.row.id, None)
         room = await self.room(table)
-        hub = self.hub()
         for conn in list(table.conns):
             if self.readable(table, room, conn):
-                await hub._send(conn, self.snapshot(table, room))
+                conn.post(self.snapshot(table, room))
 
     async def attach(self, table: LiveTable, conn: Conn) -> None:
         """A new connection gets the chat so far (when it may read it)."""
         room = await self.room(table)
         if self.readable(table, room, conn):
-            await self.hub()._send(conn, self.snapshot(table, room))
+            conn.post(self.snapshot(table, room))
 
     async def share(self, table: LiveTable, seat: int, on: bool) -> None:
         """`seat` votes to keep the chat in the replay (or not)."""

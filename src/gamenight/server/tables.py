@@ -267,9 +267,6 @@ class Hub:
     async def notify(self, table: LiveTable, msg: dict[str, Any]) -> None:
         messages.notify(table, msg)
 
-    async def _send(self, conn: Conn, msg: dict[str, Any]) -> None:
-        conn.post(msg)
-
     async def attach(self, table: LiveTable, conn: Conn) -> None:
         await messages.attach(self, table, conn)
 
