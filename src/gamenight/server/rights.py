@@ -47,6 +47,12 @@ def derive(table: LiveTable, conn: Conn, by_hash: dict[str, int] | None = None) 
     if by_hash is None:
         by_hash = _seats_by_hash(table)
     own = by_hash.get(conn.token_hash) if conn.token_hash is not None else None
+    if not conn.shared_hashes and not conn.holds:  # the common page: one seat cookie at most
+        if own == conn.seat:  # (a broadcast asks this of every page: keep it cheap)
+            return False
+        conn.log_pos = -1  # the new viewer's own events from the start, nobody else's
+        conn.seat = own
+        return True
     holds = frozenset(by_hash[h] for h in conn.shared_hashes if h in by_hash)
     # a shared screen acts as the seat it looks as, if it still holds it
     looked = conn.looking if conn.looking in holds else None
@@ -74,7 +80,8 @@ def refresh(table: LiveTable, conns: Iterable[Conn] | None = None) -> bool:
     by_hash = _seats_by_hash(table)
     changed = False
     for conn in list(table.conns if conns is None else conns):
-        changed = derive(table, conn, by_hash) or changed
+        if derive(table, conn, by_hash):
+            changed = True
     return changed
 
 

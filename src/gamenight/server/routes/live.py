@@ -195,6 +195,9 @@ class Socket:
     writer task: a slow reader delays only itself, and one `rates.outbox` messages behind
     is dropped (it re-syncs on reconnect) instead of holding the server's memory."""
 
+    # slots: one of these per open page, and a page's memory is what 1,000 tables cost
+    __slots__ = ("background", "conn", "live", "table", "websocket", "writing")
+
     def __init__(self, live: Live, websocket: WebSocket, table: LiveTable, address: str) -> None:
         self.live, self.websocket, self.table = live, websocket, table
         self.background: set[asyncio.Task[None]] = set()
