@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 SEAT_KINDS = frozenset({"act", "auto_pass", "pass_ahead", "take_back", "chat", "chat_share"})
 OPEN_KINDS = frozenset({"sync", "ping", "seen", "chat_sync", "hello"})
 LOOK_KINDS = frozenset({"look"})
-KINDS = SEAT_KINDS | OPEN_KINDS | LOOK_KINDS
 
 
 def _seats_by_hash(table: LiveTable) -> dict[str, int]:
