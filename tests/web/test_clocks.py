@@ -49,3 +49,28 @@ def test_a_bad_clock_setting_is_one_clear_line(server: Server, browser: Browser)
     assert r.status == 400
     assert r.json()["error"] == "setting 'clock' must be one of off, relaxed, normal, fast"
     page.context.close()
+
+
+def test_the_clock_shows_on_the_first_turn(server: Server, browser: Browser) -> None:
+    """Issue 45, item 1: the clock runs from the game's first decision, so both pages show
+    every bank, the running chip and the timer bar before anyone has moved (before, the
+    first state message carried no banks and no deadline, and nothing was sent when the
+    clock started: the chips appeared only after the first move)."""
+    ann = open_page(browser)
+    settings = {"clock": "fast", "grace_seconds": 0}
+    tid = make_table(ann, server, 2, settings)
+    bob = open_page(browser)
+    sit(bob, server, tid, 1, "Bob")
+    ann.click("#start")
+    for page in (ann, bob):
+        wait_js(page, "document.body.dataset.status === 'running'")
+        page.wait_for_selector('[data-clock="0"]', timeout=3000)
+        page.wait_for_selector('[data-clock="1"]', timeout=3000)
+        page.wait_for_selector("[data-clock][data-until]", timeout=3000)  # one counts down
+        wait_js(page, "!document.querySelector('#timerbox').hidden", timeout=3000)
+        assert "left on the clock" in page.locator("#timer-text").inner_text()
+        assert int(page.evaluate("document.body.dataset.version")) == 0  # nobody moved yet
+    ann.screenshot(path=f"{SHOTS}/turn-clock-first-turn.png")
+    assert not ann.errors and not bob.errors  # type: ignore[attr-defined]
+    bob.context.close()
+    ann.context.close()

@@ -45,7 +45,11 @@ def has_pass(state: State, seat: int) -> bool:
 
 
 async def plan(hub: Host, table: LiveTable, broadcast: bool = False) -> None:
-    """Schedule the next server-side step of `table` (and broadcast it when asked)."""
+    """Schedule the next server-side step of `table` (and broadcast it when asked). A
+    deadline or turn clock that starts, moves or stops here is broadcast whether or not it
+    was asked: every page shows every clock (issue 45, item 1: a game's first turn started
+    its clock after the start's broadcast, and no page showed it)."""
+    before = _clock_face(table)
     state = table.state
     if table.timer is not None and table.timer is not asyncio.current_task():
         table.timer.cancel()
@@ -53,7 +57,7 @@ async def plan(hub: Host, table: LiveTable, broadcast: bool = False) -> None:
     if state is None or state.over or table.row.status != "running":
         table.deadline = table.deadline_seat = None
         moments.end(table)
-        if broadcast:
+        if broadcast or _clock_face(table) != before:
             await hub.broadcast(table)
         return
     if bot_table_spent(hub, table):
@@ -61,7 +65,7 @@ async def plan(hub: Host, table: LiveTable, broadcast: bool = False) -> None:
         return
     if hold_for_moment(hub, table):
         await timers.on_plan(hub, table, None, table.version)  # no clock runs while held
-        if broadcast:
+        if broadcast or _clock_face(table) != before:
             await hub.broadcast(table)
         return
     seat, version = state.actors[0], len(state.history)
@@ -80,12 +84,25 @@ async def plan(hub: Host, table: LiveTable, broadcast: bool = False) -> None:
         turn_timer(hub, table, seat, version, clock)
     else:
         table.deadline = table.deadline_seat = None
-    if broadcast:
+    if broadcast or _clock_face(table) != before:
         await hub.broadcast(table)
     if not person:
         start_bot(hub, table, seat, version)
     elif auto:
         pass_for(hub, table, seat, version)
+
+
+def _clock_face(table: LiveTable) -> tuple[Any, ...]:
+    """What a page shows of the table's clocks: the deadline, whose it is, the running turn
+    clock and the banks."""
+    settings = table.row.settings
+    banks = settings.get("clock_banks")
+    return (
+        table.deadline,
+        table.deadline_seat,
+        tuple(settings.get("clock_turn") or ()),
+        tuple(sorted(banks.items())) if banks else (),
+    )
 
 
 # -- the round's moment ---------------------------------------------------------------------

@@ -219,8 +219,7 @@ async def start(hub: Host, table: LiveTable) -> None:
         await hub.db(hub.store.set_status, table.row.id, "running")
         table.row.status = "running"
     _prepare_workers(hub, table)
-    await hub.broadcast(table)
-    await hub.plan(table)
+    await hub.plan(table, broadcast=True)  # one message: the game and its first clock
 
 
 async def set_seat(hub: Host, table: LiveTable, seat: int, to: str) -> None:
