@@ -62,3 +62,42 @@ def test_a_rematch_of_three_people_with_one_declining(server: Server, browser: B
     assert not ann.errors and not bob.errors and not cat.errors  # type: ignore[attr-defined]
     for p in (ann, bob, cat):
         p.context.close()
+
+
+def test_the_series_panel_and_the_results_agree_after_every_game(
+    server: Server, browser: Browser
+) -> None:
+    """Issue 45, item 3: after game 2 of a series the panel counts game 2 too (it stopped at
+    game 1) and the results dialog names the series; a reload reads the same."""
+    ann = open_page(browser)
+    tid = make_table(ann, server, 2, {})
+    bob = open_page(browser)
+    sit(bob, server, tid, 1, "Bob")
+    ann.click("#start")
+    play_out([ann, bob])
+    ann.click("#rematch")
+    ann.wait_for_url(lambda url: tid not in url)
+    bob.wait_for_selector("#rematch-accept")
+    bob.click("#rematch-accept")
+    bob.wait_for_url(lambda url: tid not in url)
+    wait_js(bob, "document.body.dataset.status === 'running'")  # everyone accepted: it starts
+    play_out([ann, bob])
+    second = ann.url.rsplit("/", 1)[1]
+    for page in (ann, bob):
+        rows = page.locator("#series tr[data-game]").all_inner_texts()
+        wins = page.locator("#series-totals").inner_text()
+        line = page.locator("#results-series").inner_text()
+        print("series:", rows, "|", wins, "|", line)
+        assert [r.split()[:2] for r in rows] == [["Game", "1"], ["Game", "2"]]
+        counted = sum(int(w) for w in wins.split() if w.isdigit())
+        assert counted >= 2  # each game has a winner, ties count for each
+        assert line.startswith("Series after 2 games: ")
+    info = ann.request.get(f"{server.url}/api/tables/{second}").json()
+    assert len(info["series"]["games"]) == 2
+    ann.screenshot(path=f"{SHOTS}/series-after-game-2.png")
+    bob.reload()
+    bob.wait_for_selector("#series tr[data-game='2']")
+    assert bob.locator("#series-totals").inner_text() == ann.locator("#series-totals").inner_text()
+    assert not ann.errors and not bob.errors  # type: ignore[attr-defined]
+    for p in (ann, bob):
+        p.context.close()

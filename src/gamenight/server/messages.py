@@ -13,7 +13,7 @@ import contextlib
 import time
 from typing import TYPE_CHECKING, Any
 
-from gamenight.server import moments, rights, seats
+from gamenight.server import moments, rights, seats, series
 from gamenight.server.live_table import (
     EVENTS_ON_CONNECT,
     MAX_ACTIONS_SENT,
@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 def public_table(table: LiveTable) -> dict[str, Any]:
     """The table as everyone may see it: game, status, settings, seats and spectators."""
     row = table.row
+    standing = series.standing(table)
     return {
+        **({"series": standing} if standing else {}),  # a rematch's tables only
         "id": row.id,
         "game": row.game,
         "options": row.options,

@@ -50,6 +50,29 @@ def _result(old: LiveTable) -> dict[str, Any] | None:
     }
 
 
+def standing(table: LiveTable) -> dict[str, Any] | None:
+    """The series as every page shows it (None: the table is no rematch): every finished
+    game, this one too once it is over, and the totals by name. Computed from the table's
+    own state, so every process and every reload reads the same (issue 45, item 3: the
+    panel stopped at the game before this one)."""
+    kept = info(table)
+    if not kept:
+        return None
+    games = list(kept.get("games") or [])
+    result = _result(table)
+    if result is not None:
+        games.append(result)
+    totals: dict[str, float] = {}
+    wins: dict[str, int] = {}
+    for game in games:
+        for name, score in game["scores"].items():
+            totals[name] = totals.get(name, 0.0) + score
+            wins.setdefault(name, 0)  # "Bob 0 wins" is said too
+        for name in game["winners"]:
+            wins[name] = wins.get(name, 0) + 1
+    return {"games": games, "totals": totals, "wins": wins, "now": len(kept.get("games") or []) + 1}
+
+
 def new_seat(old: LiveTable, seat: int) -> int:
     """Where the person of the last game's `seat` sits now (seats rotate by one)."""
     return (seat - 1) % len(old.row.seats)
@@ -87,10 +110,7 @@ async def _make(hub: Host, old: LiveTable) -> LiveTable | None:
     rotated = [old.row.seats[(j + 1) % n] for j in range(n)]
     specs = [s.bot or "bot" if s.kind == "bot" else "open" for s in rotated]
     settings = {k: v for k, v in old.row.settings.items() if k not in _PER_GAME}
-    games = list(info(old).get("games") or [])
-    result = _result(old)
-    if result is not None:
-        games.append(result)
+    games = (standing(old) or {}).get("games") or [r for r in [_result(old)] if r]
     waiting = [j for j, s in enumerate(rotated) if s.kind == "person"]
     settings["series"] = {"games": games, "pending": waiting, "declined": []}
     seated = {

@@ -76,28 +76,29 @@ function table() { return (last && last.table) || info; }
 function seriesOf(t) { return (t && t.settings && t.settings.series) || null; }
 function waiting(t) { const s = seriesOf(t); return (s && s.pending) || []; }
 
+// The server sends the standing (server/series.standing): every finished game, this one
+// too once it is over, and the totals; the page only draws it.
+function seriesLine(standing) {
+  const wins = Object.entries(standing.wins).map(([n, w]) => `${n} ${w} ${w === 1 ? "win" : "wins"}`).join(", ");
+  const played = standing.games.length;
+  return `Series after ${played} ${played === 1 ? "game" : "games"}: ${wins || "no winner yet"}`;
+}
+
 function drawSeries(t) {
-  const s = seriesOf(t);
+  const s = t && t.series;
   let box = document.getElementById("series");
   if (!s) { if (box) box.remove(); return; }
   if (!box) {
     box = el("section", { class: "panel", id: "series", "aria-label": "the series" });
     $("#players").after(box);
   }
-  const games = s.games || [];
-  const totals = new Map();
-  const wins = new Map();
-  for (const g of games) {
-    for (const [name, score] of Object.entries(g.scores)) totals.set(name, (totals.get(name) || 0) + score);
-    for (const name of g.winners) wins.set(name, (wins.get(name) || 0) + 1);
-  }
-  const rows = games.map((g, i) => el("tr", { "data-game": i + 1 }, el("td", {}, `Game ${i + 1}`),
+  const rows = s.games.map((g, i) => el("tr", { "data-game": i + 1 }, el("td", {}, `Game ${i + 1}`),
     el("td", {}, Object.entries(g.scores).map(([n, x]) => `${n} ${x}`).join(", ")),
     el("td", {}, g.winners.join(" and "))));
   const total = el("tr", { id: "series-totals" }, el("td", {}, "Totals"),
-    el("td", {}, [...totals].map(([n, x]) => `${n} ${x}`).join(", ")),
-    el("td", {}, [...wins].map(([n, w]) => `${n} ${w} ${w === 1 ? "win" : "wins"}`).join(", ")));
-  box.replaceChildren(el("h3", { id: "series-h" }, `Series: game ${games.length + 1}`),
+    el("td", {}, Object.entries(s.totals).map(([n, x]) => `${n} ${x}`).join(", ")),
+    el("td", {}, Object.entries(s.wins).map(([n, w]) => `${n} ${w} ${w === 1 ? "win" : "wins"}`).join(", ")));
+  box.replaceChildren(el("h3", { id: "series-h" }, `Series: game ${s.now}`),
     el("table", { class: "list" }, el("tr", {}, el("th", {}, "game"), el("th", {}, "scores"), el("th", {}, "won")), rows, total));
 }
 
@@ -340,6 +341,7 @@ async function drawResults(msg) {
   body.append(el("p", { id: "winner-line" }, o.truncated ? "The game was cut off without a winner." : `${winners} ${o.winners.length > 1 ? "win" : "wins"}!`));
   body.append(el("table", { class: "list" }, el("tr", {}, el("th", {}, "rank"), el("th", {}, "player"), el("th", {}, "score"), el("th", {}, "")), rows));
   if (module && module.resultDetails) body.append(module.resultDetails(msg, nm));
+  if (msg.table.series) body.append(el("p", { id: "results-series" }, seriesLine(msg.table.series)));
   $("#rematch").hidden = msg.seat === null && !(info && info.owner);
   $("#results").hidden = false;
 }
