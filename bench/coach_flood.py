@@ -23,28 +23,19 @@ import asyncio
 import json
 import os
 import random
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
 
-from goals import figure, load_average, serve_command, serve_env
+from goals import figure, load_average, served
 
 WINDOW = float(sys.argv[1]) if len(sys.argv) > 1 else 6.0
 FLOODERS = int(sys.argv[2]) if len(sys.argv) > 2 else 30
 THINK = 0.3  # seconds the scripted person takes per move; the bots' bot_delay too
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def seated_table(
@@ -174,23 +165,8 @@ async def main(base: str, port: int) -> dict[str, Any]:
 
 def run() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="gamenight-bench-"))
-    db = f"sqlite:///{tmp / 'bench.sqlite3'}"
-    port = free_port()
-    env = serve_env(tmp, GAMENIGHT_TABLES_PER_MINUTE="100000")
-    log = open(tmp / "server.log", "wb")  # noqa: SIM115 - open for the server's lifetime
-    server = subprocess.Popen(serve_command(port, db), env=env, stdout=log, stderr=log)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+    with served(tmp, GAMENIGHT_TABLES_PER_MINUTE="100000") as (base, port):
         found = asyncio.run(main(base, port))
-    finally:
-        server.terminate()
-        server.wait(20)
     calm, flooded, codes = found["calm"], found["flooded"], found["codes"]
     ratio = sum(flooded) / sum(calm) if sum(calm) else 0.0
     figure("coach_flood_calm_moves_per_s", value=[round(x, 2) for x in calm])

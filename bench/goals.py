@@ -15,6 +15,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,37 @@ def serve_env(data: Path, **settings: str) -> dict[str, str]:
         [str(Path(__file__).parent.parent / "src"), env.get("PYTHONPATH", "")]
     )
     return env
+
+
+@contextlib.contextmanager
+def served(tmp: Path, **settings: str) -> Iterator[tuple[str, int]]:
+    """`gamenight serve` on a fresh SQLite file in `tmp` (its log there too), with the
+    GAMENIGHT_* `settings`, once its health answers: (base URL, port); stopped after."""
+    import socket
+    import subprocess
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    db = f"sqlite:///{tmp / 'bench.sqlite3'}"
+    base = f"http://127.0.0.1:{port}"
+    with open(tmp / "server.log", "wb") as log:
+        server = subprocess.Popen(
+            serve_command(port, db), env=serve_env(tmp, **settings), stdout=log, stderr=log
+        )
+        try:
+            for _ in range(300):
+                try:
+                    if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            yield base, port
+        finally:
+            server.terminate()
+            server.wait(20)
 
 
 def load_average() -> str:

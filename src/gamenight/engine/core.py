@@ -157,6 +157,12 @@ class State(ABC):
         keep a seat's pass in advance while the key stays the same."""
         return None
 
+    def turn_key(self) -> Hashable | None:
+        """Which turn is being played: a key equal for the whole of one turn, its windows
+        included, and different for the next; None (the default) for games without reaction
+        windows. Servers keep a pass "for the rest of this turn" while it stays the same."""
+        return None
+
     @abstractmethod
     def actions(self, seat: int) -> list[Action]:
         """The legal actions of `seat` now (a finite list; [] if it owes no decision)."""

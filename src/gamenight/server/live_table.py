@@ -19,7 +19,12 @@ MAX_ACTIONS_SENT = 400  # the legal-action list is sent when it is at most this 
 EVENTS_ON_CONNECT = 60
 CHECKPOINT_EVERY = 2.0  # seconds between SQLite checkpoints, in the database thread
 PASS_DWELL = 0.3  # seconds every pass in a window takes at least (table setting pass_dwell)
-REACTION_SECONDS = 3.0  # the reaction countdown (table setting reaction_seconds)
+# A reaction window's clock (issue 45, item 4): everyone gets REACTION_SECONDS from the
+# moment the window's first person is asked; "Wait!" gives the one who pressed it
+# REACTION_HOLD_SECONDS from when they hold priority (table settings reaction_seconds,
+# reaction_hold_seconds; their ranges: routes/lobby.SETTING_RANGES).
+REACTION_SECONDS = 1.0
+REACTION_HOLD_SECONDS = 8.0
 OUTBOX = 256  # messages queued for one connection before it counts as too slow
 
 
@@ -137,6 +142,20 @@ class Conn:
                 await send(self.outbox.popleft())
 
 
+@dataclass(slots=True)
+class WindowClock:
+    """One reaction window's clock (A17 and issue 45, item 4). It starts when the window's
+    first person is asked and closes `reaction_seconds` later for everyone: a person who has
+    touched nothing passes then, or when asked after it (at once). "Wait!" (any person of
+    the window, at any time, whatever they hold) gives the one who pressed it the full
+    `reaction_hold_seconds` once they hold priority. All of it is public (the start, the
+    close, who asked to wait), so when a person passes tells nobody what they hold."""
+
+    key: Any  # the engine's window_key: a hold lasts as long as the window
+    closes: float  # epoch seconds
+    holds: set[int] = field(default_factory=set)  # seats that pressed "Wait!"
+
+
 @dataclass(eq=False)
 class LiveTable:
     row: TableRow
@@ -147,6 +166,9 @@ class LiveTable:
     pass_ahead: set[int] = field(default_factory=set)
     deadline: float | None = None  # reaction timer of the seat asked now (epoch seconds)
     deadline_seat: int | None = None
+    window: WindowClock | None = None  # the open reaction window's clock, once a person is asked
+    # seat -> the engine's turn_key while that seat passes in every window of the turn
+    pass_turn: dict[int, Any] | None = None
     timer: asyncio.Task[None] | None = None
     bot_task: asyncio.Task[None] | None = None
     bot_version: int = -1  # the version the bot task was started for

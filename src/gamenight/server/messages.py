@@ -87,6 +87,8 @@ def message(
     moment = moments.to_json(table)
     if moment is not None:
         msg["moment"] = moment
+    if table.window is not None and table.window.holds:  # who asked to wait (public)
+        msg["holds"] = sorted(table.window.holds)
     if state is None:
         return msg
     if seat not in views:
@@ -99,6 +101,9 @@ def message(
         msg["asked"] = seat in state.actors and seat == state.actors[0]
         row = table.seat_row(seat)
         msg["you"] = {"auto_pass": row.auto_pass, "pass_ahead": seat in table.pass_ahead}
+        turn = (table.pass_turn or {}).get(seat)
+        if turn is not None and turn == state.turn_key():
+            msg["you"]["pass_turn"] = True
     if state.over:
         msg["outcome"] = state.outcome().to_json()
     return msg

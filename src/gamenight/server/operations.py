@@ -19,6 +19,7 @@ checked on the owner (rights.vouch); the server's own bots and timers pass none.
 | --- | --- | --- | --- | --- |
 | act | pipeline.act | the seat's page (proof), or the server's bots and timers | | owner |
 | pass_ahead | pipeline.set_pass_ahead | the seat's page, in an open reaction window | | owner |
+| hold | pipeline.hold | the seat's page, still to answer in an open window ("Wait!") | | owner |
 | auto_pass | table_store.set_auto_pass | the seat's page | yes | owner |
 | take_back | table_store.take_back | the seat's page, while a bot sits in | yes | owner |
 | join | table_store.join | anyone at an open seat (a private seed: its creator) | yes | owner |
@@ -64,6 +65,7 @@ ACT: Operation[None] = Operation("act", "pipeline:act", "the seat's page (proof)
 PASS_AHEAD: Operation[None] = Operation(
     "pass_ahead", "pipeline:set_pass_ahead", "the seat's page, in an open window"
 )
+HOLD: Operation[None] = Operation("hold", "pipeline:hold", "the seat's page, still to answer")
 AUTO_PASS: Operation[None] = Operation(
     "auto_pass", "table_store:set_auto_pass", "the seat's page", seats=True
 )
@@ -86,8 +88,8 @@ REMATCH: Operation[tuple[LiveTable, str | None]] = Operation(
     "rematch", "series:rematch", "a person of the last game, or its owner", where="here"
 )
 
-EVERY: tuple[Operation[Any], ...] = (ACT, PASS_AHEAD, AUTO_PASS, TAKE_BACK, JOIN, RECLAIM)
+EVERY: tuple[Operation[Any], ...] = (ACT, PASS_AHEAD, HOLD, AUTO_PASS, TAKE_BACK, JOIN, RECLAIM)
 EVERY += (START, SEAT, ACCEPT, DECLINE, REMATCH)
 OPERATIONS: dict[str, Operation[Any]] = {op.name: op for op in EVERY}
 # Operations of one seat (their first argument): a page's request carries its proof.
-SEAT_OPERATIONS = frozenset({ACT, PASS_AHEAD, AUTO_PASS, TAKE_BACK})
+SEAT_OPERATIONS = frozenset({ACT, PASS_AHEAD, HOLD, AUTO_PASS, TAKE_BACK})

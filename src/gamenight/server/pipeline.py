@@ -25,7 +25,7 @@ from gamenight.engine.registry import spec as game_spec
 from gamenight.server import moments, workers
 from gamenight.server.live_table import PASS_DWELL, LiveTable, Refused
 from gamenight.server.operations import ACT
-from gamenight.server.scheduler import has_pass, window_open
+from gamenight.server.scheduler import has_pass, hold_seconds, window_closed, window_open
 
 if TYPE_CHECKING:
     from gamenight.server.host import Host
@@ -38,7 +38,7 @@ async def act(hub: Host, table: LiveTable, seat: int, version: Any, obj: Any) ->
     then plan the next step and broadcast."""
     start = time.perf_counter()
     if isinstance(obj, dict) and obj.get("type") == "pass" and table.asked_key == (version, seat):
-        await _dwell(table)
+        await _dwell(table, seat)
     async with table.lock:
         state = _check_version(table, seat, version)
         action = _parse(table, obj)
@@ -71,12 +71,14 @@ async def _finished(hub: Host, table: LiveTable) -> None:
         log.exception("rating table %s failed", table.row.id)
 
 
-async def _dwell(table: LiveTable) -> None:
+async def _dwell(table: LiveTable, seat: int) -> None:
     """A17: every pass of the seat holding priority in a window takes at least `pass_dwell`
     seconds, whoever made it (the person, the server for a person with nothing to play or
     "always pass", a bot, the timer): how fast a window moves on does not tell who could
     have answered."""
     dwell = float(table.row.settings.get("pass_dwell", PASS_DWELL) or 0)
+    if window_closed(table) and table.window is not None and seat not in table.window.holds:
+        return  # the window's clock decides this moment for everyone (scheduler.py)
     wait = table.asked_at + dwell - time.monotonic()
     if wait > 0:
         await asyncio.sleep(wait)
@@ -169,18 +171,31 @@ def _swap(table: LiveTable, before: int, window: Any, new: State, action: Action
     if table.pass_ahead and (action.kind != "pass" or new.window_key() != window):
         # any new black card (or the window closing) cancels every pass in advance
         table.pass_ahead.clear()
+    if table.window is not None and action.kind != "pass":
+        table.window.closes = 0.0  # a card was played: the clock starts again (A16)
     table.deadline = None
     table.deadline_seat = None
     moments.begin(table, new.log[before:])
 
 
-async def set_pass_ahead(hub: Host, table: LiveTable, seat: int, on: bool) -> None:
-    """A pass in advance for the current window; cancelled by any new black card."""
+async def set_pass_ahead(
+    hub: Host, table: LiveTable, seat: int, on: bool, turn: bool = False
+) -> None:
+    """A pass in advance for the current window (cancelled by any new black card), or with
+    `turn` for every window until the turn ends (issue 45, item 4)."""
     state = table.state
     if state is None or state.over:
         raise Refused("the game is not running")
     if on and not window_open(state):
         raise Refused("no reaction window is open; a pass in advance is for a window")
+    key = state.turn_key()
+    if turn and key is None:
+        raise Refused("this game has no turns to pass through")
+    passes = table.pass_turn = table.pass_turn or {}
+    if turn and on:
+        passes[seat] = key
+    elif not on:
+        passes.pop(seat, None)
     engine_level = on and seat in state.actors and seat != state.actors[0] and has_pass(state, seat)
     if engine_level:  # the rules record a pass in advance themselves
         await hub.run(ACT, table, seat, len(state.history), {"type": "pass"})
@@ -193,3 +208,24 @@ async def set_pass_ahead(hub: Host, table: LiveTable, seat: int, on: bool) -> No
     else:
         table.pass_ahead.discard(seat)
     await hub.plan(table)
+
+
+async def hold(hub: Host, table: LiveTable, seat: int) -> None:
+    """ "Wait!" (issue 45, item 4): any person still to answer in the open window may ask
+    for the full time, whatever they hold (a bluffable hold, like a hesitation at a real
+    table); once per window. Everyone is shown who asked; the one holding priority now gets
+    it from now, anyone else when priority reaches them."""
+    state = table.state
+    if state is None or state.over:
+        raise Refused("the game is not running")
+    if not window_open(state) or seat not in state.window_seats():
+        raise Refused("you can ask to wait only while a window waits for your answer")
+    clock = table.window
+    if clock is None or clock.key != state.window_key():
+        raise Refused("the window's clock has not started yet; you have your full time")
+    if seat in clock.holds:
+        raise Refused("you have already asked to wait in this window")
+    clock.holds.add(seat)
+    if table.deadline_seat == seat and table.deadline is not None:
+        table.deadline = max(table.deadline, time.time() + hold_seconds(table))
+    await hub.plan(table, broadcast=True)

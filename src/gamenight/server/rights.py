@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 # What a message asks for, by its type: a seat (acts for a seat), a look (a shared screen
 # changes who looks), or nothing more than being at the table (a watcher's "hello" names
 # only a page without a seat; a seated page's is ignored).
-SEAT_KINDS = frozenset({"act", "auto_pass", "pass_ahead", "take_back", "chat", "chat_share"})
+SEAT_KINDS = frozenset(
+    {"act", "auto_pass", "pass_ahead", "wait", "take_back", "chat", "chat_share"}
+)
 OPEN_KINDS = frozenset({"sync", "ping", "seen", "chat_sync", "hello"})
 LOOK_KINDS = frozenset({"look"})
 

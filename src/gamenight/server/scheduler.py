@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING, Any
 
 from gamenight.bots import is_quick
 from gamenight.server import moments, seats, timers, workers
-from gamenight.server.live_table import PASS_DWELL, REACTION_SECONDS, Conn, LiveTable, Refused
+from gamenight.server.live_table import (
+    PASS_DWELL,
+    REACTION_HOLD_SECONDS,
+    REACTION_SECONDS,
+    Conn,
+    LiveTable,
+    Refused,
+    WindowClock,
+)
 from gamenight.server.operations import ACT
 
 if TYPE_CHECKING:
@@ -70,6 +78,8 @@ async def plan(hub: Host, table: LiveTable, broadcast: bool = False) -> None:
         return
     seat, version = state.actors[0], len(state.history)
     window = window_open(state)
+    if not window:
+        table.window = None
     if window and table.asked_key != (version, seat):
         table.asked_key = (version, seat)
         table.asked_at = time.monotonic()
@@ -138,23 +148,55 @@ async def seen(hub: Host, table: LiveTable, conn: Conn, version: int) -> None:
 
 # -- the four jobs --------------------------------------------------------------------------
 def reaction_countdown(hub: Host, table: LiveTable, seat: int, version: int, row: SeatRow) -> bool:
-    """A17: a person who touches nothing passes when the whole countdown has run out,
-    whether or not they hold a card that could answer: the moment of their pass tells nobody
-    what they hold. Only their own choice ("always pass", a pass in advance) passes earlier:
-    returns True when the server should pass for them now."""
-    seconds = float(table.row.settings.get("reaction_seconds") or REACTION_SECONDS)
+    """A17: a person who touches nothing passes when the window's clock closes (or at once,
+    asked after it), whether or not they hold a card that could answer, unless they asked to
+    wait: then they have the full hold from when they got priority. Every input is public
+    (live_table.WindowClock), so the moment of a pass tells nobody what they hold. Only
+    their own choice ("always pass", a pass in advance, for the window or the turn) passes
+    earlier: returns True when the server should pass for them now."""
+    state = table.state
+    assert state is not None
     if table.deadline_seat != seat:
+        now = time.time()
+        clock = window_clock(table, state, now)
+        deadline = clock.closes
+        if seat in clock.holds:
+            deadline = max(deadline, now + hold_seconds(table))
         if table.row.settings.get("shared_screen") and not table.connected(seat):
             # one shared screen: the device changes hands first, so the countdown starts
             # after a grace; it never waits for ever (issue 43, item 6: a seat nobody
             # looked as held the window open)
-            seconds += SHARED_HANDOVER_SECONDS
-        table.deadline = time.time() + seconds
+            deadline = max(deadline, now) + SHARED_HANDOVER_SECONDS
+        table.deadline = deadline
         table.deadline_seat = seat
-    auto = row.auto_pass or seat in table.pass_ahead
+    turn = state.turn_key()
+    passing_turn = turn is not None and (table.pass_turn or {}).get(seat) == turn
+    auto = row.auto_pass or seat in table.pass_ahead or passing_turn
     if not auto:
         table.timer = asyncio.create_task(_timeout(hub, table, seat, version))
     return auto
+
+
+def window_clock(table: LiveTable, state: State, now: float) -> WindowClock:
+    """The open window's clock, started now if this is its first person."""
+    key = state.window_key()
+    clock = table.window
+    if clock is None or clock.key != key:
+        clock = table.window = WindowClock(key, 0.0)
+    if not clock.closes:  # new, or a card was just played: everyone's fresh chance (A16)
+        clock.closes = now + float(table.row.settings.get("reaction_seconds") or REACTION_SECONDS)
+    return clock
+
+
+def window_closed(table: LiveTable) -> bool:
+    """The open window's clock has closed: whoever holds priority now without having asked
+    to wait passes at once (no dwell: the clock, not the person, decides the moment)."""
+    clock = table.window
+    return clock is not None and 0.0 < clock.closes <= time.time()
+
+
+def hold_seconds(table: LiveTable) -> float:
+    return float(table.row.settings.get("reaction_hold_seconds") or REACTION_HOLD_SECONDS)
 
 
 def turn_timer(hub: Host, table: LiveTable, seat: int, version: int, clock: float | None) -> None:
@@ -252,7 +294,10 @@ async def _bot(hub: Host, table: LiveTable, seat: int, version: int) -> None:
             # A17: in a reaction window every answer of a bot, a pass or a card, comes at
             # the same moment after it was asked (its thinking padded to a fixed minimum),
             # so its pace does not tell whether it could play.
-            pad = max(delay, float(table.row.settings.get("pass_dwell", PASS_DWELL) or 0))
+            # (the dwell, not the bot pause: a window is everyone's quick "any answer?")
+            pad = float(table.row.settings.get("pass_dwell", PASS_DWELL) or 0)
+            if window_closed(table):
+                pad = 0.0
             await asyncio.sleep(max(0.0, asked_at + pad - time.monotonic()))
         elif obj.get("type") != "pass":
             await asyncio.sleep(delay)  # a pause so people can follow

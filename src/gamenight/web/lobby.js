@@ -128,7 +128,7 @@ function drawForm() {
   // Everything else: designers only
   const adv = game.options.filter((o) => o.name !== "players" && !own.has(o.name) && !variantNames.has(o.name) && !game.file_options.includes(o.name));
   $("#options").replaceChildren(...adv.map((o) => el("label", { class: "opt", title: o.help }, o.name, optionInput(o, o.default), el("small", {}, o.help))));
-  $("#reaction-opt").hidden = !game.windows;
+  $("#reaction-opt").hidden = $("#hold-opt").hidden = !game.windows;
   $("#advanced").open = false;
   drawSeats();
   checkPlayers();
@@ -214,7 +214,7 @@ $("#create").addEventListener("submit", async (ev) => {
   const picks = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const sit = picks.indexOf("me");
   const body = { game: game.name, options, seats: picks.map((p) => (p === "me" ? "open" : p)),
-    settings: { bot_delay: $("#bot_delay").value, clock: $("#clock").value, grace_seconds: $("#grace_seconds").value, ...(game.windows ? { reaction_seconds: $("#reaction_seconds").value } : {}) } };
+    settings: { bot_delay: $("#bot_delay").value, clock: $("#clock").value, grace_seconds: $("#grace_seconds").value, ...(game.windows ? { reaction_seconds: $("#reaction_seconds").value, reaction_hold_seconds: $("#reaction_hold_seconds").value } : {}) } };
   const mine = picks.map((p, i) => (p === "me" ? i : -1)).filter((i) => i >= 0);
   const shared = mine.length > 1;  // one shared screen: every "You" seat at this device
   const sitters = [];
@@ -241,7 +241,22 @@ $("#create").addEventListener("submit", async (ev) => {
   } catch (e) { showServerError(e.message); }
 });
 
+// The table settings' defaults and ranges come from the server (GET /api/table-settings):
+// the form never says a number twice.
+async function loadSettings() {
+  const known = await api("/api/table-settings");
+  for (const input of document.querySelectorAll("input[data-setting]")) {
+    const s = known[input.id];
+    if (!s) continue;
+    input.min = String(s.min);
+    input.max = String(s.max);
+    if (s.default !== null) input.value = String(s.default);
+  }
+  $("#hold-said").textContent = $("#reaction_hold_seconds").value;
+}
+
 async function load() {
+  await loadSettings();
   games = (await api("/api/games")).sort((a, b) => (DIFFICULTY[a.difficulty] ?? 9) - (DIFFICULTY[b.difficulty] ?? 9));
   const sel = $("#game");
   sel.replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));

@@ -277,10 +277,10 @@ function drawTimer(msg) {
   const tick = () => {
     const left = Math.max(0, msg.deadline - (Date.now() / 1000 - skew));
     const clocked = msg.table.settings && msg.table.settings.clock_turn;  // a turn clock, not a window's countdown
-    $("#timer-text").textContent = clocked ? `${who}: ${clockText(left)} left on the clock` : `${who}: ${left.toFixed(0)} s left to answer`;
+    $("#timer-text").textContent = clocked ? `${who}: ${clockText(left)} left on the clock` : `${who}: ${left.toFixed(left < 10 ? 1 : 0)} s left to answer`;
     $("#timer-bar").style.width = `${(100 * left) / total}%`;
     const inBanner = document.getElementById("window-timer");
-    if (inBanner) inBanner.textContent = ` ${left.toFixed(0)} s`;
+    if (inBanner) inBanner.textContent = ` ${left.toFixed(left < 10 ? 1 : 0)} s`;
   };
   tick();
   timerHandle = setInterval(tick, 250);

@@ -297,6 +297,10 @@ class ArneState(State):
         which game of the series; None outside windows."""
         return (self.window, self.turn_seat, self.game_no) if self.phase == WINDOW else None
 
+    def turn_key(self) -> tuple[int, int]:
+        """The engine hook: the turn (A7-A14) of which game of the series."""
+        return (self.game_no, self.turns)
+
     @property
     def in_final_round(self) -> bool:
         return self.phase == FINAL

@@ -29,7 +29,7 @@ from gamenight.server import admission, chat, rights, seats, shared
 from gamenight.server.accounts import SESSION_COOKIE
 from gamenight.server.db import token_hash
 from gamenight.server.limits import TokenBucket
-from gamenight.server.operations import ACT, AUTO_PASS, PASS_AHEAD, TAKE_BACK
+from gamenight.server.operations import ACT, AUTO_PASS, HOLD, PASS_AHEAD, TAKE_BACK
 from gamenight.server.routes import models
 from gamenight.server.routes.common import (
     MAX_MESSAGE,
@@ -86,9 +86,17 @@ async def on_take_back(live: Live, table: LiveTable, conn: Conn, msg: models.Tak
 async def on_switch(live: Live, table: LiveTable, conn: Conn, msg: models.Switch) -> None:
     """ "always pass" or a pass in advance, on or off; the page is sent its own state."""
     hub, seat = live.server.hub(), _seat(conn)
-    op = AUTO_PASS if msg.type == "auto_pass" else PASS_AHEAD
-    await hub.run(op, table, seat, msg.on, proof=rights.proof(table, conn))
+    proof = rights.proof(table, conn)
+    if msg.type == "auto_pass":
+        await hub.run(AUTO_PASS, table, seat, msg.on, proof=proof)
+    else:
+        await hub.run(PASS_AHEAD, table, seat, msg.on, msg.turn, proof=proof)
     await hub.send_to(table, conn)
+
+
+async def on_wait(live: Live, table: LiveTable, conn: Conn, msg: models.Wait) -> None:
+    hub, seat = live.server.hub(), _seat(conn)
+    await hub.run(HOLD, table, seat, proof=rights.proof(table, conn))
 
 
 async def on_chat(live: Live, table: LiveTable, conn: Conn, msg: models.Say) -> None:
@@ -116,6 +124,7 @@ HANDLERS: dict[type[models.Message], Handler] = {
     models.Act: on_act,
     models.TakeBack: on_take_back,
     models.Switch: on_switch,
+    models.Wait: on_wait,
     models.Say: on_chat,
     models.Share: on_chat_share,
     models.ChatSync: on_chat_sync,

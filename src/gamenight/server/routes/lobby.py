@@ -17,6 +17,7 @@ from gamenight.engine.registry import game_class, games, spec
 from gamenight.server import admission, lobby, timers
 from gamenight.server.accounts import account_tables, link_seat
 from gamenight.server.limits import PerClient
+from gamenight.server.live_table import REACTION_HOLD_SECONDS, REACTION_SECONDS
 from gamenight.server.operations import JOIN
 from gamenight.server.routes.common import (
     Server,
@@ -28,12 +29,13 @@ from gamenight.server.routes.common import (
 )
 from gamenight.server.routes.models import NewTable, posted
 from gamenight.server.seats import GRACE_SECONDS
-from gamenight.server.tables import REACTION_SECONDS, Refused
+from gamenight.server.tables import Refused
 
 # (low, high) seconds of each numeric table setting: the reaction countdown is never off
 # (A17: a person who does nothing passes when it runs out, whatever they hold).
 SETTING_RANGES = {
-    "reaction_seconds": (0.2, 60.0),
+    "reaction_seconds": (0.2, 60.0),  # everyone's short window (live_table.WindowClock)
+    "reaction_hold_seconds": (1.0, 120.0),  # the full time after "Wait!"
     "turn_seconds": (0.0, 3600.0),
     "bot_delay": (0.0, 10.0),
     "pass_dwell": (0.0, 5.0),
@@ -134,6 +136,18 @@ async def lobby_of(request: Request) -> Lobby:
 
 LobbyDep = Annotated[Lobby, Depends(lobby_of)]
 router = APIRouter()
+
+
+@router.get("/api/table-settings")
+async def table_settings() -> dict[str, dict[str, float | None]]:
+    """Each numeric table setting's default and range: the lobby's form reads them here, so
+    the form and the server never disagree (issue 45, item 4)."""
+    # (the hold's default is read where it is used, scheduler.hold_seconds, not stored)
+    defaults = {**default_settings(), "reaction_hold_seconds": REACTION_HOLD_SECONDS}
+    return {
+        key: {"default": defaults.get(key), "min": low, "max": high}  # None: set elsewhere
+        for key, (low, high) in SETTING_RANGES.items()
+    }
 
 
 @router.get("/api/games")

@@ -171,8 +171,18 @@ class Act(Shape):
 class Switch(Shape):
     type: Literal["auto_pass", "pass_ahead"]
     on: bool = False
+    turn: bool = False  # a pass in advance for every window of this turn
 
-    wrong: ClassVar[dict[str, str]] = {"on": "'on' must be true or false"}
+    wrong: ClassVar[dict[str, str]] = {
+        "on": "'on' must be true or false",
+        "turn": "'turn' must be true or false",
+    }
+
+
+class Wait(Shape):
+    """ "Wait!": the full time in this reaction window (pipeline.hold)."""
+
+    type: Literal["wait"]
 
 
 class TakeBack(Shape):
@@ -234,11 +244,14 @@ class Look(Shape):
     wrong: ClassVar[dict[str, str]] = {"seat": "'seat' must be a seat number or null"}
 
 
-Message = Act | Switch | TakeBack | Seen | Hello | Ping | Sync | Say | Share | ChatSync | Look
+Message = (
+    Act | Switch | Wait | TakeBack | Seen | Hello | Ping | Sync | Say | Share | ChatSync | Look
+)
 KINDS: dict[str, type[Message]] = {
     "act": Act,
     "auto_pass": Switch,
     "pass_ahead": Switch,
+    "wait": Wait,
     "take_back": TakeBack,
     "seen": Seen,
     "hello": Hello,

@@ -232,11 +232,23 @@ function drawHandBar(view, names, msg, ctx) {
     if (mayAnswer) banner.append(el("button", { type: "button", class: "primary", id: "pass", onclick: () => send({ type: "pass" }),
       title: ownTurn ? "This does not skip your turn: the others may answer with a black card first, then you play your white card." : "Play no black card now" },
     ownTurn ? "Let the others answer first (P)" : "Pass (P)"));
-    else if (!view.over) {
+    else if (!view.over && msg.seat !== null) {
       const on = msg.you && msg.you.pass_ahead;
+      const turn = msg.you && msg.you.pass_turn;
       banner.append(el("button", { type: "button", id: "pass-ahead", "aria-pressed": String(!!on),
-        onclick: () => ctx.send({ type: "pass_ahead", on: !on }) }, on ? "Passing in advance ✓ (undo)" : "Pass in advance"));
+        onclick: () => ctx.send({ type: "pass_ahead", on: !on }) }, on ? "Passing in advance ✓ (undo)" : "Pass in advance"),
+      " ", el("button", { type: "button", id: "pass-turn", "aria-pressed": String(!!turn),
+        title: "Pass in every window until the next player's turn",
+        onclick: () => ctx.send({ type: "pass_ahead", on: !turn, turn: true }) }, turn ? "Passing this turn ✓ (undo)" : "Pass this turn"));
     }
+    // "Wait!" (issue 45): anyone still to answer may ask for the full time, holding a card
+    // or not; the others see who asked, as a hesitation at a real table.
+    const holds = msg.holds || [];
+    if (msg.seat !== null && !view.over && !holds.includes(msg.seat) && !(msg.you && (msg.you.pass_ahead || msg.you.pass_turn))) {
+      banner.append(" ", el("button", { type: "button", id: "wait", title: "Ask for the full time to answer (anyone may, holding a card or not)",
+        onclick: () => ctx.send({ type: "wait" }) }, "Wait! (W)"));
+    }
+    if (holds.length) banner.append(el("span", { class: "muted", id: "holds" }, ` ${holds.map((p) => (p === msg.seat ? "you" : names(p))).join(" and ")} asked to wait.`));
     bar.append(banner);
   }
   const hand = el("div", { class: "cards hand", id: "hand", role: "list", "aria-label": "your hand" });
@@ -374,6 +386,7 @@ function moments(prev, msg, ctx) {
 document.addEventListener("keydown", (ev) => {
   if (!lastMsg || ev.target.tagName === "INPUT" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if ((ev.key === "p" || ev.key === "P") && lastMsg.asked && legal(lastMsg).some((a) => a.type === "pass")) send({ type: "pass" });
+  else if ((ev.key === "w" || ev.key === "W") && document.getElementById("wait")) lastCtx.send({ type: "wait" });
   else if (ev.key === "Escape") { selected = null; filters = {}; draw(); }
   else if (/^[1-9]$/.test(ev.key) && lastMsg.view.hand) {
     const c = lastMsg.view.hand[Number(ev.key) - 1];
