@@ -33,7 +33,7 @@ from sqlalchemy import Engine
 from starlette.routing import Match, WebSocketRoute
 
 from gamenight.engine.core import Outcome
-from gamenight.server import chat, coach, ops, pages, shared, workers
+from gamenight.server import chat, coach, names, ops, pages, shared, workers
 from gamenight.server.accounts import Accounts
 from gamenight.server.accounts.routes import router as accounts_router
 from gamenight.server.db import Store, TableRow, connect, disconnect
@@ -202,6 +202,7 @@ def create_app(
     if hosts is None:
         hosts = os.environ.get("GAMENIGHT_HOSTS", "").split(",")
     table_chat = chat.Chat(server.hub)
+    names.latin_map()  # the name check's table, once per process: part of the idle server
     app = App(
         title="gamenight",
         lifespan=lambda _app: running(server, setup, table_chat),

@@ -32,12 +32,15 @@ class BadName(ValueError):
 
 
 @functools.cache
-def _latin_map() -> dict[str, str]:
-    """Non-ASCII character -> the ASCII letter or digit it is confusable with."""
-    from confusable_homoglyphs import confusables
+def latin_map() -> dict[str, str]:
+    """Non-ASCII character -> the ASCII letter or digit it is confusable with. The
+    library's table is read here and dropped (importing its `confusables` module would keep
+    all of it: 6 MB in Python objects, for the 2,000 entries kept here), and the server
+    builds this map as it starts (app.py), not at its first join."""
+    from confusable_homoglyphs.utils import load
 
     found: dict[str, str] = {}
-    for char, glyphs in confusables.confusables_data.items():
+    for char, glyphs in load("confusables.json").items():
         if len(char) != 1 or char.isascii():
             continue
         for glyph in glyphs:
@@ -53,7 +56,7 @@ def skeleton(name: str) -> str:
     text = unicodedata.normalize("NFKD", name)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = unicodedata.normalize("NFKC", text.casefold())
-    latin = _latin_map()
+    latin = latin_map()
     text = "".join(latin.get(ch, ch) for ch in text).casefold().translate(ASCII_FOLD)
     text = "".join(ch for ch in text if ch.isalnum())
     for pair, one in PAIRS:
