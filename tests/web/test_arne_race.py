@@ -10,7 +10,7 @@ import time
 from playwright.sync_api import Browser, Page, WebSocketRoute
 
 from tests.server.helpers import Server, wait_js
-from tests.web.conftest import open_page
+from tests.web.conftest import open_page, start_table
 
 
 class SlowSocket:
@@ -78,7 +78,7 @@ def test_a_pass_for_a_decision_that_moved_on_is_dropped_quietly(
     ).ok
     ann.goto(f"{server.url}/tables/{tid}")
     bob.goto(f"{server.url}/tables/{tid}")
-    ann.click("#start")
+    start_table(ann)
     deadline = time.time() + 60
     while True:  # Ann passes whenever asked, until Bob may answer in a window
         assert time.time() < deadline, "Bob was never asked to answer"

@@ -17,6 +17,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from gamenight.server.db import Store, connect
 from tests.server.helpers import SHOTS, Server, wait_js
+from tests.web.conftest import start_table
 
 
 def new_page(browser: Browser, width: int = 1200, height: int = 900) -> Page:
@@ -57,7 +58,7 @@ def test_two_people_play_a_whole_drop_or_stop_game(server: Server, browser: Brow
     bob.fill("#join-name", "Bob")
     bob.click('[data-join="1"]')
     wait_js(ann, "document.querySelector('#start') && !document.querySelector('#start').disabled")
-    ann.click("#start")
+    start_table(ann)
     rng = random.Random(4)
     deadline = time.time() + 90
     shots = 0
@@ -105,7 +106,7 @@ def test_a_person_plays_arne_against_bots_with_a_black_card_out_of_turn(
             "seed": 31,
         },
     )
-    page.click("#start")
+    start_table(page)
     page.wait_for_selector("#hand", timeout=20000)
     page.set_default_timeout(3000)  # the page redraws on every message: retry, don't wait
     black_out_of_turn = False
@@ -214,7 +215,7 @@ def test_a_person_drops_a_piece_and_sees_it_fall_and_score(
             "seed": 3,
         },
     )
-    page.click("#start")
+    start_table(page)
     for turn in range(2):
         page.wait_for_selector("#drop-btn", timeout=30000)
         box = page.evaluate(
@@ -286,7 +287,7 @@ def test_hostile_text_in_every_field_runs_no_script(server: Server, browser: Bro
         wait_js(
             page, "document.querySelector('#start') && !document.querySelector('#start').disabled"
         )
-        page.click("#start")
+        start_table(page)
         page.wait_for_timeout(1500)
         for p in (page, other):
             assert p.evaluate("window.__pwned") is None, game

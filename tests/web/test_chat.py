@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Browser
 
 from tests.server.helpers import SHOTS, Server, wait_js
-from tests.web.conftest import create_table, open_page
+from tests.web.conftest import create_table, open_page, start_table
 
 HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
 
@@ -30,7 +30,7 @@ def test_chat_is_text_limited_and_the_owner_mutes(server: Server, browser: Brows
     bob.fill("#join-name", "Bob")
     bob.click("[data-join='1']")
     ann.wait_for_selector("#start:not([disabled])")
-    ann.click("#start")
+    start_table(ann)
     watcher.goto(f"{server.url}/tables/{tid}")
     for page in (ann, bob, watcher):
         wait_js(page, "document.body.dataset.status === 'running'")

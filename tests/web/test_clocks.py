@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Browser
 
 from tests.server.helpers import Server, wait_js
-from tests.web.conftest import open_page
+from tests.web.conftest import open_page, start_table
 from tests.web.test_seats import SHOTS, make_table, sit
 
 
@@ -18,7 +18,7 @@ def test_a_timeout_is_played_by_the_bot_and_the_log_says_so(
     tid = make_table(ann, server, 2, settings)
     bob = open_page(browser)
     sit(bob, server, tid, 1, "Bob")
-    ann.click("#start")
+    start_table(ann)
     wait_js(ann, "document.body.dataset.status === 'running'")
     # Every person's bank is on the table; the one to move counts down.
     ann.wait_for_selector('[data-clock="0"]')
@@ -61,7 +61,7 @@ def test_the_clock_shows_on_the_first_turn(server: Server, browser: Browser) -> 
     tid = make_table(ann, server, 2, settings)
     bob = open_page(browser)
     sit(bob, server, tid, 1, "Bob")
-    ann.click("#start")
+    start_table(ann)
     for page in (ann, bob):
         wait_js(page, "document.body.dataset.status === 'running'")
         page.wait_for_selector('[data-clock="0"]', timeout=3000)

@@ -16,6 +16,7 @@ from tests.web.conftest import (
     create_table,
     open_page,
     serious_violations,
+    start_table,
 )
 
 
@@ -99,7 +100,7 @@ def test_the_coach_gives_the_exact_odds_only_against_bots(server: Server, browse
     r = page.request.post(f"{server.url}/api/tables", data=body)
     tid = r.json()["id"]
     page.goto(f"{server.url}/tables/{tid}")
-    page.click("#start")
+    start_table(page)
     page.wait_for_selector("#drop:enabled", timeout=30000)
     page.check("#coach")
     page.wait_for_selector("#coach-advice .odds", timeout=30000)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.server.helpers import Server
+from tests.server.helpers import Server, wait_js
 from tests.web.conftest import DESKTOP, PHONE, open_page, serious_violations
 
 
@@ -84,3 +84,23 @@ def test_a_person_creates_a_table_from_the_lobby_with_a_variant(
     info = page.request.get(f"{server.url}/api/tables/{tid}").json()
     assert info["options"].get("deck") == "descending"
     assert [s["kind"] for s in info["seats"]][1] == "bot"
+
+
+def test_a_table_of_one_person_and_bots_starts_itself(server: Server, browser: Browser) -> None:
+    """Issue 45, item 5: with every other seat a bot there is nobody to wait for; the game
+    starts as the person's table page opens (before, it waited for a click on Start)."""
+    page = open_page(browser)
+    page.goto(server.url)
+    page.wait_for_selector(".game-card .pic svg")
+    page.click('.game-card[data-game="drop-or-stop"]')
+    page.fill("#name", "Ann")
+    page.fill('#players-opt [name="players"]', "3")
+    page.dispatch_event('#players-opt [name="players"]', "change")
+    page.select_option('#seats select[data-seat="1"]', "easy")
+    page.select_option('#seats select[data-seat="2"]', "medium")
+    page.click("#create-btn")
+    page.wait_for_url("**/tables/*")
+    wait_js(page, "document.body.dataset.status === 'running'", timeout=5000)
+    assert page.locator("#start").count() == 0 or not page.locator("#start").is_visible()
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()

@@ -12,20 +12,23 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.server.helpers import Server, wait_js
-from tests.web.conftest import open_page
+from tests.web.conftest import open_page, start_table
 from tests.web.test_seats import SHOTS, make_table, sit
 
 NEVER_STARTED = 4.0  # seconds an unstarted table stays listed on this test's server
+LEFT = 1.0  # seconds a table waiting for players stays listed after its last page closed
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     data = tmp_path_factory.mktemp("lobby")
     os.environ["GAMENIGHT_LOBBY_OPEN_SECONDS"] = str(NEVER_STARTED)
+    os.environ["GAMENIGHT_LOBBY_LEFT_SECONDS"] = str(LEFT)
     try:
         srv = Server(f"sqlite:///{data / 'gn.sqlite3'}", data).start()
     finally:
         del os.environ["GAMENIGHT_LOBBY_OPEN_SECONDS"]
+        del os.environ["GAMENIGHT_LOBBY_LEFT_SECONDS"]
     yield srv
     srv.stop()
 
@@ -47,7 +50,7 @@ def test_the_lobby_puts_yours_first_says_watch_and_drops_old_and_finished(
     ann, bob, cat = open_page(browser), open_page(browser), open_page(browser)
     ours = make_table(ann, server, 2, {})
     sit(bob, server, ours, 1, "Bob")
-    ann.click("#start")
+    start_table(ann)
     wait_js(ann, "document.body.dataset.status === 'running'")
     # Cat's tables: one with a seat to take, one full but not started (Cat and a bot).
     r = cat.request.post(
@@ -102,7 +105,9 @@ def test_the_lobby_puts_yours_first_says_watch_and_drops_old_and_finished(
     print("Cat's lobby later:", later)
     ids = [t for t, _ in later]
     assert joinable in ids and full in ids  # Cat's own, kept for her
-    assert set(ids) == {joinable, full, ours}
+    # (ours: Ann and Bob went to the lobby, nobody has been at their game for a while: it
+    # left the others' list, issue 45 item 5; it is still theirs, below)
+    assert set(ids) == {joinable, full}
     left = rows(bob, server)
     assert [t for t, _ in left] == [ours]  # Cat's unstarted tables left everyone else's list
     assert done not in ids
@@ -115,3 +120,25 @@ def test_the_lobby_puts_yours_first_says_watch_and_drops_old_and_finished(
     for p in (ann, bob, cat):
         assert not p.errors  # type: ignore[attr-defined]
         p.context.close()
+
+
+def test_the_lobby_lists_only_tables_someone_can_join_or_watch_now(
+    server: Server, browser: Browser
+) -> None:
+    """Issue 45, item 5: a game whose people all left, and a table waiting for players
+    whose creator left, leave the list (the first stayed until the idle sweep, 30 minutes)."""
+    dan, eve, fay = open_page(browser), open_page(browser), open_page(browser)
+    played = make_table(dan, server, 2, {})
+    sit(eve, server, played, 1, "Eve")
+    start_table(dan)
+    wait_js(eve, "document.body.dataset.status === 'running'")
+    waiting = make_table(fay, server, 2, {})  # Fay waits for a second player
+    listed = dict(rows(open_page(browser), server))
+    assert listed.get(played) == "watch" and listed.get(waiting) == "join"
+    dan.context.close()
+    eve.context.close()
+    fay.context.close()
+    time.sleep(LEFT + 0.5)
+    listed = dict(rows(open_page(browser), server))
+    print("listed after everyone left:", listed)
+    assert played not in listed and waiting not in listed

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, WebSocketRoute
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.server.helpers import Server, wait_js
-from tests.web.conftest import PHONE, create_table, open_page, serious_violations
+from tests.web.conftest import PHONE, create_table, open_page, serious_violations, start_table
 
 
 class HeldTable:
@@ -174,7 +174,7 @@ def test_arne_cards_fly_the_final_round_is_said_and_the_count_goes_step_by_step(
         " if (n.id === 'announce') window.__said.push(n.textContent); })"
         ".observe(document.body, { childList: true }); }"
     )
-    owner.click("#start")
+    start_table(owner)
     wait_js(page, "window.__said.length > 0", timeout=90000)
     assert page.evaluate("window.__said[0]").startswith("The draw pile is empty: final round")
     assert page.evaluate("window.__flown") > 0  # cards flew to displays on the way

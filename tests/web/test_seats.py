@@ -9,7 +9,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page
 
 from tests.server.helpers import SHOTS, Server, wait_js
-from tests.web.conftest import open_page
+from tests.web.conftest import open_page, start_table
 
 
 def make_table(page: Page, server: Server, seats: int, settings: dict[str, Any]) -> str:
@@ -60,7 +60,7 @@ def test_a_leaver_is_replaced_by_a_bot_and_takes_the_seat_back(
     tid = make_table(ann, server, 2, {"grace_seconds": 1, "clock": "relaxed"})
     bob = open_page(browser)
     sit(bob, server, tid, 1, "Bob")
-    ann.click("#start")
+    start_table(ann)
     wait_js(bob, "document.body.dataset.status === 'running'")
     wait_js(bob, "document.querySelector('#drop') !== null")
     # Bob closes the tab: after the 1 s grace a bot plays for him, said by name.
@@ -99,7 +99,7 @@ def test_the_owner_hands_a_seat_to_a_bot_and_the_person_takes_it_back(
     tid = make_table(ann, server, 2, {"grace_seconds": 0})  # 0: never by itself
     bob = open_page(browser)
     sit(bob, server, tid, 1, "Bob")
-    ann.click("#start")
+    start_table(ann)
     wait_js(bob, "document.body.dataset.status === 'running'")
     # Only the owner may: Bob cannot hand Ann's seat to a bot.
     r = bob.request.post(f"{server.url}/api/tables/{tid}/seats/0", data={"to": "bot"})
@@ -142,7 +142,7 @@ def test_before_the_start_the_owner_arranges_bots_open_seats_and_removes_a_perso
     assert bad.status == 400 and "open, bot" in bad.json()["error"]
     ann.click('[data-seat-bot="1"]')
     ann.click('[data-seat-bot="2"]')
-    ann.click("#start")
+    start_table(ann)
     wait_js(ann, "document.body.dataset.status === 'running'")
     assert not ann.errors and not bob.errors  # type: ignore[attr-defined]
     bob.context.close()

@@ -9,7 +9,7 @@ import time
 from playwright.sync_api import Browser, Page
 
 from tests.server.helpers import Server, wait_js
-from tests.web.conftest import open_page
+from tests.web.conftest import open_page, start_table
 from tests.web.test_seats import SHOTS, make_table, play_a_move, sit
 
 
@@ -29,7 +29,7 @@ def test_a_rematch_of_three_people_with_one_declining(server: Server, browser: B
     bob, cat = open_page(browser), open_page(browser)
     sit(bob, server, tid, 1, "Bob")
     sit(cat, server, tid, 2, "Cat")
-    ann.click("#start")
+    start_table(ann)
     play_out([ann, bob, cat])
     # Ann asks for the rematch: she goes to the next table; Bob and Cat are asked.
     ann.click("#rematch")
@@ -49,7 +49,7 @@ def test_a_rematch_of_three_people_with_one_declining(server: Server, browser: B
     assert r.status == 409 and "waiting for Cat" in r.json()["error"]
     ann.click('[data-seat-bot="1"]')
     wait_js(ann, "document.querySelector('[data-waiting]') === null")
-    ann.click("#start")
+    start_table(ann)
     wait_js(bob, "document.body.dataset.status === 'running'")
     assert "Bob" in bob.locator("#players .seat.me").inner_text()
     assert bob.locator("#series-h").inner_text() == "Series: game 2"
@@ -73,7 +73,7 @@ def test_the_series_panel_and_the_results_agree_after_every_game(
     tid = make_table(ann, server, 2, {})
     bob = open_page(browser)
     sit(bob, server, tid, 1, "Bob")
-    ann.click("#start")
+    start_table(ann)
     play_out([ann, bob])
     ann.click("#rematch")
     ann.wait_for_url(lambda url: tid not in url)

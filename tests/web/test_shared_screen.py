@@ -9,7 +9,7 @@ import time
 from playwright.sync_api import Browser
 
 from tests.server.helpers import SHOTS, Server, wait_js
-from tests.web.conftest import create_table, open_page
+from tests.web.conftest import create_table, open_page, start_table
 
 REACTION = 1.5  # seconds: far shorter than the wait at the hand-over below
 
@@ -34,7 +34,7 @@ def test_pass_and_play_arne_with_a_reaction_window(server: Server, browser: Brow
         page.click("#shared-sit")
         page.wait_for_selector(f"#lobby-seats >> text={name}")
     page.wait_for_selector("#start:not([disabled])")
-    page.click("#start")
+    start_table(page)
     wait_js(page, "document.body.dataset.status === 'running'")
     handed: list[str] = []
     window_checked = False

@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Browser
 
 from tests.server.helpers import Server, wait_js
-from tests.web.conftest import open_page
+from tests.web.conftest import open_page, start_table
 from tests.web.test_seats import make_table
 
 
@@ -15,7 +15,7 @@ def test_spectators_are_listed_by_name_as_plain_text(server: Server, browser: Br
     tid = make_table(ann, server, 2, {})
     r = ann.request.post(f"{server.url}/api/tables/{tid}/seats/1", data={"to": "easy"})
     assert r.ok, r.text()
-    ann.click("#start")
+    start_table(ann)
     dan, eve = open_page(browser), open_page(browser)
     dan.goto(server.url)
     dan.evaluate("localStorage.setItem('gamenight.name', 'Dan')")

@@ -10,7 +10,7 @@ import time
 from playwright.sync_api import Browser, Page
 
 from tests.server.helpers import SHOTS, Server, wait_js
-from tests.web.conftest import PHONE, create_table, open_page
+from tests.web.conftest import PHONE, create_table, open_page, start_table
 
 
 def shot(page: Page, name: str) -> None:
@@ -45,7 +45,7 @@ def test_you_in_two_seats_makes_a_shared_screen_table(server: Server, browser: B
     assert page.locator("#players .status-dot.offline").count() == 0
     assert page.locator("#spectators").count() == 0
     shot(page, "together-shared-created.png")
-    page.click("#start")
+    start_table(page)
     page.wait_for_selector("#handover:not([hidden])")
     assert page.inner_text("#handover-h") in ("Pass the device to Carl", "Pass the device to Dana")
     page.click("#handover-ready")
@@ -80,7 +80,7 @@ def test_a_person_who_left_is_said_away_and_the_bot_moves_are_marked(
     bob.fill("#join-name", "Bob")
     bob.click('[data-join="1"]')
     ann.wait_for_selector("#lobby-seats >> text=Bob")
-    ann.click("#start")
+    start_table(ann)
     wait_js(ann, "document.body.dataset.status === 'running'")
     bob.wait_for_selector("#players >> text=Bob")
     # Bob is present: "Let a bot play" is a quiet link on its own line, not over his name.
@@ -187,7 +187,7 @@ def test_a_rematch_says_whom_it_waits_for(server: Server, browser: Browser) -> N
     tid = make_table(ann, server, 2, {})
     bob = open_page(browser)
     sit(bob, server, tid, 1, "Bob")
-    ann.click("#start")
+    start_table(ann)
     play_out([ann, bob])
     # Bob asks first: his new table waits for Ann to accept, and says so.
     bob.click("#rematch")

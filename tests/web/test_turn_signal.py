@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Browser, Page
 
 from tests.server.helpers import Server, wait_js
-from tests.web.conftest import create_table, open_page
+from tests.web.conftest import create_table, open_page, start_table
 
 MY_TURN = "document.body.dataset.yourTurn === '1'"
 
@@ -43,7 +43,7 @@ def test_the_tab_tells_whose_turn_it_is(server: Server, browser: Browser) -> Non
     bob.fill("#join-name", "Bob")
     bob.click("[data-join='1']")
     ann.wait_for_selector("#start:not([disabled])")
-    ann.click("#start")
+    start_table(ann)
     for page in (ann, bob):
         wait_js(page, "document.body.dataset.status === 'running'")
         wait_js(page, "document.body.dataset.yourTurn !== undefined")

@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page
 
 from tests.server.helpers import Server, wait_js
-from tests.web.conftest import create_table, open_page
+from tests.web.conftest import create_table, open_page, start_table
 from tests.web.test_moments import play_arne_turn
 from tests.web.test_seats import SHOTS, sit
 
@@ -82,7 +82,7 @@ def test_a_window_nobody_answers_closes_within_the_goal(server: Server, browser:
     bob.add_init_script(RECORDER)
     sit(bob, server, tid, 1, "Bob")
     ann.reload()
-    ann.click("#start")
+    start_table(ann)
     wait_js(ann, "document.body.dataset.status === 'running'")
     deadline = time.time() + 150
     spans: list[float] = []

@@ -36,6 +36,25 @@ def open_seconds() -> float:
         return 900.0
 
 
+def left_seconds() -> float:
+    """How long a table stays listed after its last page closed
+    (GAMENIGHT_LOBBY_LEFT_SECONDS): its creator or its people left."""
+    try:
+        return float(os.environ.get("GAMENIGHT_LOBBY_LEFT_SECONDS", "180"))
+    except ValueError:
+        return 180.0
+
+
+def listable(table: LiveTable, now: float) -> bool:
+    """Someone can join or watch it now (issue 45, item 5: a table whose people had all
+    left stayed listed until the idle sweep, 30 minutes): someone's page is at it (here or,
+    in a cluster, on another process), it is a bots' game to watch, or its last page
+    closed only a few minutes ago."""
+    if table.conns or any(table.elsewhere.values()) or table.all_bots:
+        return True
+    return now - table.idle_since < left_seconds()  # (a page reloading is not leaving)
+
+
 def recent(store: Store, limit: int = RECENT_MAX) -> list[dict[str, Any]]:
     """The newest finished games (one query): game, when, and the replay's address."""
     query = (
@@ -137,7 +156,7 @@ async def view(
         if row.id in mine or (row.status == "open" and row.created < stale):
             continue  # yours are above; a table that never started leaves after a while
         live = hub.live.get(row.id)
-        if live is None:
-            continue  # not in play on this server (left before a restart)
+        if live is None or not listable(live, now):
+            continue  # not in play on this server (left before a restart), or nobody's
         others.append(mark(hub, live, cookies, summary(live)))
     return {"yours": yours, "tables": others, "recent": await hub.db(recent, hub.store)}

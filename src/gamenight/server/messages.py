@@ -21,7 +21,7 @@ from gamenight.server.live_table import (
     LiveTable,
     Refused,
 )
-from gamenight.server.operations import TAKE_BACK
+from gamenight.server.operations import START, TAKE_BACK
 
 if TYPE_CHECKING:
     from gamenight.engine.core import State
@@ -167,6 +167,27 @@ async def attach(hub: Host, table: LiveTable, conn: Conn) -> None:
         await hub.send_to(table, conn)  # the others see the list at the next change
         return
     await hub.broadcast(table)
+    if alone_with_bots(table, conn.seat):
+        hub.spawn(_start(hub, table))
+
+
+def alone_with_bots(table: LiveTable, seat: int | None) -> bool:
+    """`seat` is the only person at an open table whose other seats are all bots: their
+    page's arrival starts the game (issue 45, item 5), as a game against bots starts on
+    Board Game Arena; there is nobody else to wait for."""
+    if seat is None or table.row.status != "open":
+        return False
+    kinds = [s.kind for s in table.row.seats]
+    return (
+        kinds.count("person") == 1
+        and kinds.count("bot") == len(kinds) - 1
+        and (table.seat_row(seat).kind == "person")
+    )
+
+
+async def _start(hub: Host, table: LiveTable) -> None:
+    with contextlib.suppress(Refused):  # (started meanwhile, a series still waiting, ...)
+        await hub.run(START, table)
 
 
 async def detach(hub: Host, table: LiveTable, conn: Conn) -> None:
