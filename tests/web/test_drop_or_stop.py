@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -261,3 +262,38 @@ def test_you_is_capitalised_only_where_a_sentence_starts(server: Server, browser
     )
     assert ", you had" in text or ", you went over" in text, text
     assert ", You" not in text and "and You" not in text, text
+
+
+def test_a_busy_coach_stays_on_and_answers_when_it_can(server: Server, browser: Browser) -> None:
+    """Issue 44's leftover: the person's coach budget (or a busy pool) answers 429; the page
+    said nothing and switched the coach off. It stays on, says it is busy, asks again."""
+    page = open_page(browser)
+    busy = {"left": 2}
+
+    def coach_route(route: Any) -> None:
+        if busy["left"] > 0:
+            busy["left"] -= 1
+            route.fulfill(status=429, json={"error": "the coach is busy; try again shortly"})
+        else:
+            route.continue_()
+
+    page.route("**/api/tables/*/coach", coach_route)
+    body = {
+        "game": "drop-or-stop",
+        "options": {"players": 2},
+        "seats": ["open", "hard"],
+        "settings": {"bot_delay": 0},
+        "sit": 0,
+        "name": "Ann",
+    }
+    create_table(page, server, body)
+    page.wait_for_selector("#drop:enabled", timeout=30000)
+    if not page.locator("#coach").is_checked():
+        page.check("#coach")
+    page.wait_for_selector("#coach-thinking:has-text('busy')", timeout=10000)
+    assert page.locator("#coach").is_checked()
+    page.wait_for_selector("#coach-advice .odds", timeout=30000)
+    assert page.locator("#coach").is_checked() and busy["left"] == 0
+    errors = page.errors  # type: ignore[attr-defined]
+    assert all("status of 429" in e for e in errors), errors
+    page.context.close()

@@ -6,6 +6,10 @@ import { api, el } from "/static/common.js";
 let on = localStorage.getItem("gamenight.coach") === "1";
 let forVersion = -1;   // the version the advice was asked for
 let advice = null;     // the server's advice for `forVersion`, once it came
+let trouble = null;    // why the last ask failed ("busy"): said, and asked again shortly
+let tries = 0;         // asks for `forVersion` so far
+let retrying = null;   // the version asked again after a failure
+const MAX_TRIES = 5;
 
 /** May this seat have a coach here? Every other seat is a bot and the game is live. */
 export function coachAllowed(msg) {
@@ -31,15 +35,25 @@ export function coachPanel(msg, ctx, redraw, show, idle = " shows the hard bot's
   if (!on) return box;
   if (!msg.asked) { box.append(el("span", { class: "muted" }, idle)); return box; }
   if (forVersion === msg.version && advice) { box.append(...[show(advice)].flat()); return box; }
-  box.append(el("span", { class: "muted", id: "coach-thinking" }, " thinking…"));
+  box.append(el("span", { class: "muted", id: "coach-thinking" }, trouble ? ` ${trouble}` : " thinking…"));
   if (forVersion !== msg.version) {
-    forVersion = msg.version; advice = null;
+    if (retrying !== msg.version) { tries = 0; trouble = null; }  // (a retry keeps its count)
+    retrying = null;
+    forVersion = msg.version; advice = null; tries += 1;
     const asked = msg.version;
     api(`/api/tables/${ctx.tableId}/coach`).then((r) => {
       if (r.version !== asked || forVersion !== asked) return;
-      advice = r.advice;
+      advice = r.advice; trouble = null;
       redraw();
-    }).catch(() => { on = false; forVersion = -1; redraw(); });
+    }).catch((e) => {
+      // A busy server (429: the person's coach budget, or its workers) is not a reason to
+      // switch the coach off (it was, before issue 45): say so and ask again in a moment.
+      if (forVersion !== asked) return;
+      if (tries >= MAX_TRIES) { trouble = `the coach could not answer: ${e.message}`; redraw(); return; }
+      trouble = "the coach is busy; asking again…";
+      redraw();
+      setTimeout(() => { if (forVersion === asked) { forVersion = -1; retrying = asked; redraw(); } }, 1500 * tries);
+    });
   }
   return box;
 }
