@@ -68,6 +68,8 @@ def test_R12a_flag_off_forces_a_stop_that_looks_voluntary(game):
     state.act(1, DROP)
     assert state.actions(0) == [STOP]
     assert state.actors == (0,)  # asked like any turn, no automatic move
+    with pytest.raises(IllegalAction, match=r"^you can't drop: your cards are already over"):
+        state.act(0, DROP)  # why, in words, to that seat only (issue 45, item 5)
     events = state.act(0, STOP)
     assert [(e.kind, e.data) for e in events] == [("stopped", {"seat": 0})]
 
@@ -99,8 +101,8 @@ def test_R14_both_piles_empty_only_stop(game):
     state.draw = state.draw[-1:]
     state.act(0, DROP)
     assert state.actions(1) == [STOP]
-    with pytest.raises(IllegalAction, match="not legal"):
-        state.act(1, DROP)
+    with pytest.raises(IllegalAction, match=r"^you can't drop: no card is left to draw \(R14\)"):
+        state.act(1, DROP)  # the reason in player words (issue 45, item 5)
 
 
 def test_R15_round_ends_when_nobody_is_active(game):

@@ -42,7 +42,7 @@ async def act(hub: Host, table: LiveTable, seat: int, version: Any, obj: Any) ->
     async with table.lock:
         state = _check_version(table, seat, version)
         action = _parse(table, obj)
-        _check(state, seat, action)
+        _check(table, state, seat, action)
         n, before, window = len(state.history), len(state.log), state.window_key()
         heavy = game_spec(table.game.name).heavy
         if heavy:
@@ -107,10 +107,14 @@ def _parse(table: LiveTable, obj: Any) -> Action:
         raise Refused(str(err)) from err
 
 
-def _check(state: State, seat: int, action: Action) -> None:
-    """Refused unless `seat` owes a decision and `action` is legal for it now."""
+def _check(table: LiveTable, state: State, seat: int, action: Action) -> None:
+    """Refused unless `seat` owes a decision and `action` is legal for it now; the reason
+    in words (the rules' own, or who is to decide)."""
     if seat not in state.actors:
-        raise Refused(f"it is not your decision now (seat {seat}); waiting for another seat")
+        first = state.actors[0] if state.actors else None
+        who = table.seat_row(first).name if first is not None else None
+        waiting = f"waiting for {who}" if who else "waiting for another seat"
+        raise Refused(f"it is not your turn: {waiting}")
     reason = state._refusal(seat, action)
     if reason is not None:
         raise Refused(reason)

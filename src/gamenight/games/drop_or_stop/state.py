@@ -159,6 +159,19 @@ class DropOrStopState(State):
             return DROP_OR_STOP
         return ONLY_STOP
 
+    def _refusal(self, seat: int, action: Action) -> str | None:
+        """Why DROP is not offered, in player words (issue 45, item 5: a click on an
+        unavailable choice says why); told only to the seat asking, whose own cards it
+        is about (R12a: never announced to the others)."""
+        if action is DROP and seat == self.current and self.actors:
+            if not (self.draw or self.discard):
+                return "you can't drop: no card is left to draw (R14), so you must stop"
+            if not self.game.allow_overflow_drop and self.game.total_at[self.weight[seat]] is None:
+                return (
+                    "you can't drop: your cards are already over the limit (R12a), so you must stop"
+                )
+        return super()._refusal(seat, action)
+
     def act(self, seat: int, action: Action) -> list[Event]:
         """The contract's `act`; the seat to act with the shared DROP or STOP, when legal
         (R10, R12a, R14), goes straight to `_apply`, the hot path of every playout.
