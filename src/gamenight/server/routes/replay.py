@@ -142,26 +142,42 @@ async def history(server: Server, table_id: str) -> list[tuple[int, dict[str, An
     return found
 
 
+async def worked(
+    server: Server,
+    request: Request,
+    here: Replays,
+    table: LiveTable,
+    cache: Any,
+    seat: int | None,
+    job: Any,
+    *head: Any,
+) -> Any:
+    """`job(game, *head, steps, seat)` run in the asker's share of the workers (a replay is
+    costly work), kept per (table, seat) in `cache`."""
+    key = (table.row.id, seat)
+    found = cache.get(key)
+    if found is None:
+        who = here.asker(server, request, table)
+        steps = await history(server, table.row.id)
+        found = await server.hub().pool.run_for(who, "replay", job, table.game, *head, steps, seat)
+        cache.keep(key, found, who.person)
+    return found
+
+
 @router.get("/api/tables/{table_id}/replay")
 async def replay(
     table_id: str, request: Request, server: ServerDep, here: ReplaysDep, seat: int | None = None
 ) -> dict[str, Any]:
     table = await finished(server, table_id, seat)
-    key = (table_id, seat)
-    found: dict[str, Any] | None = here.views.get(key)
-    if found is None:
-        who = here.asker(server, request, table)
-        steps = await history(server, table_id)
-        head = {
-            "id": table.row.id,
-            "options": table.row.options,
-            "seed": table.row.seed,
-            "seats": server.hub().public_table(table)["seats"],
-        }
-        found = await server.hub().pool.run_for(
-            who, "replay", step_views, table.game, head, steps, seat
-        )
-        here.views.keep(key, found, who.person)
+    head = {
+        "id": table.row.id,
+        "options": table.row.options,
+        "seed": table.row.seed,
+        "seats": server.hub().public_table(table)["seats"],
+    }
+    found: dict[str, Any] = await worked(
+        server, request, here, table, here.views, seat, step_views, head
+    )
     return found
 
 
@@ -170,13 +186,7 @@ async def replay_events(
     table_id: str, request: Request, server: ServerDep, here: ReplaysDep, seat: int | None = None
 ) -> dict[str, Any]:
     table = await finished(server, table_id, seat)
-    key = (table_id, seat)
-    events = here.events.get(key)
-    if events is None:
-        who = here.asker(server, request, table)
-        steps = await history(server, table_id)
-        events = await server.hub().pool.run_for(
-            who, "replay", step_events, table.game, table.row.seed, steps, seat
-        )
-        here.events.keep(key, events, who.person)
+    events = await worked(
+        server, request, here, table, here.events, seat, step_events, table.row.seed
+    )
     return {"seat": seat, "events": events}
