@@ -89,7 +89,7 @@ def test_drop_its_coach_draws_the_planners_best_drops_as_ghosts(
         expected = float(first.split("— ")[1].split(" points")[0])
         piece = first.split(" at ")[0]
         page.click("#drop-btn")
-        scored = f"for the {piece}; side total"
+        scored = f"for the {piece}; "  # "...; Ann now has 3."
         wait_js(
             page,
             "[...document.querySelectorAll('#log div')]"

@@ -106,6 +106,12 @@ async function profilePage(name) {
   )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, "No games yet."))]));
 }
 
+function playerCell(r) {
+  return el("td", {}, r.bot ? r.name : el("a", { href: `/players/${encodeURIComponent(r.name)}` }, r.name));
+}
+
+// Ranked by rating (mu - 3 sigma), and below, apart and unranked, the provisional players
+// (fewer than accounts.PROVISIONAL_GAMES rated games) by their estimate mu, as lichess does.
 async function leaderboardPage(game) {
   $("#leaderboard").hidden = false;
   await showMe();
@@ -116,11 +122,17 @@ async function leaderboardPage(game) {
   }
   document.title = `gamenight — ${b.title} leaderboard`;
   $("#board-h").textContent = `${b.title}: leaderboard`;
-  $("#board tbody").replaceChildren(...(b.players.length ? b.players.map((r) => el("tr", {},
-    el("td", {}, String(r.place)),
-    el("td", {}, r.bot ? r.name : el("a", { href: `/players/${encodeURIComponent(r.name)}` }, r.name)),
-    ratingCell(r), el("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`), el("td", {}, String(r.games)),
-  )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, "Nobody is rated yet."))]));
+  const ranked = b.players.filter((r) => !r.provisional);
+  const provisional = b.players.filter((r) => r.provisional);
+  $("#board tbody").replaceChildren(...(ranked.length ? ranked.map((r) => el("tr", {},
+    el("td", {}, String(r.place)), playerCell(r), el("td", {}, r.rating.toFixed(1)),
+    el("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`), el("td", {}, String(r.games)),
+  )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, "Nobody is ranked yet."))]));
+  const n = b.provisional_games;
+  $("#provisional").hidden = !provisional.length;
+  $("#provisional-note").textContent = `Fewer than ${n} rated games: not ranked yet. A newcomer's rating (μ − 3σ) is near zero or below until the uncertainty σ shrinks, so these players are listed apart, by their skill estimate μ, and join the ranking after ${n} rated games.`;
+  $("#board-provisional tbody").replaceChildren(...provisional.map((r) => el("tr", {},
+    playerCell(r), el("td", {}, `${r.mu.toFixed(1)}?`), el("td", {}, `± ${r.sigma.toFixed(1)}`), el("td", {}, String(r.games)))));
 }
 
 if (path[0] === "players" && path[1]) profilePage(path[1]);

@@ -38,10 +38,88 @@ const ctx = {
   act(action) {
     if (!last) return;
     actedOn = last.version;
+    focusAfterAct = true;
     conn.send({ type: "act", version: last.version, action });
   },
   send(msg) { conn.send(msg); },
 };
+
+// Keyboard focus across redraws (issue 45): a game draws its table anew on every state, so a
+// focused control is replaced and focus fell to the page body. Focus stays on the hand or the
+// action bar (the element a game marks data-focus-home): on the control the person chose if
+// it is there and enabled, else on the bar's primary action, a playable card or its first
+// button, else on the bar itself. Only focus lost by a redraw, or left on the body by a move,
+// is put back: focus the person took elsewhere (chat, log) stays there.
+const game = $("#game");
+const CONTROLS = "button:not(:disabled), input:not(:disabled), [tabindex]:not([tabindex='-1']), a[href]";
+let focusAfterAct = false;  // the person just acted: focus on the body moves to the bar
+let focusedInGame = null;   // the element of the table that has focus (null: focus is elsewhere)
+let chosenControl = null;   // how to find again the control the person focused themselves
+let refocusing = false;
+
+/** A selector (and text) that finds a control again in the next drawing of the table. */
+function controlKey(node) {
+  const parts = [];
+  for (let n = node; n && n !== game; n = n.parentElement) {
+    if (n.id) { parts.unshift(`#${CSS.escape(n.id)}`); break; }
+    const data = [...n.attributes].filter((a) => a.name.startsWith("data-"))
+      .map((a) => `[${a.name}="${CSS.escape(a.value)}"]`).join("");
+    if (data || n === node) parts.unshift(`${n.localName}${data}`);
+  }
+  return { selector: parts.join(" "), text: node.textContent };
+}
+
+function usable(node) { return node.matches(CONTROLS) && node.getClientRects().length > 0; }
+
+function findControl(key) {
+  if (!key) return null;
+  let found;
+  try { found = [...game.querySelectorAll(key.selector)].filter(usable); } catch (_) { return null; }
+  return found.length === 1 ? found[0] : found.find((n) => n.textContent === key.text) || null;
+}
+
+/** The bar's first control: its primary action, else the picked card, else a playable card,
+ * else a button; never a check box (a key typed there is no move). Else the bar itself. */
+function barHome(bar) {
+  const controls = [...bar.querySelectorAll(CONTROLS)].filter((n) => usable(n) && n.localName !== "input");
+  const home = [".primary", "[role=button][aria-pressed=true]", "[role=button]", "*"]
+    .map((kind) => controls.find((n) => n.matches(kind))).find(Boolean);
+  if (home) return home;
+  if (!bar.hasAttribute("tabindex")) bar.tabIndex = -1;
+  return bar;
+}
+
+function keepFocus() {
+  const active = document.activeElement;
+  if (active && active !== document.body) { focusAfterAct = false; return; }  // focus is somewhere
+  const lost = focusedInGame !== null && !focusedInGame.isConnected;
+  if (!lost && !focusAfterAct) return;
+  const bar = game.querySelector("[data-focus-home]");
+  if (!bar) return;
+  const target = findControl(chosenControl) || barHome(bar);
+  refocusing = true;
+  try { target.focus({ preventScroll: true }); } finally { refocusing = false; }
+  focusedInGame = target;
+  focusAfterAct = false;
+}
+new MutationObserver(keepFocus).observe(game, { childList: true, subtree: true });
+document.addEventListener("focusin", (ev) => {
+  const inGame = game.contains(ev.target);
+  focusedInGame = inGame ? ev.target : null;
+  if (refocusing) return;
+  chosenControl = inGame && !ev.target.matches("[data-focus-home]") ? controlKey(ev.target) : null;
+  if (!inGame) focusAfterAct = false;
+});
+// Focus leaving a control that is still on the page went where the person put it (a click
+// on the board, on a panel): nothing to put back. A control a redraw removed is gone by then.
+document.addEventListener("focusout", (ev) => {
+  const node = ev.target;
+  queueMicrotask(() => {
+    if (node !== focusedInGame || !node.isConnected) return;
+    const active = document.activeElement;
+    if (!active || active === document.body) { focusedInGame = null; chosenControl = null; }
+  });
+});
 
 async function join(seat) {
   const name = $("#join-name").value.trim();

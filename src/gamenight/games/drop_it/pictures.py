@@ -3,6 +3,7 @@ game's own renderer) and the board as an RGB array for learning environments."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,9 @@ def page_data(options: dict[str, Any]) -> dict[str, Any]:
     game = DropIt.from_options(**options)
     state = game.start(0)
     view = {**state.view(None), "pieces": [], "last": None}
-    board = game.board
+    # Without the assembly letters (A/D, B/C, §3.7): they say where a real board's edge
+    # pieces slot in, nothing a player at the page needs.
+    board = replace(game.board, cells=tuple(replace(c, letters="") for c in game.board.cells))
     scale = 2.5
     top_space = 40.0
     picture = render.svg(view, board, scale)
@@ -41,7 +44,14 @@ def page_data(options: dict[str, Any]) -> dict[str, Any]:
             "height": board.height,
             "levels": board.levels,
             "bonus": [
-                {"id": c.id, "center": list(c.center), "radius": c.radius, "points": c.points}
+                {
+                    "id": c.id,
+                    "center": list(c.center),
+                    "radius": c.radius,
+                    "points": c.points,
+                    "level": c.level,  # the page names a circle as the rulebook does:
+                    "size": c.size,  # "the small bonus circle on level 6"
+                }
                 for c in board.bonus
             ],
         },

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, func, not_, or_, select
 
 from gamenight.engine.registry import spec
 from gamenight.server import db
@@ -116,27 +116,40 @@ class Profiles:
         )
 
     def leaderboard(self, game: str, limit: int = 50) -> list[dict[str, Any]]:
+        """A game's leaderboard as lichess keeps one: the settled players (bots, and people
+        with PROVISIONAL_GAMES rated games or more) ranked by rating, mu - 3 sigma, best
+        first (`place` 1, 2, ...); then, apart and unranked (`place` None), the provisional
+        players by their estimate mu. At most `limit` of each."""
         spec(game)  # BadInput: no such game
+        settled = or_(ratings.c.player.startswith("bot:"), ratings.c.games >= PROVISIONAL_GAMES)
+        here = ratings.c.game == game
         with self.engine.connect() as conn:
-            rows = conn.execute(
+            ranked = conn.execute(
                 select(ratings)
-                .where(ratings.c.game == game)
-                .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc())
+                .where(here, settled)
+                .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc(), ratings.c.name)
                 .limit(limit)
             ).all()
-        return [
-            {
-                "place": i + 1,
+            provisional = conn.execute(
+                select(ratings)
+                .where(here, not_(settled))
+                .order_by(ratings.c.mu.desc(), ratings.c.name)
+                .limit(limit)
+            ).all()
+
+        def row(r: Any, place: int | None) -> dict[str, Any]:
+            return {
+                "place": place,
                 "name": r.name,
                 "bot": r.player.startswith("bot:"),
                 "rating": round(r.mu - 3 * r.sigma, 2),
                 "mu": round(r.mu, 2),
                 "sigma": round(r.sigma, 2),
                 "games": r.games,
-                "provisional": not r.player.startswith("bot:") and r.games < PROVISIONAL_GAMES,
+                "provisional": place is None,
             }
-            for i, r in enumerate(rows)
-        ]
+
+        return [row(r, i + 1) for i, r in enumerate(ranked)] + [row(r, None) for r in provisional]
 
     def export(self, account_id: int) -> dict[str, Any]:
         """What the server keeps about this account, as JSON: its name, when it was made,

@@ -14,6 +14,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import spec
 from gamenight.server.accounts.links import account_of
+from gamenight.server.accounts.profiles import PROVISIONAL_GAMES
 from gamenight.server.accounts.sessions import (
     SESSION_COOKIE,
     SESSION_DAYS,
@@ -145,7 +146,16 @@ async def leaderboard(game: str, server: ServerDep) -> JSONResponse:
         rows = await asyncio.to_thread(people.leaderboard, game)
     except BadInput as err:  # no such game
         raise Refused(str(err), 404) from None
-    return JSONResponse({"game": game, "title": spec(game).title, "players": rows})
+    # ranked rows first (by rating, mu - 3 sigma), then the provisional ones (fewer than
+    # `provisional_games` rated games), unranked, by their estimate mu
+    return JSONResponse(
+        {
+            "game": game,
+            "title": spec(game).title,
+            "provisional_games": PROVISIONAL_GAMES,
+            "players": rows,
+        }
+    )
 
 
 async def profile_page() -> FileResponse:

@@ -222,7 +222,10 @@ function drawHandBar(view, names, msg, ctx) {
   const acts = legal(msg);
   const mayAnswer = msg.asked && !!view.window && acts.some((a) => a.type === "pass");
   const ownTurn = mayAnswer && acts.some((a) => cardOf(a) && !BLACK.has(parse(cardOf(a)).type));  // your white card may go now
-  const bar = el("div", { class: `panel handbar ${msg.asked ? "asked" : ""} ${mayAnswer ? "answer" : ""}`, id: "handbar" });
+  const bar = el("div", { class: `panel handbar ${msg.asked ? "asked" : ""} ${mayAnswer ? "answer" : ""}`, id: "handbar", "data-focus-home": "" });
+  // The hand and its choices; the coach beside them on a wide screen, under them otherwise
+  // (app.css): a bar as tall as both covered the displays at 1280x800.
+  const main = el("div", { class: "bar-main" });
   if (view.window && !view.over) {
     const banner = el("div", { class: `window-banner ${mayAnswer ? "mine" : ""}`, id: "window" },
       el("strong", {}, !mayAnswer ? `${names(view.window.holder)} may answer.`
@@ -249,7 +252,7 @@ function drawHandBar(view, names, msg, ctx) {
         onclick: () => ctx.send({ type: "wait" }) }, "Wait! (W)"));
     }
     if (holds.length) banner.append(el("span", { class: "muted", id: "holds" }, ` ${holds.map((p) => (p === msg.seat ? "you" : names(p))).join(" and ")} asked to wait.`));
-    bar.append(banner);
+    main.append(banner);
   }
   const hand = el("div", { class: "cards hand", id: "hand", role: "list", "aria-label": "your hand" });
   const playable = new Set(acts.map(cardOf).filter(Boolean));
@@ -296,15 +299,15 @@ function drawHandBar(view, names, msg, ctx) {
   const fold = el("button", { type: "button", id: "hand-fold", class: "fold", "aria-expanded": String(!folded),
     onclick: () => { folded = !folded; draw(); } }, folded ? "Show hand ▴" : "Hide hand ▾");
   if (folded) bar.classList.add("folded");
-  bar.append(el("div", { class: "row bar-head" }, head, fold,
+  main.append(el("div", { class: "row bar-head" }, head, fold,
     el("label", { class: "muted autopass" }, el("input", { type: "checkbox", id: "auto-pass", checked: !!(msg.you && msg.you.auto_pass),
-      onchange: (ev) => ctx.send({ type: "auto_pass", on: ev.target.checked }) }), " always pass when I may answer")), hand, ...(hintLine ? [hintLine] : []), choices,
-    coachPanel(msg, ctx, draw, (advice) => coachList(advice, names, view)));
+      onchange: (ev) => ctx.send({ type: "auto_pass", on: ev.target.checked }) }), " always pass when I may answer")), hand, ...(hintLine ? [hintLine] : []), choices);
   if (view.team_hands) {
     for (const [p, cards] of Object.entries(view.team_hands)) {
-      bar.append(el("div", { class: "row team" }, el("span", { class: "muted" }, `${names(Number(p))}'s hand (your team-mate):`), ...cards.map((c) => cardFace(c, { width: 28 }))));
+      main.append(el("div", { class: "row team" }, el("span", { class: "muted" }, `${names(Number(p))}'s hand (your team-mate):`), ...cards.map((c) => cardFace(c, { width: 28 }))));
     }
   }
+  bar.append(main, coachPanel(msg, ctx, draw, (advice) => coachList(advice, names, view)));
   void me;
   return bar;
 }
@@ -317,18 +320,11 @@ function draw() {
   root.dataset.window = view.window ? view.window.kind : "";
   const parts = [drawHead(view, names, msg), drawPlayers(view, names, msg.seat), drawDisplays(view, names, msg)];
   if (msg.seat !== null && msg.seat !== undefined && view.hand) parts.push(drawHandBar(view, names, msg, ctx));
-  const focusKey = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-card],[data-stack],[data-player],[data-display]");
-  const focusSel = focusKey ? ["card", "stack", "player", "display"].map((k) => focusKey.dataset[k] !== undefined ? `[data-${k}="${focusKey.dataset[k]}"]` : null).find(Boolean) : null;
-  root.replaceChildren(...parts);
+  root.replaceChildren(...parts);  // focus comes back to the same card or target (table.js)
   showPlayable(root.querySelector("#hand"));
   const picking = selected ? `${selected} ${JSON.stringify(filters)}` : null;
   if (picking && picking !== shownTargets) showTargets();
   shownTargets = picking;
-  if (focusSel) {
-    const again = root.querySelector(focusSel);
-    const target = again && (again.matches("[tabindex]") ? again : again.querySelector("[tabindex]"));
-    if (target) target.focus();
-  }
 }
 
 /** On a narrow screen the hand scrolls sideways: bring the first card you may play (the

@@ -96,17 +96,37 @@ function kindsLeft(supply) {
 
 function canDrop(msg) { return msg.asked && msg.view.phase === "drop" && !sent; }
 
+/** A bonus circle as the rulebook names it: "the small bonus circle on level 6 (+3)". */
+function bonusWords(id) {
+  const c = B && B.board.bonus.find((b) => b.id === id);
+  if (!c) return "a bonus circle";
+  return `the ${c.size ? `${c.size} ` : ""}bonus circle${c.level ? ` on level ${c.level}` : ""} (+${c.points})`;
+}
+
+/** "a", "a and b", "a, b and c" */
+function andList(words) { return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : words[0] || ""; }
+
+/** A side in player words: its player, or its team's players ("Ann and Cleo"). */
+function sideName(side, names, view) {
+  const s = view && view.sides && view.sides[side];
+  if (!s) return names[side] || `player ${side + 1}`;
+  return andList(s.seats.map((x) => names[x] || `player ${x + 1}`));
+}
+
 function explain(last) {
   if (!last) return el("p", { class: "muted" }, "No piece dropped yet.");
   const parts = [];
   parts.push(el("div", {}, el("strong", {}, pieceWords(last.piece)), ` reached level ${last.level}`,
-    last.bonus && last.bonus.length ? ` and covered bonus circle${last.bonus.length > 1 ? "s" : ""} ${last.bonus.join(", ")}` : ", no bonus circle"));
+    last.bonus && last.bonus.length ? ` and covered ${andList(last.bonus.map(bonusWords))}` : ", no bonus circle"));
   if (last.violations.length) {
     for (const v of last.violations) parts.push(el("div", { class: "pill bad" }, `broke the ${RULE_WORDS[v.rule] || v.rule} rule: ${ruleWords(v)}`));
   } else parts.push(el("div", { class: "pill ok" }, "broke no rule"));
-  if ("awarded" in last) parts.push(el("div", {}, el("strong", { id: "awarded" }, `${last.awarded} point${last.awarded === 1 ? "" : "s"}`),
-    ` (raw ${last.raw_points} = level ${last.level} + bonus ${last.raw_points - last.level})${last.joker_used ? ", a joker was spent" : ""}`));
-  else parts.push(el("div", {}, `raw ${last.raw_points} points: decide on the joker`));
+  const sum = `level ${last.level} + bonus ${last.raw_points - last.level}`;
+  if ("awarded" in last) {
+    const lost = last.awarded !== last.raw_points ? `: it would have scored ${last.raw_points} (${sum})` : ` (${sum})`;
+    parts.push(el("div", {}, el("strong", { id: "awarded" }, `${last.awarded} point${last.awarded === 1 ? "" : "s"}`),
+      `${lost}${last.joker_used ? ", a joker was spent" : ""}`));
+  } else parts.push(el("div", {}, `${last.raw_points} points with a joker (${sum}), 0 without: the joker is to be decided`));
   if (!last.settled) parts.push(el("div", { class: "muted" }, "the pile did not settle in time"));
   return el("div", { id: "result" }, parts);
 }
@@ -114,7 +134,7 @@ function explain(last) {
 let boardImage = null;  // the server's board picture as an image URL (never parsed as markup)
 
 function sideWords(s, ctx) {
-  return `${s.seats.map((x) => ctx.names[x]).join(" + ")} (${s.colours.map((c) => `${COLOUR_MARKS[c] || ""} ${c}`).join(", ")})`;
+  return `${andList(s.seats.map((x) => ctx.names[x]))} (${s.colours.map((c) => `${COLOUR_MARKS[c] || ""} ${c}`).join(", ")})`;
 }
 
 function drawBoard(msg, pieces, last, anim) {
@@ -164,7 +184,7 @@ function coachDrops(advice) {
 
 function drawControls(msg, ctx) {
   const view = msg.view, me = msg.seat;
-  const controls = el("div", { class: "panel dropbar", id: "controls" });
+  const controls = el("div", { class: "panel dropbar", id: "controls", "data-focus-home": me === null || me === undefined ? false : "" });
   if (canDrop(msg)) {
     const kinds = kindsLeft(mySupply(view));
     controls.append(el("div", { class: "row", id: "supply", role: "radiogroup", "aria-label": "your pieces" }, kinds.map(([k, n]) =>
@@ -187,7 +207,8 @@ function drawControls(msg, ctx) {
     controls.append(el("p", { class: "muted" }, "You are watching."));
     return controls;
   } else if (view.phase !== "over") {
-    controls.append(el("p", { class: "muted" }, "Waiting for the other side's drop…"));
+    const who = ctx.names[view.actors[0]] || "the next player";
+    controls.append(el("p", { class: "muted" }, view.phase === "joker" ? `Waiting for ${who}'s joker decision…` : `Waiting for ${who}'s drop…`));
   } else controls.append(el("p", {}, "All pieces are in."));
   if (view.phase !== "over") controls.append(coachPanel(msg, ctx, draw, coachDrops, " shows the planner's best drops on your turn"));
   return controls;
@@ -448,12 +469,13 @@ function ruleList(violations) {
 
 /** A log line in a sentence. */
 export function describeEvent(e, names, view) {
-  if (e.kind === "scored") return `${e.awarded === 0 ? "No points" : `${e.awarded} point${e.awarded === 1 ? "" : "s"}`} for the ${pieceWords(e.piece)}${e.joker_used ? " (a joker was spent)" : ""}; side total ${e.total}.`;
+  if (e.kind === "scored") return `${e.awarded === 0 ? "No points" : `${e.awarded} point${e.awarded === 1 ? "" : "s"}`} for the ${pieceWords(e.piece)}${e.joker_used ? " (a joker was spent)" : ""}; ${sideName(e.side, names, view)} now ${view && view.sides[e.side]?.seats.length > 1 ? "have" : "has"} ${e.total}.`;
   if (e.kind === "dropped") return `${names[e.seat]} drops a ${pieceWords(e.piece)}: level ${e.level}${e.violations.length ? `, breaks the ${ruleList(e.violations)}: it ${e.violations.map((v) => ruleWords(v, view)).join("; ")}` : ""}.`;
-  if (e.kind === "game_over") return `Game over: ${e.totals.join(" to ")}.`;
+  if (e.kind === "game_over") return `Game over: ${e.totals.map((t, side) => `${sideName(side, names, view)} ${t}`).join(", ")}.`;
   return null;
 }
 
-export function resultDetails(msg) {
-  return el("p", { class: "muted" }, `Final totals by side: ${msg.view.sides.map((s) => `${s.colours.join("+")} ${s.total}`).join(", ")}.`);
+export function resultDetails(msg, names = []) {
+  const v = msg.view;
+  return el("p", { class: "muted", id: "final-totals" }, `Final totals: ${v.sides.map((s) => `${sideName(s.side, names, v)} (${s.colours.join(" and ")}) ${s.total}`).join(", ")}.`);
 }

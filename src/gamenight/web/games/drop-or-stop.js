@@ -36,17 +36,20 @@ function cardSvg(id, cards, { back = false, small = false, note = "", fresh = fa
   return face;
 }
 
-/** The coach's numbers: the exact chance to win the round if you drop or stop. */
+/** "41.2%", or "41.2 ±1.3%" for an estimate with its 95% margin. */
+function odds(o) { return `${(100 * o.value).toFixed(1)}${o.margin ? ` ±${(100 * o.margin).toFixed(1)}` : ""}%`; }
+
+/** The coach's numbers: the chance to win the round if you drop or stop (exact, or estimated). */
 function coachOdds(advice) {
   const parts = advice.options.map((o) => el("span", { class: `odds${o.action.type === advice.best ? " best" : ""}`, "data-option": o.action.type },
-    `${o.label}: ${(100 * o.value).toFixed(1)}%`));
-  return [...parts, el("span", { class: "muted" }, ` ${advice.measure} (the hard bot's exact count)`)];
+    `${o.label}: ${odds(o)}`));
+  return [...parts, el("span", { class: "muted" }, ` ${advice.measure} (${advice.how || "the hard bot's exact count"})`)];
 }
 
 /** The coach's review of one decision, in words (the replay page). */
 export function reviewWords(advice, played) {
   return { played: played.type === "drop" ? "Drop" : "Stop",
-    options: advice.options.map((o) => `${o.label}: ${(100 * o.value).toFixed(1)}% to win the round`) };
+    options: advice.options.map((o) => `${o.label}: ${odds(o)} to win the round`) };
 }
 
 function seatName(ctx, s) { return ctx.names[s] || `seat ${s + 1}`; }
@@ -151,7 +154,7 @@ export function render(root, msg, ctx) {
     const total = peeking ? el("span", { id: "own-total" }, `your total: ${view.own_total}`) : el("span", { class: "muted" }, "peek to see your total");
     const drop = el("button", { type: "button", id: "drop", class: "primary big", disabled: !legal.includes("drop"), onclick: () => ctx.act({ type: "drop" }) }, "DROP");
     const stop = el("button", { type: "button", id: "stop", class: "big", disabled: !legal.includes("stop"), onclick: () => ctx.act({ type: "stop" }) }, "STOP");
-    parts.push(el("div", { class: `panel${legal.length ? " handbar asked" : ""}`, id: "my-hand" }, el("h3", {}, "Your hidden cards"), el("div", { class: "row" }, hand, peek, total),
+    parts.push(el("div", { class: `panel${legal.length ? " handbar asked" : ""}`, id: "my-hand", "data-focus-home": "" }, el("h3", {}, "Your hidden cards"), el("div", { class: "row" }, hand, peek, total),
       el("div", { class: "row spaced" }, drop, stop), coachPanel(msg, ctx, () => render(root, lastMsg, lastCtx), coachOdds, " shows the odds on your turn")));
   }
 
