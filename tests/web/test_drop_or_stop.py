@@ -297,3 +297,39 @@ def test_a_busy_coach_stays_on_and_answers_when_it_can(server: Server, browser: 
     errors = page.errors  # type: ignore[attr-defined]
     assert all("status of 429" in e for e in errors), errors
     page.context.close()
+
+
+def test_a_click_on_drop_when_the_rules_forbid_it_says_why(
+    server: Server, browser: Browser
+) -> None:
+    """Issue 45, item 5: with ALLOW_DROP_WHEN_OVERFLOWED off, a person over the limit is
+    offered only STOP (R12a); DROP stays clickable and the click says why, in words."""
+    page = open_page(browser)
+    body = {
+        "game": "drop-or-stop",
+        "options": {"players": 2, "allow_drop_when_overflowed": False},
+        "seats": ["open", "easy"],
+        "settings": {"bot_delay": 0},
+        "sit": 0,
+        "name": "Ann",
+        "seed": 4,
+    }
+    create_table(page, server, body)
+    deadline = time.time() + 60
+    while not page.locator("#drop.unavailable").count():  # Ann drops until she is over
+        assert time.time() < deadline and not page.locator("#results").is_visible()
+        if page.locator("#drop:enabled").count():
+            before = int(page.evaluate("document.body.dataset.version"))
+            page.click("#drop")
+            wait_js(page, f"Number(document.body.dataset.version) > {before}")
+        page.wait_for_timeout(50)
+    assert page.locator("#drop").get_attribute("aria-disabled") == "true"
+    version = page.evaluate("document.body.dataset.version")
+    page.click("#drop", force=True)  # (Playwright takes aria-disabled for "not enabled")
+    page.wait_for_selector(".toast.error:has-text('over the limit')")
+    said = page.locator(".toast.error").last.inner_text()
+    print("the click on DROP says:", said)
+    assert said == "you can't drop: your cards are already over the limit (R12a), so you must stop"
+    assert page.evaluate("document.body.dataset.version") == version  # nothing happened
+    page.screenshot(path=f"{SHOTS}/drop-or-stop-why-not.png")
+    page.context.close()

@@ -163,7 +163,7 @@ class DropOrStopState(State):
         """Why DROP is not offered, in player words (issue 45, item 5: a click on an
         unavailable choice says why); told only to the seat asking, whose own cards it
         is about (R12a: never announced to the others)."""
-        if action is DROP and seat == self.current and self.actors:
+        if action == DROP and seat == self.current and self.actors:  # (parsed: equal, not DROP)
             if not (self.draw or self.discard):
                 return "you can't drop: no card is left to draw (R14), so you must stop"
             if not self.game.allow_overflow_drop and self.game.total_at[self.weight[seat]] is None:

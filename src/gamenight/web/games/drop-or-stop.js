@@ -152,8 +152,16 @@ export function render(root, msg, ctx) {
     const peek = el("button", { type: "button", id: "peek", "aria-pressed": String(peeking),
       onclick: () => { peeking = !peeking; render(root, lastMsg, lastCtx); } }, peeking ? "Hide" : "Peek");
     const total = peeking ? el("span", { id: "own-total" }, `your total: ${view.own_total}`) : el("span", { class: "muted" }, "peek to see your total");
-    const drop = el("button", { type: "button", id: "drop", class: "primary big", disabled: !legal.includes("drop"), onclick: () => ctx.act({ type: "drop" }) }, "DROP");
-    const stop = el("button", { type: "button", id: "stop", class: "big", disabled: !legal.includes("stop"), onclick: () => ctx.act({ type: "stop" }) }, "STOP");
+    // On your turn a choice the rules do not offer stays clickable and says why (the
+    // server answers with the rules' own reason, R12a/R14); off your turn both rest.
+    const choice = (kind, cls, text) => {
+      const why = legal.length > 0 && !legal.includes(kind);
+      return el("button", { type: "button", id: kind, class: `${cls}${why ? " unavailable" : ""}`, disabled: legal.length === 0,
+        "aria-disabled": why ? "true" : false, title: why ? "not possible now: click to see why" : false,
+        onclick: () => ctx.act({ type: kind }) }, text);
+    };
+    const drop = choice("drop", "primary big", "DROP");
+    const stop = choice("stop", "big", "STOP");
     parts.push(el("div", { class: `panel${legal.length ? " handbar asked" : ""}`, id: "my-hand", "data-focus-home": "" }, el("h3", {}, "Your hidden cards"), el("div", { class: "row" }, hand, peek, total),
       el("div", { class: "row spaced" }, drop, stop), coachPanel(msg, ctx, () => render(root, lastMsg, lastCtx), coachOdds, " shows the odds on your turn")));
   }
