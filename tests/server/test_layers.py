@@ -56,6 +56,8 @@ LAYERS: list[set[str]] = [
         "pages",
         "ops",
         "admission",
+        "archive",
+        "programs",
     },
     {"app", "run", "migrations", ""},  # "": the package's own __init__
 ]

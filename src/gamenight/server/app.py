@@ -40,7 +40,8 @@ from gamenight.server.db import Store, TableRow, connect, disconnect
 from gamenight.server.guard import Guard, HostCheck, Receive, Scope, Send, host_header
 from gamenight.server.limits import Rates
 from gamenight.server.live_table import LiveTable
-from gamenight.server.routes import live, lobby, replay, tables
+from gamenight.server.programs import Programs
+from gamenight.server.routes import bots, live, lobby, replay, tables
 from gamenight.server.routes.common import (
     MAX_BODY,
     Server,
@@ -157,6 +158,7 @@ async def running(server: Server, setup: Setup, table_chat: chat.Chat) -> AsyncI
     hub, work, db_pool = await start_hub(setup, engine)
     server.holder["hub"] = hub
     server.holder["accounts"] = accounts = Accounts(engine)
+    server.holder["programs"] = Programs(engine)
     rater = Rater(hub, accounts)
     hub.on_finished = rater.rate
     hub.relays["chat"] = table_chat.heard  # a line written on another process
@@ -228,6 +230,7 @@ def include_routers(app: App, server: Server, table_chat: chat.Chat) -> None:
     app.include_router(ops.router)
     app.include_router(accounts_router)
     app.include_router(lobby.router)
+    app.include_router(bots.router)  # programs that play (programs.py)
     app.include_router(tables.router)
     app.include_router(replay.router)
     app.include_router(shared.router(server.hub, pass_play))  # one browser, several seats

@@ -9,6 +9,7 @@ finished games count on the profile and, when rated, on the leaderboard.
   links.py     seats linked to accounts (link_seat, account_seat, account_tables, ...)
   ratings.py   rating finished tables with openskill; bots as fixed anchors
   profiles.py  profiles, leaderboards, an account's own data
+  opt_out.py   keeping an account's games out of the open archive (server/archive.py)
   store.py     `Accounts`, made of the parts above
   routes.py    the HTTP routes and pages (imported by app.py, not here: it reads bodies
                through routes/models.py, which imports this package)

@@ -122,7 +122,8 @@ class Profiles:
         players by their estimate mu. At most `limit` of each."""
         spec(game)  # BadInput: no such game
         settled = or_(ratings.c.player.startswith("bot:"), ratings.c.games >= PROVISIONAL_GAMES)
-        here = ratings.c.game == game
+        # programs (bot accounts) are rated apart: never on the people's leaderboard
+        here = (ratings.c.game == game) & not_(ratings.c.player.startswith("program:"))
         with self.engine.connect() as conn:
             ranked = conn.execute(
                 select(ratings)

@@ -19,8 +19,15 @@ from sqlalchemy.exc import IntegrityError
 from gamenight.engine.core import BadInput, Outcome
 from gamenight.engine.registry import load
 from gamenight.server import db
-from gamenight.server.accounts.schema import accounts, rated_tables, ratings, seat_accounts
+from gamenight.server.accounts.schema import (
+    accounts,
+    rated_tables,
+    ratings,
+    seat_accounts,
+    table_ratings,
+)
 from gamenight.server.db import TableRow
+from gamenight.server.programs import bot_accounts
 
 SETTLE_SECONDS = 10.0  # the longest a profile read waits for ratings in flight
 # A bot's fixed rating by the level it plays at (openskill's scale: a new person is 25 +- 8.3)
@@ -190,6 +197,14 @@ class Ratings:
                     select(seat_accounts).where(seat_accounts.c.table_id == row.id)
                 )
             }
+            programs = {  # bot accounts (programs.py): rated apart from people
+                int(r.account_id)
+                for r in conn.execute(
+                    select(bot_accounts.c.account_id).where(
+                        bot_accounts.c.account_id.in_(set(linked.values()) or {-1})
+                    )
+                )
+            }
             names = {
                 int(r.id): r.name
                 for r in conn.execute(
@@ -205,14 +220,16 @@ class Ratings:
                 players[s.seat] = (f"bot:{s.bot}", f"bot ({(s.bot or '').removeprefix('bot:')})")
                 anchors[f"bot:{s.bot}"] = bot_anchor(s.bot, row.game, len(row.seats))
             elif s.seat in linked:
-                players[s.seat] = (f"account:{linked[s.seat]}", names[linked[s.seat]])
+                kind = "program" if linked[s.seat] in programs else "account"
+                players[s.seat] = (f"{kind}:{linked[s.seat]}", names[linked[s.seat]])
         return players, anchors
 
     def _write(
         self, row: TableRow, players: Players, anchors: dict[str, float], ranks: Any
     ) -> None:
-        """The new ratings of the table's players (bots keep their anchors), and the table
-        marked rated, in one transaction."""
+        """The new ratings of the table's players (bots keep their anchors), each seat's
+        rating before and after (`table_ratings`: the open archive's ratings at the time),
+        and the table marked rated, in one transaction."""
         from openskill.models import PlackettLuce
 
         model = PlackettLuce()
@@ -233,10 +250,21 @@ class Ratings:
                 else:
                     current.append(model.rating(name=key))
             new = model.rate([[r] for r in current], ranks=[ranks[seat] for seat in seats])
+            at_the_time = []
             for seat, before, (after,) in zip(seats, current, new, strict=True):
                 key, shown = players[seat]
                 bot = key.startswith("bot:")
                 mu, sigma = (before.mu, before.sigma) if bot else (after.mu, after.sigma)
+                at_the_time.append(
+                    {
+                        "table_id": row.id,
+                        "seat": seat,
+                        "mu": before.mu,
+                        "sigma": before.sigma,
+                        "mu_after": mu,
+                        "sigma_after": sigma,
+                    }
+                )
                 values = {"name": shown, "mu": mu, "sigma": sigma}
                 result = conn.execute(
                     update(ratings)
@@ -247,6 +275,7 @@ class Ratings:
                     conn.execute(
                         insert(ratings).values(game=row.game, player=key, games=1, **values)
                     )
+            conn.execute(insert(table_ratings), at_the_time)
             conn.execute(insert(rated_tables).values(table_id=row.id, rated=1, at=time.time()))
 
     def exclude(self, table_id: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
@@ -14,6 +14,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import spec
 from gamenight.server.accounts.links import account_of
+from gamenight.server.accounts.opt_out import opted_out, set_opted_out
 from gamenight.server.accounts.profiles import PROVISIONAL_GAMES
 from gamenight.server.accounts.sessions import (
     SESSION_COOKIE,
@@ -26,7 +27,14 @@ from gamenight.server.live_table import Refused
 from gamenight.server.lobby import SEAT_PREFIX
 from gamenight.server.pages import WEB
 from gamenight.server.routes.common import ServerDep, set_cookie
-from gamenight.server.routes.models import ChangePassword, DeleteAccount, LogIn, SignUp, posted
+from gamenight.server.routes.models import (
+    ChangePassword,
+    DeleteAccount,
+    LogIn,
+    Shape,
+    SignUp,
+    posted,
+)
 
 router = APIRouter()
 
@@ -122,6 +130,33 @@ async def export(request: Request, server: ServerDep) -> JSONResponse:
             "cache-control": "no-store",
         },
     )
+
+
+class ArchiveChoice(Shape):
+    """POST /api/account/archive."""
+
+    opt_out: bool
+
+    wrong: ClassVar[dict[str, str]] = {"opt_out": "'opt_out' must be true or false"}
+
+
+@router.get("/api/account/archive")
+async def archive_choice(request: Request, server: ServerDep) -> dict[str, Any]:
+    """{"opt_out": ...}: does the account keep its games out of the open archive?"""
+    people = server.people()
+    account = await signed_in_account(request, people)
+    return {"opt_out": await asyncio.to_thread(opted_out, people.engine, account["id"])}
+
+
+@router.post("/api/account/archive")
+async def choose_archive(request: Request, server: ServerDep) -> dict[str, Any]:
+    """{"opt_out": true}: keep the account's games out of the open archive (`gamenight
+    export` leaves out every table it sat at) from the next export on; false lets them in."""
+    choice = await posted(request, ArchiveChoice)
+    people = server.people()
+    account = await signed_in_account(request, people)
+    out = await asyncio.to_thread(set_opted_out, people.engine, account["id"], choice.opt_out)
+    return {"opt_out": out}
 
 
 @router.get("/api/me")

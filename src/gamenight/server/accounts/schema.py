@@ -1,9 +1,10 @@
 """The tables accounts keep (made by the Alembic migrations): accounts, their sessions,
-the seats linked to them, the ratings and which finished tables were looked at."""
+the seats linked to them, the ratings (and each rated table's ratings at the time) and which
+finished tables were looked at."""
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Float, Integer, String, Table
+from sqlalchemy import Boolean, Column, Float, Integer, String, Table, false
 
 from gamenight.server.db import metadata
 
@@ -18,6 +19,8 @@ accounts = Table(
     # names.skeleton(name): "Mira", "M1ra" and "Mіra" are one name (unique; NULL only for
     # an old account whose name read like an older one's: migration 0007)
     Column("skeleton", String(96), nullable=True, unique=True),
+    # "keep my games out of the open archive" (migration 0009; server/archive.py)
+    Column("archive_opt_out", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 sessions = Table(
@@ -53,4 +56,17 @@ rated_tables = Table(
     Column("table_id", String(32), primary_key=True),
     Column("rated", Integer, nullable=False),  # 1 rated, 0 seen and not rateable
     Column("at", Float, nullable=False),
+)
+
+# Each seat's rating before and after a rated table (migration 0009), written with the new
+# ratings: the open archive's "ratings at the time" (server/archive.py)
+table_ratings = Table(
+    "table_ratings",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
 )

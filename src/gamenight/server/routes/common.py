@@ -25,6 +25,7 @@ from gamenight.server.db import token_hash
 from gamenight.server.guard import cross_origin
 from gamenight.server.limits import Rates
 from gamenight.server.names import BadName, display_name
+from gamenight.server.programs import Programs
 from gamenight.server.tables import Hub, LiveTable, Refused
 
 log = logging.getLogger("gamenight.server")
@@ -170,6 +171,10 @@ class Server:
 
     def people(self) -> Accounts:
         found: Accounts = self.holder["accounts"]
+        return found
+
+    def programs(self) -> Programs:
+        found: Programs = self.holder["programs"]
         return found
 
     def summary(self, table: LiveTable, request: Request | None = None) -> dict[str, Any]:

@@ -74,6 +74,11 @@ def clean_settings(given: dict[str, Any] | None) -> dict[str, Any]:
         except ValueError as err:
             raise BadInput(str(err)) from err
     for key, value in obj.items():
+        if key == "outside_bots":  # programs may take an open seat (programs.py)
+            if not isinstance(value, bool):
+                raise BadInput("setting 'outside_bots' must be true or false")
+            settings[key] = value
+            continue
         if key == "shared_screen":  # one device, several seats (shared.py)
             if not isinstance(value, bool):
                 raise BadInput("setting 'shared_screen' must be true or false")
@@ -85,7 +90,7 @@ def clean_settings(given: dict[str, Any] | None) -> dict[str, Any]:
 
 def clean_seconds(key: str, value: Any) -> float:
     if key not in SETTING_RANGES:
-        known = ", ".join(["clock", *SETTING_RANGES, "shared_screen"])
+        known = ", ".join(["clock", *SETTING_RANGES, "shared_screen", "outside_bots"])
         raise BadInput(f"no table setting {key!r}; settings: {known}")
     if isinstance(value, bool) or not isinstance(value, int | float):
         try:

@@ -86,6 +86,22 @@ class NewTable(Shape):
         return super().sentence(field)
 
 
+class Challenge(Shape):
+    """POST /api/tables/{id}/challenge: a bot account, by name."""
+
+    bot: str
+
+    wrong: ClassVar[dict[str, str]] = {"bot": "'bot' must be a bot account's name"}
+
+
+class ProgramJoin(Shape):
+    """POST /api/bot/tables/{id}/join."""
+
+    seat: int
+
+    wrong: ClassVar[dict[str, str]] = {"seat": "'seat' must be a seat number"}
+
+
 class Join(Shape):
     """POST /api/tables/{id}/join."""
 

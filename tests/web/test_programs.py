@@ -1,0 +1,149 @@
+"""Programs that play (issue 48, item 2): the client of docs/bot-api.md, run as written,
+plays a whole game against a person's page; every view it was sent is its seat's own, and
+a determinized twin of the game shows the seat the same (the adapters' leak check)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser
+
+from gamenight.engine import load
+from tests.server.helpers import Server, wait_js
+from tests.web.conftest import open_page, start_table
+from tests.web.test_seats import SHOTS, play_a_move
+
+DOC = Path(__file__).parents[2] / "docs" / "bot-api.md"
+
+
+def the_client() -> dict[str, Any]:
+    """The documented client, executed as a module (its `main` and `play`)."""
+    block = re.search(r"```python\n(.*?)```", DOC.read_text(), re.S)
+    assert block is not None
+    code = block.group(1)
+    assert len(code.strip().splitlines()) <= 36, "the example stays short"
+    space: dict[str, Any] = {"__name__": "bot_client"}
+    exec(compile(code, str(DOC), "exec"), space)
+    return space
+
+
+def bot_account(base: str, name: str) -> str:
+    """A new account made a bot account; its API token."""
+    with httpx.Client(base_url=base) as http:
+        r = http.post("/api/accounts", json={"name": name, "password": "quiet-lantern-47"})
+        assert r.status_code == 201, r.text
+        token = http.post("/api/account/tokens").json()["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        assert http.post("/api/bot/account/upgrade", headers=auth).json()["bot"] is True
+    return str(token)
+
+
+def views_leak_nothing(
+    game: str, options: dict[str, Any], replay: dict[str, Any], seat: int, log: list[dict[str, Any]]
+) -> int:
+    """Every state the program was sent shows what its seat sees at that version, and so
+    does a determinized twin; returns how many were checked."""
+    rules = load(game, **options)
+    state = rules.start(replay["seed"])
+    steps = replay["steps"]
+    by_version = {msg["version"]: msg["view"] for msg in log}
+    rng = random.Random(0)
+    checked = 0
+    for version in range(len(steps) + 1):
+        if version in by_version:
+            want = json.loads(json.dumps(state.view(seat)))
+            assert by_version[version] == want, f"version {version}"
+            twin = state.determinize(seat, rng) if not state.over else state
+            assert json.loads(json.dumps(twin.view(seat))) == want
+            checked += 1
+        if version < len(steps):
+            step = steps[version]
+            state.act(step["seat"], rules.action_from_json(step["action"]))
+    return checked
+
+
+def test_a_program_plays_a_whole_game_against_a_persons_page(
+    server: Server, browser: Browser
+) -> None:
+    token = bot_account(server.url, "RandomBot")
+    client = the_client()
+    log: list[dict[str, Any]] = []
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        result["outcome"] = asyncio.run(client["main"](server.url, token, log))
+
+    program = threading.Thread(target=run, daemon=True)
+    program.start()
+    ann = open_page(browser)
+    options = {"players": 2}
+    r = ann.request.post(
+        f"{server.url}/api/tables",
+        data={
+            "game": "drop-or-stop",
+            "options": options,
+            "seats": ["open", "open"],
+            "settings": {"bot_delay": 0, "outside_bots": True},
+            "sit": 0,
+            "name": "Ann",
+        },
+    )
+    tid = r.json()["id"]
+    ann.goto(f"{server.url}/tables/{tid}")
+    for _ in range(50):  # the program's stream may take a moment to open
+        asked = ann.request.post(
+            f"{server.url}/api/tables/{tid}/challenge", data={"bot": "RandomBot"}
+        )
+        if asked.status != 409:
+            break
+        time.sleep(0.1)
+    assert asked.ok, asked.text()
+    wait_js(ann, "document.querySelector('#lobby-seats').textContent.includes('RandomBot')")
+    start_table(ann)
+    deadline = time.time() + 90
+    while not ann.locator("#results").is_visible():
+        assert time.time() < deadline, "the game did not finish"
+        play_a_move(ann)
+        ann.wait_for_timeout(50)
+    program.join(20)
+    assert result["outcome"]["scores"] is not None
+    shown = ann.locator("#results-body").inner_text()
+    assert "RandomBot" in shown
+    ann.screenshot(path=f"{SHOTS}/program-played.png")
+    replay = ann.request.get(f"{server.url}/api/tables/{tid}/replay").json()
+    checked = views_leak_nothing("drop-or-stop", options, replay, 1, log)
+    print(f"the program was sent {len(log)} states; {checked} checked against its seat's view")
+    assert checked >= 5
+    assert not ann.errors  # type: ignore[attr-defined]
+    ann.context.close()
+
+
+def test_programs_are_refused_what_they_may_not_do(server: Server) -> None:
+    token = bot_account(server.url, "PoliteBot")
+    with httpx.Client(base_url=server.url) as http:
+        assert http.get("/api/bot/stream").status_code == 401  # no token
+        bad = http.get("/api/bot/account", headers={"Authorization": "Bearer gnb_nothing"})
+        assert bad.status_code == 401 and bad.json()["error"].startswith("this API token")
+        r = http.post(
+            "/api/tables",
+            json={"game": "drop-or-stop", "options": {"players": 2}, "seats": ["open", "open"]},
+        )
+        closed = r.json()["id"]  # its owner does not welcome programs
+        auth = {"Authorization": f"Bearer {token}"}
+        r = http.post(f"/api/bot/tables/{closed}/join", json={"seat": 1}, headers=auth)
+        assert r.status_code == 403 and "outside_bots" in r.json()["error"]
+        person = http.post("/api/accounts", json={"name": "Zoe", "password": "amber-meadow-31"})
+        assert person.status_code == 201
+        zoe = http.post("/api/account/tokens").json()["token"]
+        r = http.get("/api/bot/stream", headers={"Authorization": f"Bearer {zoe}"})
+        assert r.status_code == 403  # a person's token is not a bot account's
+        codes = [http.get("/api/bot/account", headers=auth).status_code for _ in range(40)]
+        assert 429 in codes  # rate limited per account
