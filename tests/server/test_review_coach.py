@@ -47,9 +47,9 @@ def test_each_decision_is_reviewed_on_the_position_it_was_made_in(name: str, opt
             assert advice is None
             continue
         reviewed += 1
-        assert advice == run_advice(name, truth, seat)
+        assert advice == run_advice(name, truth, seat, review=True)
         rank = rank_of(played, advice)
-        assert rank is None or advice["options"][rank]["action"] == played
+        assert rank is None or any(o["action"] == played for o in advice["options"])
     assert reviewed >= 1
 
 

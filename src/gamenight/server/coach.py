@@ -31,11 +31,14 @@ def coach_module(game: str) -> ModuleType | None:
     return found.module("coach") if found.coach else None
 
 
-def run_advice(game: str, state: State, seat: int) -> dict[str, Any]:
-    """In a worker: the game's coach on `state` for `seat`."""
+def run_advice(game: str, state: State, seat: int, review: bool = False) -> dict[str, Any]:
+    """In a worker: the game's coach on `state` for `seat`. A review (review_coach.py) asks
+    the coach's `review_advice` where it has one: the same advice on a smaller budget, since
+    a review asks it for every decision of a game."""
     module = coach_module(game)
     assert module is not None
-    result: dict[str, Any] = module.advice(state, seat)
+    ask = getattr(module, "review_advice", module.advice) if review else module.advice
+    result: dict[str, Any] = ask(state, seat)
     return result
 
 

@@ -100,9 +100,14 @@ let review = null, reviewSeat = null, reviewTimer = null;
 
 function reviewUrl(seat) { return `/api/tables/${tableId}/coach/review${seat === "" ? "" : `?seat=${seat}`}`; }
 
+/** The option the coach valued most (the server's `best`; reviews kept from before it: the first). */
+function bestOf(item) { return Number.isInteger(item.best) ? item.best : 0; }
+
+/** "✓ the coach's choice", or where the played move stands by the coach's own numbers
+ * (`rank`: how many options it valued higher) and the one it valued most. */
 function verdict(item, words) {
   if (item.rank === 0) return "✓ the coach's choice";
-  const best = words.options[0] || "";
+  const best = words.options[bestOf(item)] || "";
   return item.rank === null ? `the coach preferred: ${best}` : `the coach's #${item.rank + 1}; it preferred: ${best}`;
 }
 
@@ -127,7 +132,9 @@ async function showReviewed(item) {
   if (String(data.seat ?? "") !== String(reviewSeat)) { $("#seat").value = String(reviewSeat); await load(String(reviewSeat)); }
   go(item.step);
   const words = module.reviewWords(item.advice, item.played, data.views[item.step], ctx.names);
-  const list = el("ol", { class: "coach-plays" }, words.options.map((w, i) => el("li", { class: `odds${i === 0 ? " best" : ""}` }, w)));
+  // Unnumbered: the coach's options in its own order (Drop or Stop: Drop, Stop), the one it
+  // valued most marked; numbers would read as ranks.
+  const list = el("ul", { class: "coach-plays" }, words.options.map((w, i) => el("li", { class: `odds${i === bestOf(item) ? " best" : ""}` }, w)));
   $("#review-detail").replaceChildren(el("span", {}, el("strong", {}, `Step ${item.step + 1}: played ${words.played}.`), " The coach's view:"), list);
   $("#review-detail").hidden = false;
 }

@@ -40,12 +40,18 @@ def worth(record: dict[str, Any]) -> float:
 
 
 def advice(state: State, seat: int) -> dict[str, Any]:
-    """The seat's best drops by mean awarded points, best first; in the joker step, the
-    planner's choice."""
+    """The seat's best drops by mean awarded points (`points`, also the `value` a review
+    ranks by), best first; in the joker step, the planner's choice (not valued)."""
     assert isinstance(state, DropItState)
     if state.pending is not None:
         choice = joker_policy(state.view(seat))
-        option = {"action": choice.to_json(), "piece": None, "points": None, "rest": None}
+        option = {
+            "action": choice.to_json(),
+            "piece": None,
+            "points": None,
+            "value": None,
+            "rest": None,
+        }
         return {"measure": "the planner's choice", "options": [option], "joker": choice.to_json()}
     planner = PlannerBot(seed=SEED)
     per = planner.samples_per_drop(state)
@@ -71,7 +77,7 @@ def advice(state: State, seat: int) -> dict[str, Any]:
         found.append((sum(points) / per, -order, action, rest, record["piece"]))
     found.sort(key=lambda f: (f[0], f[1]), reverse=True)
     options = [
-        {"action": action.to_json(), "piece": piece, "points": mean, "rest": rest}
+        {"action": action.to_json(), "piece": piece, "points": mean, "value": mean, "rest": rest}
         for mean, _, action, rest, piece in found[:SHOWN]
     ]
     return {"measure": "expected points", "simulations": per * len(found), "options": options}

@@ -10,10 +10,17 @@ Opponent model: a threshold rule "DROP while my total is below s" (the threshold
 rule). Each opponent's s is fitted to what the seat has seen of it: the public record of
 earlier rounds (R29 shows every hand and the order of every tableau, so each past decision
 and the total it was made at are known).
+
+The exact count grows with every hidden hand: at a round's start it is hundreds of
+thousands of positions at 3 players and tens of millions at 4. `exact_count` stops past a
+budget of positions (`TooCostly`), and `sampled_chances` estimates the same two numbers from
+sampled deals and shuffles instead, with a 95% margin (the coach shows which it is).
 """
 
 from __future__ import annotations
 
+import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -119,9 +126,20 @@ class Round:
     optimize_me: bool = True  # False: `me` follows thresholds[me] like everyone else
 
 
+class TooCostly(Exception):
+    """The exact count needs more positions than its budget."""
+
+
 def win_chances(r: Round) -> tuple[float, float]:
     """(P(win) if `me` drops now, P(win) if it stops now), playing best afterwards: the
     chance that seat `me` is among the round winners (R19; a shared win counts)."""
+    drop, stop, _ = exact_count(r)
+    return drop, stop
+
+
+def exact_count(r: Round, budget: int | None = None) -> tuple[float, float, int]:
+    """`win_chances` and the number of positions it solved; past `budget` positions it
+    stops with TooCostly (the same sums in the same order otherwise, so the same floats)."""
     table = r.table
     n = len(r.statuses)
     me = r.me
@@ -174,6 +192,8 @@ def win_chances(r: Round) -> tuple[float, float]:
             drops = can_draw and t != OVER and t < r.thresholds[current]
             value = step(statuses, active, current, draw, draw_left, reshuffled, drops)
         memo[key] = value
+        if budget is not None and len(memo) > budget:
+            raise TooCostly(f"the exact count needs more than {budget} positions")
         return value
 
     def step(
@@ -211,7 +231,10 @@ def win_chances(r: Round) -> tuple[float, float]:
         if r.current != me or not r.optimize_me:
             value = play(*args)
             return (value, value)
-        return (step(*args, True), step(*args, False))
+        stop = step(*args, False)
+        if r.draw_left == 0 and discard_size == 0:  # no card left to drop (R14)
+            return (stop, stop)
+        return (step(*args, True), stop)
 
     # Deal the unknown hands (chance), weighting each by the ways it can be drawn and
     # keeping only hands consistent with what the opponent did this round.
@@ -241,7 +264,220 @@ def win_chances(r: Round) -> tuple[float, float]:
         statuses[seat] = None
         return (drop / weight, stop / weight)
 
-    return deal(0, list(r.statuses), r.pool)
+    drop, stop = deal(0, list(r.statuses), r.pool)
+    return drop, stop, len(memo)
+
+
+@dataclass(frozen=True)
+class Sampled:
+    """`sampled_chances`' estimates, each with the half-width of its 95% interval."""
+
+    drop: float
+    stop: float
+    drop_margin: float
+    stop_margin: float
+    samples: int
+    steps: int  # turns played in all the sampled rounds (the work done)
+
+
+Z95 = 1.96  # the normal quantile of a two-sided 95% interval
+
+
+def margin95(wins: int, n: int) -> float:
+    """The larger half of the Wilson 95% interval around wins / n (never 0 for n < oo:
+    a chance never seen in n rounds is still up to about 4 / n)."""
+    p = wins / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(centre + half - p, p - (centre - half))
+
+
+def sampled_chances(r: Round, samples: int, seed: int = 13) -> Sampled:
+    """`win_chances` estimated from `samples` sampled rounds: the hidden hands dealt with
+    the exact count's weights (the same filters), the draw pile shuffled, the opponents on
+    their stop rules, and `me`, after its drop or stop now, deciding each later turn by one
+    step of look-ahead as the exact count's `me` may (it sees every status: stop, or drop
+    once and then stop, whichever wins more often if each opponent's further draws were
+    independent). Both choices play the same deal and shuffle. That rule is not always the
+    best, so the drop estimate is of a lower bound; on 3-player positions the exact count
+    fell inside the margins (tests/drop_or_stop/test_coach_speed.py)."""
+    table = r.table
+    n = len(r.statuses)
+    me = r.me
+    target = table.target
+    rng = random.Random(seed)
+    samples = max(1, samples)
+    add_memo: dict[tuple[tuple[int, int], int], tuple[int, int]] = {}
+    total_memo: dict[tuple[int, int], int] = {}
+
+    def total(status: tuple[int, int]) -> int:
+        t = total_memo.get(status)
+        if t is None:
+            t = total_memo[status] = table.total(status)
+        return t
+
+    def add(status: tuple[int, int], k: int) -> tuple[int, int]:
+        key = (status, k)
+        out = add_memo.get(key)
+        if out is None:
+            out = add_memo[key] = table.add(status, k)
+        return out
+
+    # Each opponent's further draws, as `me`'s look-ahead guesses them: with replacement
+    # from the unseen cards, until its rule stops it. ok(status, s, t): P(it ends at t or
+    # below, or over).
+    unseen = r.draw_known if r.draw_known is not None else r.pool
+    size = sum(unseen) or 1
+    chance = [c / size for c in unseen]
+    ok_memo: dict[tuple[tuple[int, int], int, int], float] = {}
+
+    def ok(status: tuple[int, int], threshold: int, t: int) -> float:
+        key = (status, threshold, t)
+        found = ok_memo.get(key)
+        if found is not None:
+            return found
+        now = total(status)
+        if now == OVER:
+            value = 1.0
+        elif now >= threshold:
+            value = 1.0 if now <= t else 0.0
+        else:
+            value = sum(p * ok(add(status, k), threshold, t) for k, p in enumerate(chance) if p)
+        ok_memo[key] = value
+        return value
+
+    def wins_if_stopped(statuses: list[tuple[int, int]], active: list[bool], t: int) -> float:
+        if t == OVER:
+            return 0.0
+        value = 1.0
+        for seat in range(n):
+            if seat == me:
+                continue
+            if active[seat]:
+                value *= ok(statuses[seat], r.thresholds[seat], t)
+            elif total(statuses[seat]) > t:
+                return 0.0
+        return value
+
+    def look_ahead(statuses: list[tuple[int, int]], active: list[bool], left: list[int]) -> bool:
+        """Drop (True) or stop: stop now against drop once and then stop."""
+        stop = wins_if_stopped(statuses, active, total(statuses[me]))
+        cards = sum(left)
+        drop = 0.0
+        for k, count in enumerate(left):
+            if count:
+                drop += count * wins_if_stopped(statuses, active, total(add(statuses[me], k)))
+        return drop > stop * cards
+
+    # The hidden hands, seat by seat as the exact count deals them (kept hands by ways).
+    kept_memo: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]] = {}
+
+    def kept(seat: int, pool: tuple[int, ...]) -> tuple[list[tuple[int, ...]], list[int]]:
+        key = (seat, pool)
+        found = kept_memo.get(key)
+        if found is None:
+            options = hands(pool, r.hand_size)
+            allowed = r.hand_filters[seat]
+            chosen = [(h, w) for h, w in options if allowed is None or h in allowed] or options
+            cumulative, running = [], 0
+            for _, w in chosen:
+                running += w
+                cumulative.append(running)
+            found = kept_memo[key] = ([h for h, _ in chosen], cumulative)
+        return found
+
+    def deal() -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+        statuses: list[tuple[int, int]] = []
+        pool = r.pool
+        for seat in range(n):
+            known = r.statuses[seat]
+            if known is not None:
+                statuses.append(known)
+                continue
+            options, cumulative = kept(seat, pool)
+            if not options:  # fewer unseen cards than a hand (a view that counts otherwise)
+                statuses.append(r.tableau_status[seat])
+                continue
+            hand = rng.choices(options, cum_weights=cumulative)[0]
+            left = list(pool)
+            status = r.tableau_status[seat]
+            for k in hand:
+                left[k] -= 1
+                status = add(status, k)
+            pool = tuple(left)
+            statuses.append(status)
+        return statuses, pool
+
+    def shuffled(counts: Sequence[int]) -> list[int]:
+        cards = [k for k, c in enumerate(counts) for _ in range(c)]
+        rng.shuffle(cards)
+        return cards
+
+    discard_size = sum(r.discard)
+    steps = 0
+
+    def play(start: list[tuple[int, int]], deck: list[int], first_drop: bool) -> int:
+        """One round from the deal: 1 if `me` is among its winners."""
+        nonlocal steps
+        statuses = list(start)
+        active = list(r.active)
+        left = [0] * len(table.ids)
+        for k in deck:
+            left[k] += 1
+        pile, draw_left, reshuffled = deck, r.draw_left, False
+        current, first = r.current, True
+        while True:
+            steps += 1
+            if total(statuses[me]) == OVER:
+                return 0  # R18
+            if not any(active):
+                totals = [total(s) for s in statuses]
+                return 1 if totals[me] == max(totals) else 0
+            can_draw = draw_left > 0 or (not reshuffled and discard_size > 0)
+            if current == me and first and r.optimize_me:
+                drop, first = first_drop and can_draw, False
+            elif current == me and r.optimize_me:
+                drop = can_draw and total(statuses[me]) != target
+                if drop and draw_left > 0:
+                    drop = look_ahead(statuses, active, left)
+                elif drop:
+                    drop = look_ahead(statuses, active, list(r.discard))
+            else:
+                t = total(statuses[current])
+                drop = can_draw and t != OVER and t < r.thresholds[current]
+            if drop and (draw_left == 0 or not pile):
+                if reshuffled or not discard_size:
+                    drop = False  # nothing left to draw (a view that counts otherwise)
+                else:  # R13: the discard pile becomes the draw pile
+                    pile, draw_left, reshuffled = shuffled(r.discard), discard_size, True
+                    left = list(r.discard)
+            if drop:
+                k = pile.pop()
+                left[k] -= 1
+                draw_left -= 1
+                statuses[current] = add(statuses[current], k)
+            else:
+                active[current] = False
+            current = _next_active(tuple(active), current)
+
+    drops = stops = 0
+    for _ in range(samples):
+        statuses, pool = deal()
+        deck = shuffled(r.draw_known if r.draw_known is not None else pool)
+        stops += play(statuses, list(deck), False)
+        if r.current == me and r.optimize_me:
+            drops += play(statuses, deck, True)
+    if r.current != me or not r.optimize_me:
+        drops = stops
+    return Sampled(
+        drops / samples,
+        stops / samples,
+        margin95(drops, samples),
+        margin95(stops, samples),
+        samples,
+        steps,
+    )
 
 
 def _next_active(active: tuple[bool, ...], seat: int) -> int:
