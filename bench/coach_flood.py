@@ -165,7 +165,11 @@ async def main(base: str, port: int) -> dict[str, Any]:
 
 def run() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="gamenight-bench-"))
-    with served(tmp, GAMENIGHT_TABLES_PER_MINUTE="100000") as (base, port):
+    many = {
+        "GAMENIGHT_TABLES_PER_MINUTE": "100000",
+        "GAMENIGHT_THINKING_TABLES_PER_ADDRESS": "1000",
+    }
+    with served(tmp, **many) as (base, port):
         found = asyncio.run(main(base, port))
     calm, flooded, codes = found["calm"], found["flooded"], found["codes"]
     ratio = sum(flooded) / sum(calm) if sum(calm) else 0.0

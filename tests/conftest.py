@@ -12,3 +12,6 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("GAMENIGHT_MAX_LAG_MS", "1000")
+# one test address makes many tables with thinking bots over a module's server; the cap
+# itself is tested with its own rates (test_security_budget.py)
+os.environ.setdefault("GAMENIGHT_THINKING_TABLES_PER_ADDRESS", "10000")

@@ -16,7 +16,12 @@ from gamenight.server.limits import Rates
 
 # Scripted clients answer every message at once: far above a person's pace. The limits
 # themselves are tested with their own apps (test_limits.py).
-TEST_RATES = Rates(messages_per_second=10_000, message_burst=10_000, table_burst=1000)
+TEST_RATES = Rates(
+    messages_per_second=10_000,
+    message_burst=10_000,
+    table_burst=1000,
+    thinking_tables_per_address=10_000,
+)
 
 
 @pytest.fixture

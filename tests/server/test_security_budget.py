@@ -395,3 +395,22 @@ def test_a_coach_flood_leaves_other_tables_their_pace(tmp_path: Path) -> None:
         assert min(each) >= 0.6, (calm, flooded)  # neither table starves (one timing: noisier)
         assert statuses.count(200) >= 4  # the flooder got its advice, one request at a time
         assert 429 in statuses  # and a refusal for every request beyond it
+
+
+def test_one_address_opens_only_so_many_tables_with_thinking_bots(tmp_path: Path) -> None:
+    """Table work is costly work too (issue 44 leftover): one address may have at most
+    `thinking_tables_per_address` open or running tables whose bots search in the workers;
+    tables of quick bots (in the event loop) are not counted."""
+    rates = dataclasses.replace(TEST_RATES, thinking_tables_per_address=2)
+    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", pool="thread", rates=rates)
+    body = {"game": "drop-or-stop", "options": {"players": 2}, "seats": ["open", "hard"]}
+    quick = {**body, "seats": ["open", "easy"]}
+    with TestClient(app) as client:
+        made = [client.post("/api/tables", json=body).status_code for _ in range(2)]
+        assert made == [201, 201]
+        third = client.post("/api/tables", json=body)
+        assert third.status_code == 429
+        assert third.json()["error"] == (
+            "you have 2 tables with thinking bots open; finish or leave one first"
+        )
+        assert client.post("/api/tables", json=quick).status_code == 201

@@ -20,6 +20,10 @@ class Rates:
     # are refused at once (code 4429), so a crowd of watchers from one place cannot flood
     # the server (GAMENIGHT_SOCKETS_PER_ADDRESS)
     sockets_per_address: int = 32
+    # open or running tables with a bot that thinks (a search in the worker processes, not a
+    # quick bot in the event loop) one address created: table work is costly work too, so
+    # one person cannot fill the workers with tables (GAMENIGHT_THINKING_TABLES_PER_ADDRESS)
+    thinking_tables_per_address: int = 6
 
 
 @dataclass

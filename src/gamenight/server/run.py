@@ -37,6 +37,9 @@ def serve(host: str, port: int, db: str | None, redis: str | None = None) -> Non
     sockets = os.environ.get("GAMENIGHT_SOCKETS_PER_ADDRESS")
     if sockets:  # a load generator on one address opens thousands
         rates = replace(rates, sockets_per_address=int(sockets))
+    thinking = os.environ.get("GAMENIGHT_THINKING_TABLES_PER_ADDRESS")
+    if thinking:
+        rates = replace(rates, thinking_tables_per_address=int(thinking))
     from gamenight.server.app import create_app
 
     app = create_app(engine, hosts=names, rates=rates, redis_url=redis)

@@ -11,9 +11,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
+from gamenight.bots import is_quick
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
-from gamenight.engine.registry import game_class, games, spec
+from gamenight.engine.registry import game_class, games, load, spec
 from gamenight.server import admission, lobby, timers
 from gamenight.server.accounts import account_tables, link_seat
 from gamenight.server.limits import PerClient
@@ -223,7 +224,21 @@ async def create_table(request: Request, server: ServerDep, here: LobbyDep) -> J
     if not here.creations.take(client):
         raise Refused("too many new tables from your address; wait a minute", 429)
     hub = server.hub()
+    thinking = thinking_bots(new.game, options, new.seats)
+    if thinking:
+        mine = sum(
+            1
+            for t in hub.live.values()
+            if t.thinking_for == client and t.row.status in ("open", "running")
+        )
+        if mine >= server.rates.thinking_tables_per_address:
+            raise Refused(
+                f"you have {mine} tables with thinking bots open; finish or leave one first",
+                429,
+            )
     table, owner = await hub.create(new.game, options, list(new.seats), settings, seed=seed)
+    if thinking:
+        table.thinking_for = client
     data = server.summary(table)
     token = None
     if new.sit is not None and sit_name is not None:  # the creator sits down at once
@@ -237,6 +252,15 @@ async def create_table(request: Request, server: ServerDep, here: LobbyDep) -> J
     if token is not None:
         set_cookie(response, request, seat_cookie(table.row.id), token)
     return response
+
+
+def thinking_bots(game: str, options: dict[str, Any], seats: list[str]) -> bool:
+    """Does a seat hold a bot that thinks in the workers (not a quick one)?"""
+    texts = [s.strip() for s in seats if s.strip() not in ("open", "", "person")]
+    if not texts:
+        return False
+    rules = load(game, **options)
+    return any(not is_quick(text, rules) for text in texts)
 
 
 async def creator_name(request: Request, new: NewTable) -> str | None:
