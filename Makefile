@@ -37,7 +37,7 @@ test: lint typecheck pytest
 # quote it. `make bench NICE=` runs them at normal priority.
 BENCH_LOG ?= /tmp/gamenight-bench.jsonl
 NICE ?= nice -n 10
-BENCHES := drop_or_stop arne ismcts scale server capacity drop_it coach_flood overload window_pace coach_speed
+BENCHES := drop_or_stop arne ismcts scale server capacity drop_it coach_flood overload window_pace coach_speed cli
 bench: $(STAMP)
 	rm -f $(BENCH_LOG)
 	for b in $(BENCHES); do \

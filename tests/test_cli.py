@@ -74,7 +74,7 @@ def test_replay_of_a_broken_file_is_a_clear_error(tmp_path):
     path = tmp_path / "x.json"
     path.write_text(json.dumps({"format": "gamenight-replay/1", "game": "drop-or-stop"}))
     result = runner.invoke(app, ["replay", str(path)])
-    assert result.exit_code == 2 and "'options' must be a dict" in result.output
+    assert result.exit_code == 2 and "'options' must be an object of options" in result.output
 
 
 def test_simulate_prints_a_table(tmp_path):

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import io
+import os
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from unittest.mock import patch
 
+import gamenight
 from gamenight.cli import main
+
+# The gamenight these tests import (the source tree, or another one first on PYTHONPATH):
+# what a command started in another process runs too.
+SRC = str(Path(gamenight.__file__).resolve().parents[1])
+GAMENIGHT = [sys.executable, "-c", "from gamenight.cli import main; main()"]
+
+
+def environment(**extra: str) -> dict[str, str]:
+    """This process's environment for a `gamenight` started in another process."""
+    return {**os.environ, "PYTHONPATH": SRC, **extra}
 
 
 @dataclass
@@ -45,3 +58,12 @@ def assert_one_line_error(run: Run) -> None:
     line = run.err_lines[0]
     assert line.startswith("error: "), line
     assert "unexpected" not in line and "Traceback" not in run.out + run.err, run
+
+
+def assert_one_line_interrupted(run: Run) -> None:
+    """A run a person stopped with Ctrl+C: exit 130 and one line on stderr saying so,
+    not as an error (no "error:", which the terminal shows in red)."""
+    assert run.code == 130, run
+    assert len(run.err_lines) == 1, run.err
+    assert run.err_lines[0].startswith("interrupted"), run.err_lines[0]
+    assert "Traceback" not in run.out + run.err, run

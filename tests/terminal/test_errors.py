@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -16,9 +16,13 @@ from pathlib import Path
 import pytest
 from rich.prompt import Prompt
 
-from tests.terminal.helpers import assert_one_line_error, gamenight
-
-GAMENIGHT = [sys.executable, "-c", "from gamenight.cli import main; main()"]
+from tests.terminal.helpers import (
+    GAMENIGHT,
+    assert_one_line_error,
+    assert_one_line_interrupted,
+    environment,
+    gamenight,
+)
 
 
 @pytest.fixture(scope="module")
@@ -160,8 +164,8 @@ def test_ctrl_c_during_a_game_exits_130_and_saves(tmp_path: Path, monkeypatch) -
     run = gamenight(
         "play", "drop-or-stop", "--seats", "you,bot", "--seed", "1", "--save", str(save)
     )
-    assert_one_line_error(run)
-    assert run.code == 130 and "game left unfinished" in run.err
+    assert_one_line_interrupted(run)  # a person stopped it: not an error
+    assert "game left unfinished" in run.err and str(save) in run.err
     assert json.loads(save.read_text())["seed"] == 1
 
 
@@ -169,28 +173,6 @@ def test_input_ending_mid_game_exits_non_zero() -> None:
     run = gamenight("play", "drop-or-stop", "--seats", "you,bot", "--seed", "1", keys="d\n")
     assert_one_line_error(run)
     assert run.code == 1
-
-
-def _environment(**extra: str) -> dict[str, str]:
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    return {**os.environ, "PYTHONPATH": src, **extra}
-
-
-def test_an_ascii_only_terminal_gets_question_marks_not_a_crash(tmp_path: Path) -> None:
-    run = subprocess.run(
-        [*GAMENIGHT, "play", "drop-it", "--seats", "you,bot:random", "--seed", "2"],
-        input="",
-        capture_output=True,
-        text=True,
-        encoding="ascii",
-        errors="replace",
-        env=_environment(PYTHONIOENCODING="ascii", LC_ALL="C", LANG="C"),
-        cwd=tmp_path,
-        timeout=120,
-    )
-    assert run.returncode == 1, run.stderr
-    assert [line for line in run.stderr.splitlines() if line] == ["error: game left unfinished"]
-    assert "?" in run.stdout and "Drop It" in run.stdout
 
 
 def _start_a_table_of_thinking_bots(port: int) -> None:
@@ -215,7 +197,7 @@ def test_ctrl_c_on_serve_stops_it_in_one_line(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=_environment(GAMENIGHT_DATA=str(tmp_path)),
+        env=environment(GAMENIGHT_DATA=str(tmp_path)),
         start_new_session=True,  # Ctrl+C reaches the whole process group, workers too
     )
     try:
@@ -235,7 +217,202 @@ def test_ctrl_c_on_serve_stops_it_in_one_line(tmp_path: Path) -> None:
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGKILL)
-    assert server.returncode == 130
+    assert server.returncode == 130  # stopped on purpose: said as such, not as an error
     assert [line for line in err.splitlines() if line.strip()] == [
-        "error: server stopped by a signal; tables are saved"
+        "interrupted by a signal: the server stopped; its tables are saved"
     ], err
+
+
+# --- issue 45: each path that ended in a crash file, or never ended ---------------------
+
+
+def test_play_refuses_bot_parameters_as_simulate_does() -> None:
+    """`play` made its bots without the check `simulate` makes: ismcts?iterations=-1 was
+    an "unexpected ValueError" with a crash file."""
+    seats = "you,bot:ismcts?iterations=-1"
+    play = gamenight("play", "drop-or-stop", "--seats", seats, "--seed", "1")
+    assert_one_line_error(play)
+    simulate = gamenight("simulate", "drop-or-stop", "--bots", "ismcts?iterations=-1")
+    assert_one_line_error(simulate)
+    assert "iterations >= 1" in play.err and play.err == simulate.err
+    assert play.out == ""  # refused before the game began
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("play", "drop-or-stop", "--seats", "bot,bot", "--set", "deck={file}"),
+        ("simulate", "drop-or-stop", "--games", "2", "--workers", "1", "--set", "deck={file}"),
+        ("play", "drop-it", "--seats", "bot,bot", "--set", "board={file}"),
+    ],
+    ids=["play with a binary deck", "simulate with a binary deck", "a binary board"],
+)
+def test_a_binary_file_for_an_option(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    binary = tmp_path / "deck.json"
+    binary.write_bytes(bytes(range(256)))
+    run = gamenight(*(word.format(file=binary) for word in argv))
+    assert_one_line_error(run)
+    assert str(binary) in run.err and "is not JSON" in run.err
+
+
+@pytest.mark.parametrize("plot", ["ratings.txt", "ratings"])
+def test_a_plot_in_no_picture_format_is_refused_before_playing(tmp_path: Path, plot: str) -> None:
+    """--plot x.txt failed after every game was played ("Format 'txt' is not supported")."""
+    run = gamenight(
+        "tournament", "drop-or-stop", "--bots", "random,threshold", "--games", "400",
+        "--workers", "1", "--plot", str(tmp_path / plot),
+    )  # fmt: skip
+    assert_one_line_error(run)
+    assert ".png" in run.err and "--plot" in run.err
+    assert run.out == ""  # no game was played, no table shown
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "address", ["foo:bar:baz", "::", "http://x", "a b", "1.2.3.4:99999", "host:0", "host"]
+)
+def test_a_malformed_ray_address(address: str) -> None:
+    run = gamenight(
+        "simulate", "drop-or-stop", "--games", "2", "--workers", "1", "--backend", "ray",
+        "--address", address,
+    )  # fmt: skip
+    assert_one_line_error(run)
+    assert "--address must be" in run.err and repr(address) in run.err
+    assert run.out == ""
+
+
+@pytest.mark.xdist_group("ray")
+def test_a_ray_address_where_nobody_answers_gives_up_in_one_line() -> None:
+    """Ray waited for a head at 127.0.0.1:1 for ever, printing warnings over the bar."""
+    pytest.importorskip("ray")
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"127.0.0.1:{port}"
+    argv = ["simulate", "drop-or-stop", "--games", "2", "--workers", "1", "--backend", "ray"]
+    run = subprocess.run(
+        [*GAMENIGHT, *argv, "--address", address],
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=120,  # the old code never returned
+    )
+    err = [line for line in run.stderr.splitlines() if line.strip()]
+    assert run.returncode == 1 and len(err) == 1, run.stderr
+    assert err[0].startswith(f"error: cannot reach the Ray cluster at {address}"), err
+    assert "Traceback" not in run.stdout + run.stderr
+
+
+@pytest.mark.xdist_group("ray")
+def test_a_ray_address_where_something_else_answers_gives_up_in_one_line() -> None:
+    """A port that answers but is no Ray head: Ray tried it 20 times, 40 s each."""
+    pytest.importorskip("ray")
+    with socket.socket() as other:  # listens (connections are taken), never speaks Ray
+        other.bind(("127.0.0.1", 0))
+        other.listen(8)
+        address = f"127.0.0.1:{other.getsockname()[1]}"
+        argv = ["simulate", "drop-or-stop", "--games", "2", "--workers", "1", "--backend", "ray"]
+        run = subprocess.run(
+            [*GAMENIGHT, *argv, "--address", address],
+            capture_output=True,
+            text=True,
+            env=environment(),
+            timeout=240,
+        )
+    err = [line for line in run.stderr.splitlines() if line.strip()]
+    assert run.returncode == 1 and len(err) == 1, run.stderr
+    assert err[0].startswith(f"error: could not run the games on the Ray cluster at {address}")
+    assert "Traceback" not in run.stdout + run.stderr
+
+
+@pytest.mark.xdist_group("ray")  # not beside a test's local Ray, which it would not share
+def test_rays_own_messages_never_print_over_the_progress_bar(tmp_path: Path) -> None:
+    """A terminal (pexpect, 80x24) sees the bar and the results; what Ray writes to stderr
+    meanwhile (its C++ core writes to the file descriptor itself) goes to a log file,
+    which one note names afterwards."""
+    pytest.importorskip("ray")
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(
+        GAMENIGHT[0],
+        [*GAMENIGHT[1:], "simulate", "drop-or-stop", "--games", "40", "--workers", "1",
+         "--backend", "ray"],
+        cwd=str(tmp_path), env=environment(TERM="xterm-256color"),
+        dimensions=(24, 80), encoding="utf-8", codec_errors="replace", timeout=240,
+    )  # fmt: skip
+    child.expect(pexpect.EOF)
+    child.close()
+    screen = child.before or ""
+    assert child.exitstatus == 0, screen[-2000:]
+    assert "win rate" in screen
+    ray_lines = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d+|\] \w+\.(cc|h|py):\d+")
+    shown = [line for line in screen.splitlines() if ray_lines.search(line)]
+    assert shown == [], shown
+    logs = re.findall(r"see (\S+gamenight-ray-\S+\.log)", screen)
+    for log in logs:  # Ray said something: kept in the log, named once
+        assert Path(log).read_text().strip()
+        Path(log).unlink()
+    assert len(logs) <= 1
+
+
+def test_workers_are_capped_at_the_games_and_the_cores(monkeypatch) -> None:
+    """--workers 64 for 5 games started 64 processes on 2 cores (98 s)."""
+    import multiprocessing
+
+    spawn = type(multiprocessing.get_context("spawn"))
+    started: list[int] = []
+    pool = spawn.Pool
+
+    def counted(self, processes=None, *args, **kwargs):  # type: ignore[no-untyped-def]
+        started.append(processes)
+        return pool(self, min(processes, 2), *args, **kwargs)
+
+    monkeypatch.setattr(spawn, "Pool", counted)
+    run = gamenight(
+        "simulate", "drop-or-stop", "--games", "3", "--workers", "64", "--no-batched"
+    )  # fmt: skip
+    assert run.code == 0, run.err
+    assert all(n <= min(3, os.cpu_count() or 1) for n in started), started
+
+
+def test_results_files_have_the_mode_of_a_new_file(tmp_path: Path) -> None:
+    """Results were written 0600 (a temporary file's mode), not as the umask says."""
+    old = os.umask(0o022)
+    try:
+        simulate = tmp_path / "sim.json"
+        tournament = tmp_path / "tour.json"
+        runs = [
+            gamenight("simulate", "drop-or-stop", "--games", "3", "--workers", "1",
+                      "--out", str(simulate)),
+            gamenight("tournament", "drop-or-stop", "--bots", "random,threshold", "--games",
+                      "2", "--workers", "1", "--out", str(tournament)),
+        ]  # fmt: skip
+    finally:
+        os.umask(old)
+    assert all(run.code == 0 for run in runs), runs
+    for path in (simulate, tournament):
+        assert path.stat().st_mode & 0o777 == 0o644, oct(path.stat().st_mode)
+
+
+def test_serve_refuses_a_sqlite_file_in_a_folder_that_does_not_exist(tmp_path: Path) -> None:
+    """serve --db sqlite:////nonexistent/dir/x.db made every folder on the way (and served)."""
+    missing = tmp_path / "nonexistent" / "dir"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = ["serve", "--port", str(port), "--db", f"sqlite:///{missing}/x.db"]
+    server = subprocess.Popen(
+        [*GAMENIGHT, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=environment(GAMENIGHT_DATA=str(tmp_path / "data")),
+    )  # fmt: skip
+    try:
+        out, err = server.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # the old code served on
+        server.kill()
+        out, err = server.communicate()
+    assert not (tmp_path / "nonexistent").exists()
+    assert server.returncode == 2, err
+    assert [line for line in err.splitlines() if line.strip()] == [
+        f"error: cannot use the database sqlite:///{missing}/x.db: the folder {missing} "
+        "does not exist"
+    ]
+    assert "serving" not in out

@@ -1,6 +1,10 @@
 """Issue 15: one whole game of each game through the real prompt, in a pseudo-terminal of
 80 columns (pexpect), with an illegal input in each and, in Arne, a black card played out
-of turn. Each game takes a few seconds (the opponent is the random bot)."""
+of turn. Each game takes a few seconds (the opponent is the random bot).
+
+Issue 45: a whole game of every variant of every game, as `gamenight games` lists them,
+saved and replayed (Arne's dummy variant crashed on its first screen, its replay at the
+end); Arne's table and question fit the 80x24 screen at every prompt."""
 
 from __future__ import annotations
 
@@ -12,9 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from gamenight.cli.info import variants
+from gamenight.engine.registry import games
+from tests.terminal.helpers import SRC, gamenight
+
 pexpect = pytest.importorskip("pexpect")
 
-SRC = str(Path(__file__).resolve().parents[2] / "src")
 PROMPT = "your move: "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -136,3 +143,61 @@ def test_pass_and_play_clears_the_screen_between_people(tmp_path: Path) -> None:
         assert set(asked) == {1, 2}  # players count from 1, as on screen
     finally:
         child.terminate(force=True)
+
+
+# What a person types at every prompt of each game: the first move listed (Drop It: the
+# piece of line 1, then x and angle).
+FIRST_MOVE = {"drop-it": "1 120 0"}
+VARIANTS = [
+    (name, variant.label or "defaults", variant.options, variant.counts)
+    for name in games()
+    for variant in variants(name)
+]
+
+
+def test_every_variant_is_played() -> None:
+    listed = {(name, label) for name, label, _, _ in VARIANTS}
+    assert ("arne", "dummy variant") in listed and ("arne", "team variant") in listed
+    assert ("drop-it", "with teams") in listed
+    assert {name for name, _, _, _ in VARIANTS} == set(games())
+
+
+def _players(name: str, counts: list[int]) -> int:
+    """A count of players only this variant takes (5 at Drop It with teams), if there is
+    one small enough for a table that fits the screen, else the variant's fewest."""
+    base = variants(name)[0].counts
+    return next((n for n in counts if n not in base and n <= 6), counts[0])
+
+
+def _lines_on_screen(output: str) -> int:
+    return len(output.replace("\r\n", "\n").rstrip("\n").split("\n"))
+
+
+@pytest.mark.parametrize(
+    ("name", "label", "options", "counts"),
+    VARIANTS,
+    ids=[f"{name}, {label}" for name, label, _, _ in VARIANTS],
+)
+def test_a_whole_game_of_every_variant(
+    tmp_path: Path, name: str, label: str, options: dict[str, object], counts: list[int]
+) -> None:
+    players = _players(name, counts)
+    sets = [word for key, value in options.items() for word in ("--set", f"{key}={value}")]
+    seats = ",".join(["you"] + ["bot:random"] * (players - 1))
+    save = tmp_path / "game.json"
+    argv = ["play", name, "--seats", seats, "--seed", "4", "--save", str(save), *sets]
+    child = spawn(tmp_path, *argv)
+    prompts = 0
+    while child.expect([PROMPT, r"\bresult\b"]) == 0:
+        screen_so_far = ANSI.sub("", child.before or "")
+        if name == "arne":  # the table (from its first line) and the question, on one screen
+            table = screen_so_far[screen_so_far.rindex("Arne - game") :]
+            assert _lines_on_screen(table) <= 24, table  # its last line is the prompt
+        child.sendline(FIRST_MOVE.get(name, "1"))
+        prompts += 1
+    end = finish(child)
+    assert prompts > 0
+    assert re.search(r"You win\.|Player \d+ wins\.|share the win\.|no result", end), end[-500:]
+    replayed = gamenight("replay", str(save))
+    assert replayed.code == 0, replayed.err
+    assert "result" in replayed.out  # the result table, or "no result" at a length limit

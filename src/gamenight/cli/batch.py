@@ -8,42 +8,28 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
+import socket
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Column, Table
 
 from gamenight import bots as bot_registry
-from gamenight.cli.app import app, gamenight_version
 from gamenight.cli.output import STOPPED, fail, interrupted, out, say, show, warn
-from gamenight.cli.table import GameName, SetOpt, parse_sets
+from gamenight.cli.root import app, gamenight_version
+from gamenight.cli.table import GameName, SetOpt, check_seat, parse_sets
 from gamenight.engine.core import BadInput, Game
-from gamenight.engine.options import options_to_json
 from gamenight.engine.registry import load
-from gamenight.sim.runner import (
-    Job,
-    ResultsFile,
-    Summary,
-    Tally,
-    batchable,
-    replacing,
-    stream,
-    summarize,
-)
-from gamenight.sim.story import PER_ROUND
+
+if TYPE_CHECKING:
+    from gamenight.sim.runner import ResultsFile, Summary
 
 Backend = Annotated[
     str,
@@ -76,7 +62,113 @@ def _check_backend(backend: str, address: str | None) -> None:
     check_backend(backend)
     if address and backend != "ray":
         raise BadInput("--address joins a Ray cluster: use it with --backend ray")
+    _head(address)  # its form
     check_address(address)
+
+
+# What --address may be: auto (the cluster this machine belongs to), local (a new local
+# runtime), HOST:PORT (a cluster's head) or ray://HOST[:PORT] (the Ray Client, port 10001).
+_HOST = r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])"
+_ADDRESS = re.compile(rf"(?:ray://)?(?P<host>{_HOST})(?::(?P<port>\d{{1,5}}))?")
+RAY_CLIENT_PORT = 10001
+CONNECT_SECONDS = 5.0  # to reach a cluster's head before any game is played
+
+
+def _head(address: str | None) -> tuple[str, int] | None:
+    """The host and port `address` names (None: auto, local or no address, where Ray
+    finds or starts the runtime itself); BadInput if it is none of the forms above."""
+    if address in (None, "", "auto", "local"):
+        return None
+    found = _ADDRESS.fullmatch(address)
+    port = found and (found["port"] or (RAY_CLIENT_PORT if address.startswith("ray://") else ""))
+    if not found or not port or not 1 <= int(port) <= 65535:
+        raise BadInput(
+            f"--address must be auto, HOST:PORT (a cluster's head, e.g. 10.0.0.5:6379) or "
+            f"ray://HOST:PORT (the Ray Client), with a port from 1 to 65535; got {address!r}"
+        )
+    return found["host"].strip("[]"), int(port)
+
+
+def _reach(address: str | None) -> None:
+    """Refuse, within CONNECT_SECONDS, a cluster nobody answers at: Ray itself waits for
+    its head for minutes, printing warnings over the progress bar."""
+    head = _head(address)
+    if head is None:
+        return
+    try:
+        socket.create_connection(head, timeout=CONNECT_SECONDS).close()
+    except TimeoutError:
+        reason = f"no answer within {CONNECT_SECONDS:g} s"
+    except OSError as error:
+        reason = error.strerror or str(error)
+    else:
+        return
+    raise fail(f"cannot reach the Ray cluster at {address}: {reason}", STOPPED)
+
+
+def _workers(workers: int, games: int, backend: str, address: str | None) -> int:
+    """The workers worth starting: one per game at most, and on this machine one per core
+    (64 workers for 5 games started 64 processes on 2 cores, for 98 s)."""
+    most = games if backend == "ray" and address else min(games, CPUS)
+    return max(1, min(workers, most))
+
+
+# Ray's log of a run that failed, named in the error line (`_run_failed`).
+_ray_log: list[str] = []
+
+
+# Ray's own setting: how many times (about 40 s each) it tries a head that answers but
+# does not speak Ray. Its default, 20, is a quarter of an hour; kept if set.
+RAY_HEAD_TRIES = ("RAY_gcs_server_port_wait_time_s", "1")
+
+
+@contextmanager
+def _quiet_ray(backend: str, address: str | None) -> Iterator[None]:
+    """Ray's own messages (its C++ core writes straight to stderr) go to a log file while
+    the progress bar is shown, not over it; afterwards one note says where they are (or
+    the error line, if the run failed). A head that is not Ray is tried once."""
+    if backend != "ray":
+        yield
+        return
+    name, tries = RAY_HEAD_TRIES
+    ours = bool(address) and name not in os.environ
+    if ours:
+        os.environ[name] = tries
+    sys.stderr.flush()
+    with tempfile.NamedTemporaryFile(prefix="gamenight-ray-", suffix=".log", delete=False) as log:
+        saved = os.dup(2)
+        os.dup2(log.fileno(), 2)
+        failed = True
+        try:
+            yield
+            failed = False
+        finally:
+            if ours:
+                del os.environ[name]
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            said = Path(log.name).read_text(errors="replace").count("\n")
+            if not said:
+                os.unlink(log.name)
+            elif failed:
+                _ray_log.append(log.name)
+            else:
+                warn(f"Ray wrote {said} line(s) of its own while the games ran: see {log.name}")
+
+
+def _check_plot(path: Path | None) -> None:
+    """A plot's format is its file's ending (matplotlib's): refused before playing."""
+    if path is None:
+        return
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = sorted(FigureCanvasBase.get_supported_filetypes())
+    if path.suffix.lower().removeprefix(".") not in formats:
+        raise BadInput(
+            f"--plot {path}: the file's ending names the picture's format, one of "
+            f"{', '.join('.' + f for f in formats)} (e.g. ratings.png)"
+        )
 
 
 def _check_new_file(path: Path | None) -> None:
@@ -126,19 +218,6 @@ def _check_bots(game_name: str, names: list[str]) -> None:
             )
 
 
-def check_seat(spec: str, game: Game) -> None:
-    """Make the seat's bot once, so its parameters are refused before the first game. A
-    bot refuses a value outside the range it declares with a ValueError (ismcts:
-    iterations >= 1 or seconds > 0), which was an "unexpected ValueError" with a crash
-    file; a parameter without a declared range (threshold's stop_at) is taken as given."""
-    try:
-        bot_registry.make_seat(spec, game, 0)
-    except BadInput:
-        raise
-    except ValueError as error:
-        raise BadInput(f"bot {spec.removeprefix('bot:')}: {error}") from error
-
-
 def _game(game_name: str, options: dict[str, Any], players: int | None) -> Game:
     if players is not None:
         options["players"] = players
@@ -146,12 +225,15 @@ def _game(game_name: str, options: dict[str, Any], players: int | None) -> Game:
 
 
 def game_options(game: Game) -> dict[str, Any]:
+    from gamenight.engine.options import options_to_json
+
     return options_to_json(game.options) | {"players": game.players}
 
 
 def _run_failed(error: Exception, backend: str, address: str | None) -> typer.Exit:
     where = f"the Ray cluster at {address}" if address else f"the {backend} backend"
-    return fail(f"could not run the games on {where}: {error}", STOPPED)
+    log = f" (Ray's own messages: {_ray_log.pop()})" if _ray_log else ""
+    return fail(f"could not run the games on {where}: {error}{log}", STOPPED)
 
 
 class _Counted:
@@ -167,17 +249,33 @@ class _Counted:
 
 
 @contextmanager
-def _progress(game: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
-    """A Rich progress bar with games per second; yields the callback that advances it."""
-    with Progress(
-        TextColumn(game, style="bold"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=out,
-    ) as progress:
+def _progress(
+    game: str, total: int | None = None, backend: str = "processes", address: str | None = None
+) -> Iterator[Callable[[int], None]]:
+    """A Rich progress bar with games per second; yields the callback that advances it.
+    With Ray, whatever is written to stderr meanwhile goes to Ray's log (`_quiet_ray`)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with (
+        _quiet_ray(backend, address),
+        Progress(
+            TextColumn(game, style="bold"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=out,
+            redirect_stderr=backend != "ray",
+        ) as progress,
+    ):
         task = progress.add_task("games", total=total, rate="")
 
         def advance(k: int) -> None:
@@ -238,6 +336,10 @@ def simulate(
             check_seat(spec, the_game)  # refuse bad parameters before starting
     except BadInput as error:
         raise fail(str(error)) from error
+    _reach(address)
+    from gamenight.sim.runner import Job, ResultsFile, Tally, batchable, stream, summarize
+
+    workers = _workers(workers, games_, backend, address)
     job = Job(game, tuple(sorted(game_options(the_game).items())), seats, seed, batched)
     header = {
         "format": "gamenight-simulate/1",
@@ -255,7 +357,7 @@ def simulate(
     counted = _Counted()
     file: ResultsFile | None = None
     try:
-        with _progress(game, games_) as advance:
+        with _progress(game, games_, backend, address) as advance:
             counted.advance = advance
             if out_ is None:  # summed in the workers: no game's result comes back
                 summary = summarize(
@@ -279,16 +381,18 @@ def simulate(
     except (ConnectionError, RuntimeError) as error:
         raise _run_failed(error, backend, address) from error
     except OSError as error:
-        raise fail(f"cannot write {out_}: {error.strerror}") from error
+        if out_ is None:  # nothing is written: the machine (or Ray on it) failed
+            raise _run_failed(error, backend, address) from error
+        raise fail(f"cannot write {out_}: {error.strerror or error}") from error
     shown = ", ".join(f"{k}={v}" for k, v in given.items()) or "default options"
     table = Table(
-        "seat", _name("bot"), "win rate", "95% interval", "mean score", "mean payoff",
+        "player", _name("bot"), "win rate", "95% interval", "mean score", "mean payoff",
         title=f"{game}: {games_} games, {n} players, {shown}, seed {seed}",
     )  # fmt: skip
     for s in range(n):
         rate, lo, hi = summary.win_rate(s)
         table.add_row(
-            str(s),
+            str(s + 1),  # players count from 1, as everywhere a person reads them
             seats[s],
             f"{rate:.1%}",
             f"{lo:.1%} - {hi:.1%}",
@@ -350,6 +454,8 @@ def stat_lines(summary: Summary) -> list[str]:
     """The game's stats in words: the means per game; each per-round stat
     (`NAME.r<round>`) as the share over the games that reached that round; ties and
     truncated games."""
+    from gamenight.sim.story import PER_ROUND
+
     means = []
     rounds: dict[str, list[str]] = {}
     for key, value in summary.stats.items():
@@ -392,7 +498,11 @@ def tournament(
         Path | None, typer.Option("--out", metavar="FILE", help="write the raw results as JSON")
     ] = None,
     plot: Annotated[
-        Path | None, typer.Option(metavar="FILE", help="draw ratings with error bars (PNG)")
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="draw ratings with error bars; the file's ending is the format (.png, .svg, ...)",
+        ),
     ] = None,
     set_: SetOpt = None,
     backend: Backend = "processes",
@@ -402,6 +512,7 @@ def tournament(
 
     --out writes the game, bots, players, options (as given and as played), seed, games per
     group, gamenight version, standings, head-to-head and every game."""
+    from gamenight.sim.runner import replacing
     from gamenight.sim.tournament import play_tournament, plot_ratings, schedule
 
     entrants = _names(bots)
@@ -409,6 +520,7 @@ def tournament(
         _check_backend(backend, address)
         _check_new_file(out_)
         _check_new_file(plot)
+        _check_plot(plot)
         if len(set(entrants)) < 2:
             raise BadInput(f"a tournament needs two or more different bots, got {bots!r}")
         if len(set(entrants)) != len(entrants):
@@ -421,6 +533,7 @@ def tournament(
             check_seat(_seat_spec(entrant), the_game)
     except BadInput as error:
         raise fail(str(error)) from error
+    _reach(address)
     options = game_options(the_game)
     plan = schedule(game, options, entrants, the_game.players, games_, seed)
     total = sum(n for _, _, n in plan)
@@ -436,8 +549,9 @@ def tournament(
             f"multiple of {rotations}"
         )
     counted = _Counted()
+    workers = _workers(workers, total, backend, address)
     try:
-        with _progress(game, total) as advance:
+        with _progress(game, total, backend, address) as advance:
             counted.advance = advance
             tour = play_tournament(
                 game, options, entrants, the_game.players, games_, seed,
@@ -555,10 +669,12 @@ def report(
         columns = settings(game, options, swept, count)  # refuse bad options before playing
     except BadInput as error:
         raise fail(str(error)) from error
+    _reach(address)
     counted = _Counted()
     total = (games_ + 3 * skill_games) * len(columns)  # about: skill runs round up per seat
+    workers = _workers(workers, total, backend, address)
     try:
-        with _progress(game, total) as advance:
+        with _progress(game, total, backend, address) as advance:
             counted.advance = advance
             index = run_report(
                 game, games_, out_, options=options, sweep=swept, bots=bot_list,

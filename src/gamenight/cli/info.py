@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import socket
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -11,21 +14,34 @@ from rich.table import Table
 from rich.text import Text
 
 from gamenight import bots as bot_registry
-from gamenight.cli.app import app
-from gamenight.cli.output import INTERRUPTED, STOPPED, fail, show
+from gamenight.cli.output import STOPPED, fail, interrupted, show
+from gamenight.cli.root import app
 from gamenight.engine.core import BadInput
-from gamenight.engine.options import describe_options
-from gamenight.engine.registry import game_class, games, load
+from gamenight.engine.options import build_options, describe_options
+from gamenight.engine.registry import game_class, games, load, spec
+from gamenight.games.terminal_text import shown_as
 
 GameName = Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")]
+MOST_PLAYERS = 12  # the counts of players asked about: 1 to this
+
+
+def options_class(name: str) -> Any:
+    """The game's Options, from its options module: listing a game needs neither its Game
+    class nor what that imports (Drop It's physics, Arne's action tables)."""
+    try:
+        return importlib.import_module(f"{spec(name).package}.options").Options
+    except (ImportError, AttributeError):  # a game laid out otherwise
+        return game_class(name).Options
 
 
 def _counts(name: str, **options: Any) -> list[int]:
-    """The numbers of players (1 to 12) the game accepts with these options."""
+    """The numbers of players (1 to 12) the game accepts with these options (its Options
+    refuse a wrong count; no game is built)."""
+    cls = options_class(name)
     found = []
-    for n in range(1, 13):
+    for n in range(1, MOST_PLAYERS + 1):
         try:
-            load(name, players=n, **options)
+            build_options(cls, {**options, "players": n}, name)
         except (BadInput, ValueError):
             continue
         found.append(n)
@@ -45,12 +61,22 @@ def _ranges(counts: list[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges) or "-"
 
 
-def _player_counts(name: str, rows: list[dict[str, Any]]) -> str:
-    """The numbers of players a game accepts, found by asking it: with its defaults, then
-    with each variant that changes them ("2-6 (team variant: 4-12, even)"), so the total
+@dataclass
+class Variant:
+    """The game with its defaults (`label` ""), or with one option value that changes who
+    can play ("dummy variant", "with teams")."""
+
+    label: str
+    options: dict[str, Any] = field(default_factory=dict)
+    counts: list[int] = field(default_factory=list)
+
+
+def variants(name: str, rows: list[dict[str, Any]] | None = None) -> list[Variant]:
+    """The game's variants as `gamenight games` lists them, found by asking it: its
+    defaults, then each option value that changes the numbers of players, so the list
     agrees with the lobby card on the web (which counts every variant)."""
-    base = _counts(name)
-    others = []
+    rows = describe_options(options_class(name)) if rows is None else rows
+    found = [Variant("", {}, _counts(name))]
     for row in rows:
         if row["name"] == "players":
             continue
@@ -59,10 +85,17 @@ def _player_counts(name: str, rows: list[dict[str, Any]]) -> str:
             if value == row["default"] or value is False:
                 continue
             counts = _counts(name, **{row["name"]: value})
-            if counts and counts != base:
+            if counts and counts != found[0].counts:
                 what = f"with {row['name']}" if value is True else f"{value} {row['name']}"
-                others.append(f"{what}: {_ranges(counts)}")
-    return _ranges(base) + (f" ({'; '.join(others)})" if others else "")
+                found.append(Variant(what, {row["name"]: value}, counts))
+    return found
+
+
+def _player_counts(name: str, rows: list[dict[str, Any]]) -> str:
+    """ "2-6 (dummy variant: 2-5; team variant: 4-12, even)"."""
+    base, *others = variants(name, rows)
+    shown = "; ".join(f"{v.label}: {_ranges(v.counts)}" for v in others)
+    return _ranges(base.counts) + (f" ({shown})" if shown else "")
 
 
 @app.command("games")
@@ -71,7 +104,7 @@ def list_games() -> None:
     table = Table("game", "players", "options")
     for name in games():
         try:
-            rows = describe_options(game_class(name).Options)
+            rows = describe_options(options_class(name))
         except ImportError as err:
             table.add_row(name, "-", Text(f"not available: {err}", style="red"))
             continue
@@ -92,12 +125,17 @@ def _allowed(row: dict[str, Any]) -> str:
 
 
 def _shown(value: Any) -> str:
+    """A value as a person types it: yes/no, none, "red, green", "c5=purple, c6=orange"
+    (never a Python repr such as "('c5', 'purple')")."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
         return "none"
     if isinstance(value, (list, tuple)):
-        return ", ".join(map(str, value))
+        return ", ".join(
+            "=".join(map(_shown, item)) if isinstance(item, (list, tuple)) else _shown(item)
+            for item in value
+        )
     return str(value)
 
 
@@ -105,7 +143,7 @@ def _shown(value: Any) -> str:
 def show_options(game: GameName) -> None:
     """Show every option of a game with its default and allowed values."""
     try:
-        rows = describe_options(game_class(game).Options)
+        rows = describe_options(options_class(game))
     except BadInput as err:
         raise fail(str(err)) from err
     table = Table("option", "default", "allowed", "meaning", title=f"{game} options")
@@ -113,7 +151,7 @@ def show_options(game: GameName) -> None:
         # players: the counts the game accepts (asked, as `games` does), not the option's
         # outer bounds (Drop or Stop's players said "1 to 12" where the game takes 2-4)
         allowed = _player_counts(game, rows) if r["name"] == "players" else _allowed(r)
-        table.add_row(r["name"], _shown(r["default"]), allowed, r["help"])
+        table.add_row(r["name"], _shown(r["default"]), allowed, shown_as(r["help"]))
     show(table)
 
 
@@ -156,10 +194,32 @@ def _check_port(host: str, port: int) -> None:
         raise fail(f"cannot listen on {host}:{port}: {err.strerror or err}") from err
 
 
+def _check_sqlite_folder(url: str) -> None:
+    """A SQLite file goes into a folder that exists: opening the database would make every
+    missing folder on the way (sqlite:////nonexistent/dir/x.db made /nonexistent)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return  # connect says what is wrong with it
+    name = parsed.database
+    if not parsed.drivername.startswith("sqlite") or not name or name == ":memory:":
+        return
+    if name.startswith("file:"):  # a SQLite URI filename (?uri=true)
+        name = name.removeprefix("file:").partition("?")[0]
+    folder = Path(name).expanduser().absolute().parent
+    if not folder.is_dir():
+        raise fail(f"cannot use the database {url}: the folder {folder} does not exist")
+
+
 def _check_database(url: str | None) -> None:
     """Open (and migrate) the database once, so a bad URL is one line, not a traceback."""
     from gamenight.server.db import connect, disconnect
 
+    if url is not None:
+        _check_sqlite_folder(url)
     try:
         disconnect(connect(url))  # releases the SQLite lock for the server itself
     except Exception as err:  # SQLAlchemy, the driver or Alembic: each says it differently
@@ -209,5 +269,6 @@ def serve(
     except SystemExit as stop:  # uvicorn exits 1 when it cannot start
         if stop.code:
             raise fail(f"the server on {host}:{port} stopped (exit {stop.code})", STOPPED) from None
-    # uvicorn returns only after a signal (Ctrl+C or a kill): say so, and exit as interrupted
-    raise fail("server stopped by a signal; tables are saved", INTERRUPTED)
+    # uvicorn returns only after a signal (Ctrl+C or a kill): a person stopped it, which is
+    # said as such (not as an error), with exit code 130
+    raise interrupted("by a signal: the server stopped; its tables are saved")

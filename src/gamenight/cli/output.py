@@ -44,8 +44,21 @@ def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
     return typer.Exit(code)
 
 
+_said = {"interrupted": False}
+
+
+def reset() -> None:
+    """A new command in this process (tests run several): nothing said yet."""
+    _said["interrupted"] = False
+
+
+def said_interrupted() -> bool:
+    return _said["interrupted"]
+
+
 def interrupted(message: str) -> typer.Exit:
-    """Ctrl+C during a run: one line on stderr saying how far it got and what was kept;
-    returns the Exit (130) to raise."""
+    """Ctrl+C during a run: one line on stderr saying how far it got and what was kept,
+    in yellow (a person stopped it; it is not an error); returns the Exit (130) to raise."""
     err.print(Text.assemble(("interrupted ", "bold yellow"), one_line(message)), soft_wrap=True)
+    _said["interrupted"] = True
     return typer.Exit(INTERRUPTED)

@@ -19,13 +19,15 @@ from types import ModuleType
 from typing import Annotated, Any
 
 import typer
+from rich.cells import cell_len
+from rich.console import RenderableType
 from rich.prompt import Prompt
 from rich.table import Table
 from rich.text import Text
 
 from gamenight import bots as bot_registry
-from gamenight.cli.app import app
-from gamenight.cli.output import BAD_INPUT, INTERRUPTED, STOPPED, err, fail, out, say, show
+from gamenight.cli.output import BAD_INPUT, STOPPED, err, fail, interrupted, out, say, show
+from gamenight.cli.root import app
 from gamenight.engine.codec import load_game, save_game
 from gamenight.engine.core import Action, BadInput, Game, IllegalAction, State
 from gamenight.engine.driver import Bot
@@ -160,21 +162,36 @@ class Sitting:
         say(f"{player(seat)}: since your last move", "dim")
 
     def ask(self, seat: int) -> None:
-        """Ask a person until they give a legal action; explain every bad input."""
+        """Ask a person until they give a legal action; explain every bad input. The table
+        and the question (the moves, the hint, the prompt) fit one screen: the moves go
+        in columns, and in pages when even those do not fit (Enter shows the next)."""
         name = player_name(seat, self.people)
-        show(self.ui.render(self.state.view(seat)))
-        for i, line in enumerate(self.ui.describe_actions(self.state, seat), 1):
-            say(f"  {i}. {line}")
+        table = self.ui.render(self.state.view(seat))
         hint = getattr(self.ui, "hint", None)
-        if hint is not None and (words := hint(self.state, seat)):
-            say(words, "dim")
+        words = hint(self.state, seat) if hint is not None else None
+        below = (_height(Text(words)) if words else 0) + 1  # the hint, the prompt
+        pages = menu_pages(
+            self.ui.describe_actions(self.state, seat),
+            out.width,
+            out.height - _height(table) - below,
+        )
+        page = 0
         while True:
-            text = Prompt.ask(Text(f"{name}, your move", style="bold"), console=out)
-            try:
-                self.state.act(seat, self.ui.parse(text, self.state, seat))
-                return
-            except (BadInput, IllegalAction) as error:
-                say(str(error), "yellow")
+            show(table)
+            for row in pages[page]:
+                say(row)
+            if words:
+                say(words, "dim")
+            while True:
+                text = Prompt.ask(Text(f"{name}, your move", style="bold"), console=out)
+                if len(pages) > 1 and text.strip().lower() in ("", "more"):
+                    page = (page + 1) % len(pages)
+                    break
+                try:
+                    self.state.act(seat, self.ui.parse(text, self.state, seat))
+                    return
+                except (BadInput, IllegalAction) as error:
+                    say(str(error), "yellow")
 
     def move(self) -> None:
         seat = self.state.actors[0]
@@ -214,10 +231,83 @@ class Sitting:
         show(self.ui.render(self.state.view(solo)))
 
 
+def seat_bot(spec: str, game: Game, seed: int = 0) -> Bot:
+    """The bot of a seat (`bot`, `bot:NAME?param=value`, a level). A bot refuses a value
+    outside the range it declares with a ValueError (ismcts: iterations >= 1 or seconds >
+    0), which was an "unexpected ValueError" with a crash file: here it is BadInput; a
+    parameter without a declared range (threshold's stop_at) is taken as given."""
+    try:
+        return bot_registry.make_seat(spec, game, seed)
+    except BadInput:
+        raise
+    except ValueError as error:
+        raise BadInput(f"bot {spec.removeprefix('bot:')}: {error}") from error
+
+
+def check_seat(spec: str, game: Game) -> None:
+    """Make the seat's bot once, so its parameters are refused before the first game."""
+    seat_bot(spec, game)
+
+
+def _height(renderable: RenderableType) -> int:
+    """The lines `renderable` takes on the terminal."""
+    return len(out.render_lines(renderable, out.options, pad=False))
+
+
+def menu_pages(lines: list[str], width: int, rows: int) -> list[list[str]]:
+    """The numbered moves in at most `rows` lines of `width`: one a line when they fit,
+    else several a line (in reading order), else in pages of those, each ending with a
+    line saying how to see the next (Enter at the prompt)."""
+    rows = max(rows, 2)
+    digits = len(str(len(lines)))
+    entries = [f"{i:>{digits}}. {line}" for i, line in enumerate(lines, 1)]
+    whole = _layout(entries, width, rows)
+    if whole is not None:
+        return [whole]
+    pages: list[list[str]] = []
+    page: list[str] = []
+    for entry in entries:  # as many moves on each page as fit above its last line
+        if page and _layout([*page, entry], width, rows - 1) is None:
+            pages.append(page)
+            page = []
+        page.append(entry)
+    pages.append(page)
+    shown = 0
+    laid_out = []
+    for page in pages:
+        shown += len(page)
+        more = f"{len(entries) - shown} more" if shown < len(entries) else "back to the first"
+        laid_out.append([*(_layout(page, width, rows - 1) or []), f"  ... {more}: press Enter"])
+    return laid_out
+
+
+def _layout(entries: list[str], width: int, rows: int) -> list[str] | None:
+    """`entries` in reading order in the fewest columns that fit `rows` lines (a move too
+    long for a column takes a line of its own), or None if even four columns do not."""
+    for across in (1, 2, 3, 4):
+        column = (width - 2) // across
+        lines: list[str] = []
+        row: list[str] = []
+        for entry in entries:
+            if across > 1 and cell_len(entry) <= column - 2:
+                row.append(entry.ljust(column))
+            else:
+                lines += ["  " + "".join(row).rstrip()] if row else []
+                lines.append(f"  {entry}")
+                row = []
+            if len(row) == across:
+                lines.append("  " + "".join(row).rstrip())
+                row = []
+        lines += ["  " + "".join(row).rstrip()] if row else []
+        if sum(1 + (cell_len(line) - 1) // width for line in lines) <= rows:
+            return lines
+    return None
+
+
 def _bots(game: Game, seats: list[str], seed: int) -> list[Bot | None]:
     """None for a person; a seeded bot otherwise."""
     return [
-        None if text.lower() in PEOPLE else bot_registry.make_seat(text, game, seed * 100 + i)
+        None if text.lower() in PEOPLE else seat_bot(text, game, seed * 100 + i)
         for i, text in enumerate(seats)
     ]
 
@@ -288,19 +378,23 @@ def play(
     picturing = Pictures(pictures, f"{game}-{seed}", open_pictures)
     sitting = Sitting(the_game.start(seed), bots, ui, picturing)
     say(f"{game}, seed {seed}, seats: {', '.join(seat_list)}", "bold")
-    stopped: int | None = None
+    by_ctrl_c = input_ended = False
     try:
         sitting.play()
     except KeyboardInterrupt:
-        stopped = INTERRUPTED
+        by_ctrl_c = True
     except EOFError:
-        stopped = STOPPED
+        input_ended = True
     finally:
         if save is not None:
             _save(save, the_game, seed, sitting.state)
-    if stopped is not None:
+    left = "game left unfinished" + (f"; saved to {save}" if save else "")
+    if by_ctrl_c:  # a person stopped it: said as such, not as an error
         out.print()
-        raise fail("game left unfinished" + (f"; saved to {save}" if save else ""), stopped)
+        raise interrupted(f"after {len(sitting.state.history)} moves: {left}")
+    if input_ended:
+        out.print()
+        raise fail(left, STOPPED)
     print_outcome(sitting.state, sitting.people)
 
 

@@ -141,9 +141,14 @@ def load_game(path: str | Path) -> tuple[Game, int, list[tuple[int, Action]]]:
         raise BadInput(f"{path} is not JSON: {err}") from err
     if not isinstance(doc, dict) or doc.get("format") != "gamenight-replay/1":
         raise BadInput(f"{path} is not a gamenight replay (format gamenight-replay/1)")
-    for key, kind in (("game", str), ("options", dict), ("seed", int), ("history", list)):
-        if not isinstance(doc.get(key), kind):
-            raise BadInput(f"{path}: '{key}' must be a {kind.__name__}")
+    for key, kind, words in (
+        ("game", str, "a game's name"),
+        ("options", dict, "an object of options"),
+        ("seed", int, "a whole number"),
+        ("history", list, "a list of moves"),
+    ):
+        if not isinstance(doc.get(key), kind) or isinstance(doc.get(key), bool):
+            raise BadInput(f"{path}: '{key}' must be {words}")
     game = load(doc["game"], **doc["options"])
     history = []
     for i, step in enumerate(doc["history"]):

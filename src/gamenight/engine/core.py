@@ -13,9 +13,10 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
 
-import numpy as np
+if TYPE_CHECKING:  # an annotation only: `import gamenight` stays light (start-up time)
+    import numpy as np
 
 
 class IllegalAction(Exception):

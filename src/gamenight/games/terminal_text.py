@@ -8,11 +8,66 @@ Players are numbered from 1 on screen, as the web pages number seats ("player 1"
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from gamenight.engine.core import Action, BadInput
 
+if TYPE_CHECKING:
+    from rich.console import Console, ConsoleOptions
+    from rich.measure import Measurement
+    from rich.text import Text
+
 ECHO_LIMIT = 40  # characters of a person's input repeated in a refusal
+
+# What each symbol the terminal may show becomes where it cannot be shown (an ASCII-only
+# locale such as LANG=C): the tables pick these themselves (`symbol`), so columns still
+# line up; `gamenight` also writes any other such character this way, never as "?".
+ASCII = {
+    "●": "o",
+    "■": "#",
+    "▲": "^",
+    "◆": "<>",
+    "▶": ">",
+    "…": "...",
+    "°": " deg",
+    "§": "section ",
+    "²": "^2",
+    "θ": "theta",
+    "ω": "omega",
+    "±": "+-",
+    "×": "x",
+    "·": "*",
+    "—": "-",
+    "–": "-",
+    "→": "->",
+    "‘": "'",
+    "’": "'",
+    "“": '"',
+    "”": '"',
+}
+
+
+def shown_as(text: str) -> str:
+    """`text` as the terminal (stdout) can show it: as it is, or with the ASCII of each
+    symbol it cannot encode ("?" for a character without one)."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return "".join(ch if _encodes(ch, encoding) else ASCII.get(ch, "?") for ch in text)
+    except LookupError:  # an encoding Python does not know: ASCII is safe
+        return "".join(ch if ch.isascii() else ASCII.get(ch, "?") for ch in text)
+    return text
+
+
+def _encodes(ch: str, encoding: str) -> bool:
+    try:
+        ch.encode(encoding)
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def echo(text: str, limit: int = ECHO_LIMIT) -> str:
@@ -20,7 +75,7 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     (then "…"), control characters escaped."""
     words = " ".join(str(text).split())
     if len(words) > limit:
-        words = words[:limit].rstrip() + "…"
+        words = words[:limit].rstrip() + shown_as("…")
     return repr(words)
 
 
@@ -130,3 +185,32 @@ def pick(
 def pick_by(text: str, legal: Sequence[Action], describe: Callable[[Action], str]) -> Action:
     """`pick` with each action's line given by `describe`."""
     return pick(text, legal, [describe(a) for a in legal])
+
+
+class Flow:
+    """Short pieces (cards, stacks) on as few lines as the width allows, a line broken
+    only between two pieces, never inside one ("yellow" at the end of a line and "200" on
+    the next). A Rich renderable, also inside a table cell."""
+
+    def __init__(self, pieces: Sequence[Text], separator: str = "  ") -> None:
+        self.pieces = list(pieces)
+        self.separator = separator
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        from rich.measure import Measurement
+
+        widths = [p.cell_len for p in self.pieces] or [0]
+        gaps = len(self.separator) * (len(widths) - 1)
+        return Measurement(max(widths), sum(widths) + gaps).clamp(max_width=options.max_width)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        from rich.text import Text
+
+        line = Text()
+        for piece in self.pieces:
+            gap = self.separator if line else ""
+            if line and line.cell_len + len(gap) + piece.cell_len > options.max_width:
+                yield line
+                line, gap = Text(), ""
+            line += Text(gap) + piece
+        yield line

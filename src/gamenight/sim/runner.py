@@ -360,6 +360,7 @@ class ResultsFile:
         self._file = tempfile.NamedTemporaryFile(
             "w", dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".part", delete=False
         )
+        _as_a_new_file(self._file.name)
         head = json.dumps(self.header)
         self._file.write(head[:-1] + (", " if self.header else "") + '"results": [')
         return self
@@ -385,6 +386,14 @@ class ResultsFile:
             temporary.unlink(missing_ok=True)
 
 
+def _as_a_new_file(path: str | Path) -> None:
+    """The mode of a new file (0666 less the umask, as `open` gives): tempfile makes its
+    files private (0600), and results renamed into place stayed unreadable to others."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
+
+
 @contextmanager
 def replacing(path: Path) -> Iterator[Path]:
     """A temporary path beside `path` (same suffix) to write to; renamed over `path` when
@@ -393,6 +402,7 @@ def replacing(path: Path) -> Iterator[Path]:
         dir=path.parent, prefix=f".{path.name}.", suffix=f".part{path.suffix}", delete=False
     ) as file:
         temporary = Path(file.name)
+    _as_a_new_file(temporary)
     try:
         yield temporary
         os.replace(temporary, path)

@@ -8,17 +8,16 @@ Players, displays and stacks are numbered from 1, as on the web pages.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from rich.columns import Columns
 from rich.console import Group, RenderableType
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from gamenight.engine.core import Action, Event, State
 from gamenight.games.arne import actions as A
-from gamenight.games.terminal_text import pick_by, player, players
+from gamenight.games.terminal_text import Flow, pick_by, player, players
 
 # Colour words as the terminal shows them; the word itself is the symbol, so a player who
 # cannot tell the colours apart still reads them.
@@ -54,17 +53,22 @@ def card_text(name: str) -> Text:
 
 
 def _cards(names: list[str]) -> RenderableType:
-    """Cards side by side, wrapped between cards, never inside a card's name."""
+    """Cards side by side, a line broken between cards, never inside a card's name."""
     if not names:
         return Text("(none)")
-    return Columns([card_text(n) for n in names], padding=(0, 2))
+    return Flow([card_text(n) for n in names])
 
 
-def _stack(s: dict[str, Any]) -> Text:
+def _stack(s: dict[str, Any], colour: str | None) -> Text:
+    """A stack by its base card; the display's own colour goes without saying ("-200"
+    on the green display), a chameleon's other colour is said ("yellow 50")."""
     marks = [word for word in ("chameleon", "x3", "crush", "lock") if s[word]]
     text = card_text(s["base"])
+    base_colour, _, value = card_words(s["base"]).partition(" ")
+    if value and base_colour == colour_word(colour):
+        text = Text(value, style=_STYLES.get(base_colour, ""))
     if marks:
-        text.append(" (" + ", ".join(marks) + ")", style="italic")
+        text.append(" (" + " ".join(marks) + ")", style="italic")
     return text
 
 
@@ -72,49 +76,74 @@ def _player(p: int, me: int | None) -> str:
     return player(p, me)
 
 
-def render(view: dict[str, Any]) -> RenderableType:
-    """Hand, displays with their stacks, discard top, draw pile, whose turn and direction,
-    the window and who holds priority, and the live scores (section 6). A participant is
-    always "player N" (A56, numbered from 1); the displays stay with the places at the table."""
+def _displays(view: dict[str, Any]) -> Table:
+    """A row per display: its number and colour, who plays it, their hand, its score and
+    its stacks (numbered from 1, as crush, lock and X3 name them). No box: the table and
+    the question fit one 80x24 screen."""
     me = view["player"]
     seats = view["seats"]
-    mode = "losing game" if view["mode"] == "losing" else "normal game"
-    variant = "" if view["variant"] == "standard" else f", {view['variant']}"
-    table = Table(title=f"Arne - game {view['game_no']} ({mode}{variant})", expand=False)
-    table.add_column("display", justify="right")
-    table.add_column("colour")
+    table = Table(box=None, header_style="bold underline", pad_edge=False, padding=(0, 1))
+    table.add_column("display")
     table.add_column("player")
     table.add_column("hand", justify="right")
-    table.add_column("stacks", overflow="fold")
     table.add_column("score", justify="right")
+    table.add_column("stacks", ratio=1)
     for d in view["displays"]:
-        j = d["display"]
-        if d["owner_seat"] is None:
+        owner = d["owner_seat"]
+        if owner is None:  # the dummy display (7.3), played by the controller's player
             ctrl = view["dummy_seat"]
+            mine = ctrl is not None and seats[ctrl]["player"] == me
             who = "dummy" + (f" ({player(seats[ctrl]['player'])})" if ctrl is not None else "")
             hand = ""
         else:
-            owner = seats[j]["player"]
-            who = _player(owner, me) + (" *" if owner == view["active"] else "")
-            hand = str(seats[j]["hand_size"])
+            participant = seats[owner]["player"]
+            mine = participant == me
+            who = _player(participant, me) + (" *" if participant == view["active"] else "")
+            hand = str(seats[owner]["hand_size"])
         colour = colour_word(d["colour"])
-        stacks = Text("\n").join(
-            Text(f"{i + 1}: ") + _stack(s) for i, s in enumerate(d["stacks"])
-        ) or Text("-")
+        stacks = [Text(f"{i + 1}: ") + _stack(s, d["colour"]) for i, s in enumerate(d["stacks"])]
         table.add_row(
-            str(j + 1),
-            Text(colour, style=_STYLES.get(colour, "")),
-            Text(who, style="bold" if seats[j]["player"] == me and j < len(seats) else ""),
+            Text(f"{d['display'] + 1:>2} ") + Text(colour, style=_STYLES.get(colour, "")),
+            Text(who, style="bold" if mine else ""),
             hand,
-            stacks,
             str(d["score"]),
+            Flow(stacks, ", ") if stacks else Text("-"),
         )
-    parts: list[RenderableType] = [table]
+    return table
+
+
+def _own_scores(view: dict[str, Any]) -> bool:
+    """Whether each player's score is their display's (then the table says it all)."""
+    by_player = {
+        view["seats"][d["owner_seat"]]["player"]: d["score"]
+        for d in view["displays"]
+        if d["owner_seat"] is not None
+    }
+    return all(by_player.get(p) == score for p, score in enumerate(view["scores"]))
+
+
+def _labelled(label: Text, what: RenderableType) -> Table:
+    """ "your hand: red 100  blue 50 ..." with the cards wrapped beside the label."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_row(label, what)
+    return grid
+
+
+def render(view: dict[str, Any]) -> RenderableType:
+    """Whose turn and which way, the displays with their stacks, the draw and discard
+    piles, the window and who holds priority, what is pending, the live scores (section
+    6) and the hand. A participant is always "player N" (A56, numbered from 1); the
+    displays stay with the places at the table."""
+    me = view["player"]
+    mode = ", losing game" if view["mode"] == "losing" else ""
+    variant = "" if view["variant"] == "standard" else f", {view['variant']} variant"
     arrow = "clockwise" if view["direction"] > 0 else "counter-clockwise"
+    head = Text(f"Arne - game {view['game_no']}{mode}{variant}", style="bold")
+    head += Text(f" - turn: {_player(view['active'], me)}, {arrow}")
+    parts: list[RenderableType] = [head, _displays(view)]
     line = Text(f"draw pile {view['draw_pile']}   discard {len(view['discard'])}")
     if view["discard"]:
         line += Text(" (top ") + card_text(view["discard"][-1]) + Text(")")
-    line += Text(f"   turn: {_player(view['active'], me)}, {arrow}")
     parts.append(line)
     if view["pending"]:
         kind = card_words(str(view["pending"]["kind"]))
@@ -135,17 +164,16 @@ def render(view: dict[str, Any]) -> RenderableType:
                 f"to {_player(g['to'], me)}"
             )
         )
-    scores = ", ".join(f"{_player(p, me)}: {sc}" for p, sc in enumerate(view["scores"]))
-    if view["game_no"] > 1:
-        scores += "   totals: " + ", ".join(map(str, view["totals"]))
-    parts.append(Text("scores: " + scores))
+    if not _own_scores(view) or view["game_no"] > 1:
+        scores = ", ".join(f"{_player(p, me)}: {sc}" for p, sc in enumerate(view["scores"]))
+        if view["game_no"] > 1:
+            scores += "   totals: " + ", ".join(map(str, view["totals"]))
+        parts.append(Text("scores: " + scores))
     if view["hand"] is not None:
-        parts.append(Text("your hand:", style="bold"))
-        parts.append(_cards(view["hand"]))
+        parts.append(_labelled(Text("your hand:", style="bold"), _cards(view["hand"])))
     for mate, cards in (view.get("team_hands") or {}).items():
-        parts.append(Text(f"team-mate {player(int(mate))}:"))
-        parts.append(_cards(cards))
-    return Panel(Group(*parts), expand=False)
+        parts.append(_labelled(Text(f"team-mate {player(int(mate))}:"), _cards(cards)))
+    return Group(*parts)
 
 
 def _where(j: int, s: int) -> str:
@@ -219,6 +247,22 @@ def parse(text: str, state: State, seat: int) -> Action:
     return pick_by(text, state.actions(seat), describe)
 
 
+# Events with cards only some seats see, in words: who got or gave which cards.
+_PRIVATE_CARDS = {
+    "hand": "{player} is dealt",
+    "drew_cards": "{player} draws",
+    "card_taken": "{player} takes from {target}",
+    "gave_card": "{target} hands {player}",
+    "hand_received": "{player} receives the hand of {giver}",
+    "team_hand": "the hand of team-mate {player}",
+}
+
+
+def _names(data: Mapping[str, Any]) -> dict[str, str]:
+    """The event's players as words ("player 2"), by the names the sentences use."""
+    return {key: player(data[key]) for key in ("player", "target", "giver") if key in data}
+
+
 def describe_event(event: Event) -> str | None:
     """One line for the log, or None for bookkeeping events (and passes)."""
     d = event.data
@@ -227,9 +271,9 @@ def describe_event(event: Event) -> str | None:
         return f"--- turn of {player(d['player'])} (at display {d['seat'] + 1})"
     if k == "drew":
         return f"{player(d['player'])} draws {d['count']} card(s); {d['draw_pile']} left"
-    if k in ("drew_cards", "hand", "card_taken", "gave_card", "hand_received", "team_hand"):
-        cards = ", ".join(card_words(c) for c in d["cards"])
-        return f"  ({k.replace('_', ' ')}: {cards})"
+    if k in _PRIVATE_CARDS:  # cards only some seats see: said with whose they are
+        cards = ", ".join(card_words(c) for c in d["cards"]) or "no cards"
+        return "  (" + _PRIVATE_CARDS[k].format(**_names(d)) + f": {cards})"
     if k == "declared":
         return f"{player(d['player'])} plays {card_words(d['card'])}: {describe_json(d['action'])}"
     if k == "black":

@@ -6,12 +6,19 @@ machine), `game`, `observation` (view and encoding),
 `render` (SVG/PNG), `pictures` (the page's board, RGB arrays), `bots`, `terminal`.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from gamenight.engine.registry import register
 from gamenight.engine.spec import GameSpec
-from gamenight.games.drop_it.actions import KEEP, SPEND, Drop, Joker
-from gamenight.games.drop_it.game import DropIt
-from gamenight.games.drop_it.options import Options
-from gamenight.games.drop_it.state import DropItState
+from gamenight.games import lazy_names
+
+if TYPE_CHECKING:
+    from gamenight.games.drop_it.actions import KEEP, SPEND, Drop, Joker
+    from gamenight.games.drop_it.game import DropIt
+    from gamenight.games.drop_it.options import Options
+    from gamenight.games.drop_it.state import DropItState
 
 SPEC = GameSpec(
     name="drop-it",
@@ -29,6 +36,15 @@ SPEC = GameSpec(
     pictures="gamenight.games.drop_it.pictures",
     rules="rules/drop-it.md",
     coach="gamenight.games.drop_it.coach",
+)
+
+# Listing the games imports only this file; the game's modules load on first use.
+__getattr__ = lazy_names(
+    __name__,
+    actions=("KEEP", "SPEND", "Drop", "Joker"),
+    game=("DropIt",),
+    options=("Options",),
+    state=("DropItState",),
 )
 
 __all__ = ["KEEP", "SPEND", "Drop", "DropIt", "DropItState", "Joker", "Options"]

@@ -254,6 +254,6 @@ def load_board(path: str = "") -> Board:
         doc = json.loads(file.read_text())
     except OSError as err:
         raise BadInput(f"board: cannot read {file}: {err.strerror}") from err
-    except json.JSONDecodeError as err:
+    except ValueError as err:  # not JSON, or not even text (UnicodeDecodeError)
         raise BadInput(f"board: {file} is not JSON: {err}") from err
     return parse_board(doc, str(file))

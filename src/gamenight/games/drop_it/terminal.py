@@ -24,7 +24,7 @@ from gamenight.engine.core import Action, BadInput, Event, State
 from gamenight.games.drop_it import KEEP, SPEND, Drop, DropItState
 from gamenight.games.drop_it.board import COLOURS, KINDS
 from gamenight.games.drop_it.render import png
-from gamenight.games.terminal_text import echo, pick, player
+from gamenight.games.terminal_text import echo, pick, player, shown_as
 
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?(deg|rad|°)?")
 _JOKER_WORDS = {
@@ -40,16 +40,22 @@ _JOKER_WORDS = {
 }
 
 
-_ICON = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆"}
 # Each piece in its colour with its shape's symbol (a colour-blind player reads the symbol
-# and the colour word).
+# and the colour word); where the terminal cannot show a symbol, its ASCII (o # ^ <>).
+_ICON = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆"}
+
+
+def _icon(kind: str) -> str:
+    return shown_as(_ICON.get(kind, ""))
+
+
 _STYLE = {"red": "bold red", "green": "bold green", "yellow": "bold yellow", "blue": "bold blue"}
 
 
 def piece_text(piece: str) -> Text:
     """ "red-circle-2" -> "● red circle" in red."""
     colour, kind = _colour_kind(piece)
-    return Text(f"{_ICON.get(kind, '')} {colour} {kind}".strip(), style=_STYLE.get(colour, ""))
+    return Text(f"{_icon(kind)} {colour} {kind}".strip(), style=_STYLE.get(colour, ""))
 
 
 def _colour_kind(piece: str) -> tuple[str, str]:
@@ -100,7 +106,7 @@ def _supply_summary(ids: list[str]) -> Text:
         return Text("-")
     return Text("\n").join(
         Text(
-            colour + " " + " ".join(f"{_ICON[k]}{n}" for k, n in kinds.items()),
+            colour + " " + " ".join(f"{_icon(k)}{n}" for k, n in kinds.items()),
             _STYLE.get(colour, ""),
         )
         for colour, kinds in counts.items()
@@ -122,7 +128,7 @@ def render(view: dict[str, Any]) -> RenderableType:
         if s["side"] == me:
             name += " (you)"
         if s["side"] == view["active_side"]:
-            name = "▶ " + name
+            name = shown_as("▶") + " " + name
         table.add_row(
             name,
             ", ".join(str(seat + 1) for seat in s["seats"]),
@@ -261,7 +267,7 @@ def describe_actions(state: State, seat: int) -> list[str]:
         outline = game.shapes[ck.split("-")[1]]
         lo, hi = game.feasible_x_range(outline, 0.0)
         colour, kind = ck.split("-")
-        lines.append(f"{_ICON[kind]} {colour} {kind}: x from {lo:.1f} to {hi:.1f} mm at angle 0")
+        lines.append(f"{_icon(kind)} {colour} {kind}: x from {lo:.1f} to {hi:.1f} mm at angle 0")
     return lines
 
 

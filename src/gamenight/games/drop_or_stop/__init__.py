@@ -1,11 +1,18 @@
 """Drop or Stop?!: push-your-luck cards (spec rules/drop-or-stop.md)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from gamenight.engine.registry import register
 from gamenight.engine.spec import GameSpec
-from gamenight.games.drop_or_stop.actions import DROP, STOP, Drop, Stop
-from gamenight.games.drop_or_stop.game import DropOrStop
-from gamenight.games.drop_or_stop.options import DropOrStopOptions, Options
-from gamenight.games.drop_or_stop.state import DropOrStopState
+from gamenight.games import lazy_names
+
+if TYPE_CHECKING:
+    from gamenight.games.drop_or_stop.actions import DROP, STOP, Drop, Stop
+    from gamenight.games.drop_or_stop.game import DropOrStop
+    from gamenight.games.drop_or_stop.options import DropOrStopOptions, Options
+    from gamenight.games.drop_or_stop.state import DropOrStopState
 
 SPEC = GameSpec(
     name="drop-or-stop",
@@ -24,6 +31,15 @@ SPEC = GameSpec(
     batched="gamenight.games.drop_or_stop.batched",
     rules="rules/drop-or-stop.md",
     moments=("revealed",),  # R16: the round's reveal and scoring
+)
+
+# Listing the games imports only this file; the game's modules load on first use.
+__getattr__ = lazy_names(
+    __name__,
+    actions=("DROP", "STOP", "Drop", "Stop"),
+    game=("DropOrStop",),
+    options=("DropOrStopOptions", "Options"),
+    state=("DropOrStopState",),
 )
 
 __all__ = [

@@ -127,6 +127,6 @@ def load_deck(spec: str) -> Deck:
         doc = json.loads(path.read_text())
     except OSError as err:
         raise BadInput(f"cannot read deck file {spec}: {err.strerror}") from err
-    except json.JSONDecodeError as err:
+    except ValueError as err:  # not JSON, or not even text (UnicodeDecodeError)
         raise BadInput(f"deck file {spec} is not JSON: {err}") from err
     return deck_from_json(doc, f"deck file {spec}")

@@ -105,7 +105,7 @@ class DropOrStop(Game):
         if isinstance(deck, str) and deck.endswith(".json") and Path(deck).is_file():
             try:
                 doc = json.loads(Path(deck).read_text())
-            except (OSError, json.JSONDecodeError):
+            except (OSError, ValueError):  # unreadable, not text (binary) or not JSON
                 doc = None  # load_deck reports the problem with the file
             if isinstance(doc, dict):
                 unknown = set(doc) - set(FILE_SETTINGS) - {"deck", "flexValues"}

@@ -1,0 +1,184 @@
+"""`gamenight tune`: search a game's settings for the ones that bring report figures to
+their targets (sim/tune.py), and write the page that proposes the change.
+
+Registered by `root.register_commands` (`app.command("tune")(tune_command)`). Everything a
+person can get wrong (a goal, an option to vary, the budget, an output folder, a bot, a
+backend) is refused in one line before the first game is played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.table import Table
+
+from gamenight.cli.batch import (
+    CPUS,
+    Address,
+    Backend,
+    Players,
+    Seed,
+    Workers,
+    _check_backend,
+    _check_bots,
+    _check_new_folder,
+    _names,
+    _quiet_ray,
+    _reach,
+    _run_failed,
+    _workers,
+)
+from gamenight.cli.output import fail, interrupted, out, say, show
+from gamenight.cli.table import GameName, SetOpt, parse_sets
+from gamenight.engine.core import BadInput
+
+if TYPE_CHECKING:
+    from gamenight.sim.tune import Status, Tuned
+
+FIGURE_NAMES = (
+    "first-seat win rate, first-seat advantage, round-start win rate, game length, "
+    "lead changes, score spread, skill gap"
+)
+
+
+def tune_command(
+    game: GameName,
+    goal: Annotated[
+        list[str],
+        typer.Option(
+            metavar="GOAL",
+            help="'FIGURE within TARGET±TOLERANCE' (rates in %; repeatable), e.g. "
+            f"'first-seat win rate within 50±2%'; figures: {FIGURE_NAMES}",
+        ),
+    ],
+    vary: Annotated[
+        list[str],
+        typer.Option(
+            metavar="OPTIONS",
+            help="options to search, comma list (repeatable): each over the range its "
+            "setting declares, or narrowed as name=LOW..HIGH or name=A|B|C",
+        ),
+    ],
+    budget: Annotated[
+        str,
+        typer.Option(metavar="BUDGET", help="wall clock (90s, 20m, 1h) or games (5000 games)"),
+    ] = "5m",
+    out_: Annotated[
+        Path,
+        typer.Option("--out", metavar="FOLDER", help="folder for index.html and its plots"),
+    ] = Path("tune"),
+    players: Players = None,
+    bots: Annotated[
+        str | None, typer.Option(metavar="BOTS", help="comma list of bots, one per seat")
+    ] = None,
+    seed: Seed = 0,
+    workers: Workers = CPUS,
+    set_: SetOpt = None,
+    backend: Backend = "processes",
+    address: Address = None,
+    trial_games: Annotated[
+        int,
+        typer.Option(
+            metavar="NUMBER", min=10, help="games per block of deals a trial of the search plays"
+        ),
+    ] = 1000,
+) -> None:
+    """Balance search: the settings that bring report figures to their targets, tried on
+    the same deals as the default, raced on fresh deals and checked on a third set; writes
+    a page with the proposal, the figures before and after with 95% intervals, paired
+    tests and plots (and the balance report of the default against the proposal)."""
+    from gamenight.sim.report import settings
+    from gamenight.sim.tune import parse_budget, parse_goals, parse_vary, tune, write_page
+
+    try:
+        _check_backend(backend, address)
+        _check_new_folder(out_)
+        goals = parse_goals(goal)
+        fixed: dict[str, Any] = parse_sets(set_)
+        axes = parse_vary(game, vary, fixed)
+        spend = parse_budget(budget)
+        bot_list = _names(bots)
+        _check_bots(game, bot_list)
+        count = players if players is not None else (len(bot_list) if len(bot_list) > 1 else None)
+        settings(game, fixed, None, count)  # refuse bad options before playing
+    except BadInput as error:
+        raise fail(str(error)) from error
+    _reach(address)
+    workers = _workers(workers, trial_games, backend, address)
+    try:
+        with _quiet_ray(backend, address), _progress(game) as on_status:
+            tuned = tune(
+                game, goals, axes, spend, options=fixed, players=count, bots=bot_list,
+                seed=seed, workers=workers, backend=backend, address=address,
+                trial_games=trial_games, on_status=on_status,
+            )  # fmt: skip
+        index = write_page(tuned, out_)
+    except KeyboardInterrupt:
+        raise interrupted(
+            f"the search of {game} was stopped; no page was written to {out_} "
+            "(a page already there is as it was)"
+        ) from None
+    except BadInput as error:
+        raise fail(str(error)) from error
+    except (ConnectionError, RuntimeError) as error:
+        raise _run_failed(error, backend, address) from error
+    except OSError as error:
+        raise fail(f"cannot write {error.filename or out_}: {error.strerror or error}") from error
+    _say_result(tuned)
+    say(f"page written to {index}")
+
+
+@contextmanager
+def _progress(game: str) -> Iterator[Callable[[Status], None]]:
+    """A bar of the budget used, with the search's best so far; yields its callback."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn(game, style="bold"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[line]}"),
+        console=out,
+    ) as progress:
+        task = progress.add_task("tune", total=1.0, line="")
+
+        def update(status: Status) -> None:
+            progress.update(task, completed=min(1.0, status.used), line=status.line)
+
+        yield update
+
+
+def _say_result(tuned: Tuned) -> None:
+    from gamenight.sim.tune import estimate, paired_change, show_points, shown_figures
+    from gamenight.sim.tune import show as shown
+
+    changed = tuned.changed
+    if changed:
+        said = ", ".join(f"{name} {old} -> {new}" for name, (old, new) in changed.items())
+        met = "meets every goal" if tuned.proposed.met else "comes closest (no goal met by all)"
+        say(f"proposed: {said} ({met} on the final deals)")
+    else:
+        said = "meets every goal" if tuned.default.met else "is as close as any setting raced"
+        say(f"no change proposed: the default {said}")
+    table = Table(
+        "figure", "default (95% interval)", "proposed (95% interval)", "change", "p",
+        title=f"{tuned.game_name}: {tuned.final_games:,} games each on the final deals",
+    )  # fmt: skip
+    base, after = tuned.default.played.sample, tuned.proposed.played.sample
+    for figure in shown_figures(tuned):
+        before, now = estimate(figure, base), estimate(figure, after)
+        change = paired_change(figure, base, after)
+        table.add_row(
+            figure.name,
+            f"{shown(figure, before.value)} ({shown(figure, before.low)} - "
+            f"{shown(figure, before.high)})",
+            f"{shown(figure, now.value)} ({shown(figure, now.low)} - {shown(figure, now.high)})",
+            show_points(figure, change.diff),
+            f"{change.p:.3g}",
+        )
+    show(table)
