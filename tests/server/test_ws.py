@@ -116,7 +116,7 @@ def test_refusals_change_nothing(client: TestClient) -> None:
         refused(
             waiter,
             {"type": "act", "version": version, "action": {"type": "stop"}},
-            "not your decision",
+            "it is not your turn",
         )
         refused(mover, {"type": "pass_ahead", "on": True}, "no reaction window")
         mover.send_json({"type": "ping", "t": 7})
