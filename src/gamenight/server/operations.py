@@ -22,13 +22,16 @@ checked on the owner (rights.vouch); the server's own bots and timers pass none.
 | hold | pipeline.hold | the seat's page, still to answer in an open window ("Wait!") | | owner |
 | auto_pass | table_store.set_auto_pass | the seat's page | yes | owner |
 | take_back | table_store.take_back | the seat's page, while a bot sits in | yes | owner |
-| join | table_store.join | anyone at an open seat (a private seed: its creator) | yes | owner |
+| join | table_store.join | anyone at an open seat (a private seed: its creator) (1) | yes | owner |
 | reclaim | table_store.reclaim | the signed-in account linked to the seat | yes | owner |
-| start | table_store.start | the table's owner | yes | owner |
+| start | table_store.start | the table's owner (2) | yes | owner |
 | seat | table_store.set_seat | the table's owner | yes | owner |
 | accept | series.accept | a person of the last game, for their seat of the rematch | yes | owner |
 | decline | series.decline_seat | a person of the last game | yes | owner |
 | rematch | series.rematch | a person of the last game, or its owner | | here |
+
+(1) also a bot account's program, where the owner welcomes programs (programs.py);
+(2) also the server, when the only person's page arrives at a table of bots.
 """
 
 from __future__ import annotations
