@@ -77,6 +77,7 @@ COMMANDS = {
     "serve": "gamenight.cli.info",
     "train": "gamenight.learn.command",
     "export": "gamenight.cli.archive",
+    "rules": "gamenight.cli.rules",
 }
 # Commands whose module does not register itself: (function, short help).
 UNREGISTERED = {

@@ -39,6 +39,12 @@ class GameSpec:
     moments: tuple[str, ...] = ()  # event kinds that end a round: servers pause to show them
     rules: str = ""  # the spec file under shared/rules/, for readers
 
+    def player_rules(self) -> ModuleType:
+        """The rules in player words: the `rules` module of the game's package (the same name
+        in every game), with SECTIONS and ENTRIES (`RulesSection`, `RulesEntry`), which the
+        rules panel beside a table and `gamenight rules` show."""
+        return importlib.import_module(f"{self.package}.rules")
+
     def module(self, which: str) -> ModuleType:
         """One of the game's modules by field name ("bots", "terminal", "pictures")."""
         path = getattr(self, which)
@@ -68,4 +74,42 @@ class GameSpec:
             "heavy": self.heavy,
             "windows": self.windows,
             "web": self.web,
+        }
+
+
+@dataclass(frozen=True)
+class RulesSection:
+    """One section of a game's rules in player words (its `rules.py`), with the spec's
+    clause ids it covers (shown small)."""
+
+    key: str  # stable id ("turn"), for links and tests
+    title: str
+    paragraphs: tuple[str, ...]
+    clauses: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "title": self.title,
+            "paragraphs": list(self.paragraphs),
+            "clauses": list(self.clauses),
+        }
+
+
+@dataclass(frozen=True)
+class RulesEntry:
+    """The rule of one card, piece or term in player words; `key` is the component's own id
+    (Arne's card type "X3", Drop It's piece kind "circle")."""
+
+    key: str
+    name: str
+    rule: str
+    clauses: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "rule": self.rule,
+            "clauses": list(self.clauses),
         }

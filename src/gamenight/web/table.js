@@ -1,8 +1,9 @@
-import { api, connect, el, rich, $, toast } from "/static/common.js";
+import { api, connect, el, $, toast } from "/static/common.js";
 import { chatMessage, chatOffline, chatState, initChat } from "/static/chat.js";
 import { initTurnSignal, turnSignal } from "/static/turn-signal.js";
 import { initShared, sharedState } from "/static/shared-screen.js";
 import { initMoment, isSeenRefusal, momentState, settled } from "/static/moment.js";
+import { initRules } from "/static/rules.js";
 
 const tableId = location.pathname.split("/")[2];
 let info = null;        // the table from /api/tables/ID (you, owner)
@@ -525,7 +526,7 @@ async function main() {
   }
   document.title = `gamenight — ${info.title || info.game}`;
   module = await import(`/static/games/${info.game}.js`);
-  $("#howto-body").replaceChildren(...(module.howto || []).map((t) => rich(t)));
+  await initRules($("#howto-body"), info.game, module.pageHelp);  // the rules panel (rules.js)
   if (window.matchMedia("(max-width: 820px)").matches) $("#howto").open = false;
   if (module.init) await module.init($("#game"), info, ctx);
   initTurnSignal(document.title);

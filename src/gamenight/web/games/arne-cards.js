@@ -1,6 +1,8 @@
 // Arne's components drawn as SVG: card faces (colour band with a symbol, value or icon, full
-// name), stack marks and the colour symbols. Every fact about a card a player reads is here.
+// name), stack marks and the colour symbols. A card's rule in words is the game's rules.py
+// (the rules panel, rules.js), written once.
 import { svg } from "/static/common.js";
+import { ruleOf } from "/static/rules.js";
 
 // Colours never carry meaning alone: each has a symbol drawn in its band and next to names.
 export const COLOURS = {
@@ -14,28 +16,28 @@ export const COLOURS = {
 
 export const BLACK = new Set(["MINUS200", "STOP", "CRUSH", "REVERSE", "CHAMELEON", "THIEF", "LOCK"]);
 
-// name on the card (one or two lines), big mark in the middle, the rule in a sentence.
+// name on the card (one or two lines), big mark in the middle.
 export const CARDS = {
-  P50: { lines: ["50 points"], big: "50", rule: "Point card: lay it in a display of its colour (or discard it) as your white card." },
-  P100: { lines: ["100 points"], big: "100", rule: "Point card: lay it in a display of its colour (or discard it) as your white card." },
-  P200: { lines: ["200 points"], big: "200", rule: "Point card: lay it in a display of its colour (or discard it) as your white card." },
-  P500: { lines: ["500 points"], big: "500", rule: "Point card: lay it in a display of its colour (or discard it) as your white card." },
-  P1000: { lines: ["1000 points"], big: "1000", rule: "Point card: lay it in a display of its colour (or discard it) as your white card." },
-  X2: { lines: ["Doubler"], big: "×2", rule: "Doubler: a point card that doubles the sum of the number cards in its display." },
-  X3: { lines: ["Tripler"], big: "×3", rule: "Tripler (white): put it on a stack; that stack counts three times." },
-  TAKE_RANDOM: { lines: ["Take a", "card"], icon: "take", rule: "White action: take one card at random from a player's hand." },
-  DEMAND_POINTS: { lines: ["Demand", "2 points"], icon: "demand", rule: "White action: a player hands you 2 point cards of a colour you name, played into a display." },
-  DEMAND_BLACK: { lines: ["Demand", "2 black"], icon: "demand", rule: "White action: a player hands you 2 black cards." },
-  DRAW_THREE: { lines: ["Draw", "three"], icon: "draw", rule: "White action: take three cards from the draw pile." },
-  PASS_HANDS: { lines: ["Pass", "hands"], icon: "pass", rule: "White action: everybody passes their whole hand to the next player." },
-  SWAP_PLACES: { lines: ["Swap", "places"], icon: "swap", rule: "White action: swap seats (and displays and colours) with a player." },
-  MINUS200: { lines: ["Minus 200"], big: "−200", rule: "Black, any time you hold priority: a new stack worth −200 in a display of its colour." },
-  CHAMELEON: { lines: ["Chameleon"], icon: "chameleon", rule: "Black, any time: lay it with a point card from your hand in a display of another colour; the card counts there." },
-  THIEF: { lines: ["Thief"], icon: "thief", rule: "Black, any time: take the top card of the discard pile, or steal a chameleon stack into your display." },
-  CRUSH: { lines: ["Crush"], icon: "crush", rule: "Black, any time: put it on a point-card stack; that stack no longer counts (unless locked)." },
-  LOCK: { lines: ["Lock"], icon: "lock", rule: "Black, any time: put it on a crushed stack (it counts again) or on a −200 (it no longer counts)." },
-  STOP: { lines: ["Stop!"], icon: "stop", rule: "Black, any time: you take the next turn." },
-  REVERSE: { lines: ["Reverse!"], icon: "reverse", rule: "Black, any time: the direction of play turns round, starting with you." },
+  P50: { lines: ["50 points"], big: "50" },
+  P100: { lines: ["100 points"], big: "100" },
+  P200: { lines: ["200 points"], big: "200" },
+  P500: { lines: ["500 points"], big: "500" },
+  P1000: { lines: ["1000 points"], big: "1000" },
+  X2: { lines: ["Doubler"], big: "×2" },
+  X3: { lines: ["Tripler"], big: "×3" },
+  TAKE_RANDOM: { lines: ["Take a", "card"], icon: "take" },
+  DEMAND_POINTS: { lines: ["Demand", "2 points"], icon: "demand" },
+  DEMAND_BLACK: { lines: ["Demand", "2 black"], icon: "demand" },
+  DRAW_THREE: { lines: ["Draw", "three"], icon: "draw" },
+  PASS_HANDS: { lines: ["Pass", "hands"], icon: "pass" },
+  SWAP_PLACES: { lines: ["Swap", "places"], icon: "swap" },
+  MINUS200: { lines: ["Minus 200"], big: "−200" },
+  CHAMELEON: { lines: ["Chameleon"], icon: "chameleon" },
+  THIEF: { lines: ["Thief"], icon: "thief" },
+  CRUSH: { lines: ["Crush"], icon: "crush" },
+  LOCK: { lines: ["Lock"], icon: "lock" },
+  STOP: { lines: ["Stop!"], icon: "stop" },
+  REVERSE: { lines: ["Reverse!"], icon: "reverse" },
 };
 
 export const MARKS = {
@@ -63,7 +65,8 @@ export function cardWords(name) {
   return info.lines.join(" ");
 }
 
-export function cardRule(name) { return CARDS[parse(name).type]?.rule || ""; }
+/** The card's rule in player words (from the rules panel's data: "" until it is loaded). */
+export function cardRule(name) { return ruleOf(parse(name).type); }
 
 /** An icon drawn in a 20x20 box centred at (cx, cy). */
 export function icon(kind, cx, cy, colour = "#111") {
@@ -90,13 +93,14 @@ export function icon(kind, cx, cy, colour = "#111") {
 /** A card face. `marks` (a stack's attachments) are drawn as icons along the bottom. */
 export function cardFace(name, { width = 56, marks = null, label = null } = {}) {
   const { colour, type } = parse(name);
-  const info = CARDS[type] || { lines: [type], big: type, rule: "" };
+  const info = CARDS[type] || { lines: [type], big: type };
+  const rule = cardRule(name);
   const black = BLACK.has(type);
   const ink = black ? "#fff" : "#111";
   const c = colour ? COLOURS[colour] : null;
   const height = Math.round((width * 80) / 56);
   const face = svg("svg", { width, height, viewBox: "0 0 56 80", role: "img", class: "cardface", "aria-label": label || cardWords(name) });
-  face.append(svg("title", {}, `${cardWords(name)}: ${info.rule}`));
+  face.append(svg("title", {}, rule ? `${cardWords(name)}: ${rule}` : cardWords(name)));
   face.append(svg("rect", { x: 1, y: 1, width: 54, height: 78, rx: 6, fill: black ? "#1d1d1f" : "#fff", stroke: black ? "#000" : "#555", "stroke-width": 1.5 }));
   if (c) {
     face.append(svg("path", { d: "M1 7a6 6 0 0 1 6-6h42a6 6 0 0 1 6 6v9H1z", fill: c.fill }));

@@ -1,19 +1,14 @@
 // Arne: whose turn and who may answer now, every display with its stacks, the discard pile,
 // your hand in a bar that stays on screen, targets that light up once a card is picked.
-import { el, plural, toast } from "/static/common.js";
+import { el, plural } from "/static/common.js";
 import { coachPanel, percent } from "/static/games/coach.js";
 import { reducedMotion } from "/static/moment.js";
 import { animateMoves, announceFinal, playScoring } from "/static/games/arne-moment.js";
 import { BLACK, COLOURS, cardFace, cardRule, cardWords, colourWord, legend, parse } from "/static/games/arne-cards.js";
+import { showRule } from "/static/rules.js";
 
-export const howto = [
-  "Build the best display of your colour. On your turn you draw a card, then play one *white* card: a point card (into a display, or onto the discard pile), a *tripler* on a stack, or an action against a player.",
-  "*Black* cards are played out of turn, whenever you *may answer*: −200, Chameleon, Thief, Crush, Lock, Stop!, Reverse!. After every card each player in turn may answer; after a black card everybody gets a fresh chance.",
-  "When you may answer, your playable black cards glow: click one, or *Pass* (key `P`). *Pass in advance* or *always pass* skip the question.",
-  "At the start of your own turn you may play at once, or *let the others answer first* (key `P`): that does not skip your turn, you play your white card after them.",
-  "When the draw pile is empty there is a final round, then the displays are scored. The score beside each player is the score if the game ended now.",
-  "Click a glowing card in your hand, then a lit target (a stack, a display, a player), or a button under your hand. Keys: `1`–`9` pick a card, `Enter` confirms, `Esc` cancels, `P` passes. Hold a card (or hover) to read what it does.",
-];
+// How to play at this table (the rules themselves are the rules panel's, rules.js).
+export const pageHelp = "Click a glowing card in your hand, then a lit target (a stack, a display, a player), or a button under your hand. When you may answer, your playable black cards glow: click one, or *Pass* (key `P`); *Pass in advance* or *always pass* skip the question. On your own turn `P` lets the others answer first (your turn is not skipped). Keys: `1`–`9` pick a card, `Enter` confirms, `Esc` cancels, `?` shows the rule of the card in focus. Right-click a card for its rule.";
 
 const CARD_OF = {
   x3: "X3", take_random: "TAKE_RANDOM", demand_points: "DEMAND_POINTS", demand_black: "DEMAND_BLACK",
@@ -262,7 +257,7 @@ function drawHandBar(view, names, msg, ctx) {
     const node = el("span", {
       class: `card handcard ${can ? "playable" : msg.asked ? "idle" : ""} ${selected === c ? "sel" : ""} ${black ? "black" : ""}`,
       role: "listitem", "data-card": c, "data-i": i, "data-black": black ? "1" : false, title: `${cardWords(c)}: ${cardRule(c)}`,
-      oncontextmenu: (ev) => { ev.preventDefault(); toast(`${cardWords(c)}: ${cardRule(c)}`); },
+      oncontextmenu: (ev) => { ev.preventDefault(); showRule(parse(c).type); },  // its entry in the rules panel
     });
     const face = el("span", can ? { role: "button", tabindex: "0", "aria-pressed": String(selected === c), "aria-label": cardWords(c), onclick: () => choose(c),
       onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); choose(c); } } } : {});
@@ -384,6 +379,11 @@ document.addEventListener("keydown", (ev) => {
   if ((ev.key === "p" || ev.key === "P") && lastMsg.asked && legal(lastMsg).some((a) => a.type === "pass")) send({ type: "pass" });
   else if ((ev.key === "w" || ev.key === "W") && document.getElementById("wait")) lastCtx.send({ type: "wait" });
   else if (ev.key === "Escape") { selected = null; filters = {}; draw(); }
+  else if (ev.key === "?") {  // the rule of the card in focus (or the one picked) in the rules panel
+    const card = document.activeElement?.closest?.("[data-card]")?.dataset.card || selected;
+    ev.preventDefault();
+    showRule(card ? parse(card).type : null);
+  }
   else if (/^[1-9]$/.test(ev.key) && lastMsg.view.hand) {
     const c = lastMsg.view.hand[Number(ev.key) - 1];
     if (c && legal(lastMsg).some((a) => cardOf(a) === c)) { selected = c; filters = {}; autoSend(); }

@@ -3,13 +3,10 @@
 import { api, el, svg, plural } from "/static/common.js";
 import { coachAdvice, coachPanel } from "/static/games/coach.js";
 import { playingUntil } from "/static/moment.js";
+import { showRule } from "/static/rules.js";
 
-export const howto = [
-  "Take turns dropping one of your pieces into the upright board. Move it along the top and turn it, then let go: it falls and settles by real physics.",
-  "Your drop scores the *highest level* it reaches (1–8) plus every *bonus circle* it overlaps (+1, +2, +3) — but only if it breaks no rule: it may not touch a piece of the *same shape*, nor a piece of the *same colour*, nor an *edge mark* (the crossed-out coloured strips along the floor and the walls) of its own colour (or shape), nor stick out *above the top*. While you aim, a warning shows where the piece would land on such a mark.",
-  "A broken rule scores 0. When all pieces are in, the highest total wins.",
-  "Mouse: move to aim, wheel to turn, click to drop. Phone: tap to aim, tap *Drop* (or the same spot again) to confirm. Keys: `←` `→` move (`Shift` faster), `↑` `↓` or `Q` `E` turn, `[` `]` choose a piece, `Enter` drop.",
-];
+// How to play at this table (the rules themselves are the rules panel's, rules.js).
+export const pageHelp = "Mouse: move to aim, wheel to turn, click to drop. Phone: tap to aim, tap *Drop* (or the same spot again) to confirm. Keys: `←` `→` move (`Shift` faster), `↑` `↓` or `Q` `E` turn, `[` `]` choose a piece, `Enter` drop. While you aim, a warning shows where the piece would land on an edge mark of its own. Right-click a piece for its rule.";
 
 // Colours never carry meaning alone: each colour has a mark drawn on its pieces.
 const COLOUR_MARKS = { red: "●", yellow: "★", blue: "■", green: "▲" };
@@ -189,7 +186,8 @@ function drawControls(msg, ctx) {
     const kinds = kindsLeft(mySupply(view));
     controls.append(el("div", { class: "row", id: "supply", role: "radiogroup", "aria-label": "your pieces" }, kinds.map(([k, n]) =>
       el("button", { type: "button", class: `piece ${k === aim.piece ? "chosen" : ""}`, "data-piece": k, role: "radio", "aria-checked": String(k === aim.piece),
-        "aria-label": `${pieceWords(k)}, ${n} left`, title: `${pieceWords(k)} (${n} left)`, onclick: () => { aim.piece = k; armed = false; draw(); } },
+        "aria-label": `${pieceWords(k)}, ${n} left`, title: `${pieceWords(k)} (${n} left)`, onclick: () => { aim.piece = k; armed = false; draw(); },
+        oncontextmenu: (ev) => { ev.preventDefault(); showRule(kindOf(k)); } },  // its rule in the rules panel
       pieceIcon(k), el("span", { class: "count" }, `×${n}`)))));
     controls.append(el("div", { class: "row spaced" },
       el("button", { type: "button", class: "turnbtn", "aria-label": "turn left", onclick: () => turn(-15) }, "⟲"),

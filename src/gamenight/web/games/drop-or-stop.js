@@ -3,11 +3,8 @@ import { el, svg, plural } from "/static/common.js";
 import { coachPanel } from "/static/games/coach.js";
 import { playingUntil, reducedMotion } from "/static/moment.js";
 
-export const howto = [
-  "Every round each player has two *hidden* cards. On your turn either *DROP* (draw a card face up in front of you) or *STOP* (you are out of this round, your cards stay). Play goes round until everyone has stopped.",
-  "Then all hands are shown. Your total is your hidden cards plus your face-up cards. A *FLEX* card counts 1 or 5, whichever is better for you. Over the target is *OVERFLOW* and scores nothing.",
-  "The best total wins the round (ties all win) and turns over a scoring card. The first to turn over all of them wins the game. Keys: `D` drop, `S` stop, `P` peek at your hand.",
-];
+// How to play at this table (the rules themselves are the rules panel's, rules.js).
+export const pageHelp = "Keys: `D` drop, `S` stop, `P` peek at your hand.";
 
 let peeking = false;
 let seenRounds = null;  // the last round drawn (null before the first message)

@@ -1,0 +1,90 @@
+"""`gamenight rules GAME [CARD]`: a game's rules in player words, by section, or the rule of
+one card, piece or term; the same text as the rules panel beside a table (the game's
+`rules` module). Rich `Text` only (never markup), wrapped to the terminal (80 columns when
+not one), and each symbol in its ASCII where the terminal cannot show it (LANG=C)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.console import Group
+from rich.text import Text
+
+from gamenight.cli.output import fail, out, show
+from gamenight.cli.root import app
+from gamenight.engine.core import BadInput
+from gamenight.engine.registry import games, spec
+from gamenight.games.terminal_text import shown_as
+
+CLAUSE_STYLE = "dim"
+WIDTH = 80  # the widest the rules are set, on a wider terminal too
+INDENT = "  "
+
+
+def _clauses(clauses: tuple[str, ...]) -> Text:
+    return Text(shown_as(f"({', '.join(clauses)})"), style=CLAUSE_STYLE)
+
+
+def _normal(words: str) -> str:
+    """ "Stop!", "stop", "take_random", "Take a card" compared alike."""
+    return "".join(ch for ch in words.casefold() if ch.isalnum())
+
+
+def find_entry(entries: tuple[Any, ...], asked: str) -> Any | None:
+    """The entry whose key or name is `asked` (case, spaces, "_" and "!" do not matter)."""
+    wanted = _normal(asked)
+    for entry in entries:
+        if wanted in (_normal(entry.key), _normal(entry.name)):
+            return entry
+    return None
+
+
+def entry_text(entry: Any) -> Text:
+    return Text.assemble(
+        (shown_as(entry.name), "bold"), ": ", shown_as(entry.rule), " ", _clauses(entry.clauses)
+    )
+
+
+def indented(text: Text) -> Text:
+    """`text` wrapped to the terminal (at most WIDTH), every line indented, no trailing
+    spaces (a piped or copied text stays clean)."""
+    lines = text.wrap(out, min(out.width, WIDTH) - len(INDENT))
+    for line in lines:
+        line.rstrip()
+    return Text("\n").join(Text(INDENT) + line for line in lines)
+
+
+def whole_rules(title: str, rules: Any) -> Group:
+    """Every section (title, clauses, paragraphs), then every entry, one a paragraph."""
+    parts: list[Text] = [Text(shown_as(f"{title}: the rules"), style="bold underline")]
+    for section in rules.SECTIONS:
+        heading = Text.assemble((shown_as(section.title), "bold"), " ", _clauses(section.clauses))
+        parts += [Text(), heading, *(indented(Text(shown_as(p))) for p in section.paragraphs)]
+    parts += [Text(), Text(shown_as(rules.ENTRIES_TITLE), style="bold")]
+    parts += [indented(entry_text(entry)) for entry in rules.ENTRIES]
+    return Group(*parts)
+
+
+@app.command("rules")
+def show_rules(
+    game: Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")],
+    card: Annotated[
+        str | None,
+        typer.Argument(metavar="[CARD]", help="only this card's, piece's or term's rule"),
+    ] = None,
+) -> None:
+    """Show a game's rules in player words, or the rule of one card or piece."""
+    try:
+        found = spec(game)
+    except BadInput as err:
+        raise fail(f"no game {game!r}; games: {', '.join(games())}") from err
+    rules = found.player_rules()
+    if card is None:
+        show(whole_rules(found.title, rules))
+        return
+    entry = find_entry(rules.ENTRIES, card)
+    if entry is None:
+        known = ", ".join(entry.key for entry in rules.ENTRIES)
+        raise fail(f"no card or piece {card!r} in {found.title}; known: {known}")
+    show(entry_text(entry))
