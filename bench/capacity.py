@@ -183,7 +183,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from goals import PeakRSS, figure, load_average, serve_command, serve_env, tree_rss_kb
+from goals import PeakRSS, figure, load_average, serve_command, serve_env, started, tree_rss_kb
 
 THINK = (1.0, 5.0)  # seconds a person waits after being asked
 OPTIONS = {"players": 2, "wins_to_win": 10}
@@ -330,7 +330,7 @@ class Load:
                 for ws in sockets:  # attached (its first state) before the start
                     await ws.recv()
                 r = await self.post(f"/api/tables/{tid}/start", None, owner)
-                if r.status_code != 200:
+                if not started(r):
                     raise RuntimeError(f"start: {r.status_code} {r.text}")
         finally:
             if first:

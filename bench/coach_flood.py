@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 import websockets
 
-from goals import figure, load_average, served
+from goals import figure, load_average, served, started
 
 WINDOW = float(sys.argv[1]) if len(sys.argv) > 1 else 6.0
 FLOODERS = int(sys.argv[2]) if len(sys.argv) > 2 else 30
@@ -135,7 +135,7 @@ async def window(
 async def measure(http: httpx.AsyncClient, tables: list[tuple[str, str]]) -> list[float]:
     await asyncio.sleep(0.3)  # the sockets open
     for tid, _ in tables:
-        (await http.post(f"/api/tables/{tid}/start")).raise_for_status()
+        assert started(await http.post(f"/api/tables/{tid}/start"))
     await asyncio.sleep(WINDOW)
     rates = []
     for tid, token in tables:
@@ -148,7 +148,7 @@ async def main(base: str, port: int) -> dict[str, Any]:
     codes: list[int] = []
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         guest = await seated_table(http, "arne", "bot:random", 3, bot_delay=0)
-        (await http.post(f"/api/tables/{guest[0]}/start")).raise_for_status()
+        assert started(await http.post(f"/api/tables/{guest[0]}/start"))
         headers = {"Cookie": f"gn_seat_{guest[0]}={guest[1]}"}
         for _ in range(100):  # the guest's turn: the coach has advice to compute
             if (await http.get(f"/api/tables/{guest[0]}/coach", headers=headers)).json()["advice"]:

@@ -85,6 +85,13 @@ def served(tmp: Path, **settings: str) -> Iterator[tuple[str, int]]:
             server.wait(20)
 
 
+def started(response: Any) -> bool:
+    """A table's start request found the game started: by it, or already (a table of one
+    person and bots starts itself when that person's page arrives, issue 45)."""
+    code, text = response.status_code, response.text
+    return bool(code == 200 or (code == 409 and "already running" in text))
+
+
 def load_average() -> str:
     """The 1, 5 and 15 minute load averages, quoted beside figures that load can move."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg())

@@ -36,7 +36,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from goals import figure, load_average, serve_command, serve_env
+from goals import figure, load_average, serve_command, serve_env, started
 
 THINK = (0.5, 1.5)  # seconds a person waits after being asked
 OPTIONS = {"players": 2, "wins_to_win": 10}
@@ -109,7 +109,7 @@ class Crowd:
             await ws.recv()
             r = await self.http.post(f"/api/tables/{tid}/start", headers={"Cookie": owner})
             self.http.cookies.clear()
-            if r.status_code != 200:
+            if not started(r):
                 raise RuntimeError(f"start: {r.status_code} {r.text}")
             self.live += 1
             try:
