@@ -74,15 +74,17 @@ COMMANDS = {
     "games": "gamenight.cli.info",
     "options": "gamenight.cli.info",
     "bots": "gamenight.cli.info",
+    "rules": "gamenight.cli.rules",
     "serve": "gamenight.cli.info",
     "train": "gamenight.learn.command",
     "export": "gamenight.cli.archive",
-    "rules": "gamenight.cli.rules",
+    "tune": "gamenight.cli.tune",
 }
 # Commands whose module does not register itself: (function, short help).
 UNREGISTERED = {
     "train": ("train_command", "Train a policy for the learned bot (needs the [learn] extra)."),
     "export": ("export_command", "Write the open archive of played games (anonymised Parquet)."),
+    "tune": ("tune_command", "Search a game's settings for the ones that meet a balance goal."),
 }
 
 

@@ -154,14 +154,18 @@ def _progress(game: str) -> Iterator[Callable[[Status], None]]:
 
 
 def _say_result(tuned: Tuned) -> None:
-    from gamenight.sim.tune import estimate, paired_change, show_points, shown_figures
+    from gamenight.sim.tune import estimate, paired_change, show_p, show_points, shown_figures
     from gamenight.sim.tune import show as shown
 
     changed = tuned.changed
     if changed:
         said = ", ".join(f"{name} {old} -> {new}" for name, (old, new) in changed.items())
-        met = "meets every goal" if tuned.proposed.met else "comes closest (no goal met by all)"
-        say(f"proposed: {said} ({met} on the final deals)")
+        met = (
+            "it meets every goal on the final deals"
+            if tuned.proposed.met
+            else "no setting raced met every goal; this one came closest"
+        )
+        say(f"proposed: {said} ({met})")
     else:
         said = "meets every goal" if tuned.default.met else "is as close as any setting raced"
         say(f"no change proposed: the default {said}")
@@ -179,6 +183,6 @@ def _say_result(tuned: Tuned) -> None:
             f"{shown(figure, before.high)})",
             f"{shown(figure, now.value)} ({shown(figure, now.low)} - {shown(figure, now.high)})",
             show_points(figure, change.diff),
-            f"{change.p:.3g}",
+            show_p(change.p),
         )
     show(table)
