@@ -87,3 +87,31 @@ def test_gamenight_bots_as_pettingzoo_policies():
         e.step(action)
     assert e.unwrapped.game_state.over
     assert np.isfinite(e.state()).all()
+
+
+def test_a_registered_bot_reaches_worker_processes(monkeypatch):
+    """`register` in the parent, a tournament on two spawned workers: they import the
+    factory by its module path (passed on in GAMENIGHT_BOTS) and play it."""
+    from gamenight.sim.tournament import play_tournament
+
+    bots._load_entry_points()
+    monkeypatch.setattr(bots, "_REGISTERED", dict(bots._REGISTERED))
+    monkeypatch.setenv(bots.SPAWNED, "{}")
+    bots.register("always-stop", AlwaysStop, games=("drop-or-stop",))
+    assert "always-stop" in bots.os.environ[bots.SPAWNED]
+    # (the options name the players too: sim/tournament.py's schedule does not add
+    # `players` to them, so `{}` would load the default 3-seat table)
+    tour = play_tournament(
+        "drop-or-stop", {"players": 2}, ["bot:always-stop", "bot:threshold"], 2, 4, workers=2
+    )
+    assert len(tour.matches) >= 4
+    stopper = [m for m in tour.matches if "always-stop" in m.seats]
+    assert stopper
+
+
+def test_a_bot_without_an_import_path_stays_in_its_process(monkeypatch):
+    monkeypatch.setattr(bots, "_REGISTERED", dict(bots._REGISTERED))
+    monkeypatch.setenv(bots.SPAWNED, "{}")
+    bots.register("lambda-bot", lambda seed=0: AlwaysStop(seed))
+    assert "lambda-bot" in bots._REGISTERED
+    assert "lambda-bot" not in bots.os.environ[bots.SPAWNED]

@@ -13,6 +13,7 @@ import pytest
 from open_spiel.python.algorithms import cfr, exploitability, ismcts, mcts
 
 import gamenight.adapters.openspiel as adapter
+from gamenight.adapters.tensors import information_tensor
 from gamenight.engine.registry import spec
 
 SIMS = [
@@ -104,11 +105,12 @@ def test_states_and_games_pickle_and_serialize():
     assert str(pickle.loads(pickle.dumps(game))) == str(game)
 
 
-def test_information_state_tensor_is_refused_and_the_string_is_canonical():
+def test_the_information_state_tensor_is_the_games_and_the_string_is_canonical():
     game = pyspiel.load_game("python_gamenight_drop_or_stop", {"players": 2, "rng_seed": 5})
     state = game.new_initial_state()
-    with pytest.raises(pyspiel.SpielError, match="no information state tensor"):
-        state.information_state_tensor(0)
+    tensor = np.asarray(state.information_state_tensor(0))
+    assert tensor.shape == tuple(game.information_state_tensor_shape())
+    assert np.array_equal(tensor, information_tensor(state.inner, 0))
     inner = state.inner
     seat = 0
     hand_event = next(

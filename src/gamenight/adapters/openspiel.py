@@ -32,10 +32,13 @@
   `actors[0]` (Arne's reaction windows ask the seats in priority order). Returns are the
   payoffs in [0, 1] (constant sum n/2), or with `reward=zero_sum` 2*payoff-1 (zero sum).
   Drop or Stop has no length bound of its own: the adapter sets `max_rounds=100` unless given.
-- Information state string: what the seat has seen, canonical (its own event stream with
-  the cards in private events sorted, so the order of a deal does not split an information
-  set). There is no information state tensor: asking for one raises an error. Observation
-  string: the seat's view as JSON; observation tensor: `game.encode(view)`.
+- Information state string: what the seat has seen, canonical and compact (its own event
+  stream, cards in private events sorted so that the order of a deal does not split an
+  information set; at most 2,000 characters, the oldest events as a digest when longer:
+  `tensors.information_string`). Information state tensor: the observation tensor, then
+  what the seat saw happen that the view no longer shows (`tensors.information_tensor`;
+  each game's README has both tables). Observation string: the seat's view as JSON;
+  observation tensor: `game.encode(view)`.
 - `serialize()`/`deserialize_state()` and pickling of games and states work in every mode:
   a state is kept as (game parameters, seed, actions) and rebuilt by replay;
   `random_sim_test(serialize=True)` passes in the seeded and explicit modes.
@@ -57,6 +60,12 @@ import numpy as np
 import pyspiel
 
 from gamenight.adapters._common import bounded_game, check_reward, scale_payoff
+from gamenight.adapters.tensors import (
+    canonical_event,
+    information_size,
+    information_string,
+    information_tensor,
+)
 from gamenight.engine.core import Action, BadInput, Game, State
 from gamenight.engine.registry import game_class, games, spec
 
@@ -400,46 +409,33 @@ def seeded_resampler(seed: int) -> Any:
 
 
 def canonical_information(state: State, seat: int) -> str:
-    """What `seat` has seen, in a form equal for equal knowledge: its event stream, with the
-    lists in private events (cards dealt to it) sorted, since their order tells nothing."""
-    parts = []
-    for event in state.log:
-        if not event.visible_to(seat):
-            continue
-        data = dict(event.data)
-        if event.to is not None:
-            data = {k: sorted(v) if _sortable(v) else v for k, v in data.items()}
-        parts.append(f"{event.kind} {json.dumps(data, sort_keys=True, default=str)}")
-    parts.append(f"to act: {seat in state.actors}")
-    return "\n".join(parts)
-
-
-def _sortable(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    """What `seat` has seen in full, one event a line (the information state string is its
+    compact form, `tensors.information_string`)."""
+    lines = [canonical_event(event) for event in state.events(seat)]
+    lines.append(f"to act: {seat in state.actors}")
+    return "\n".join(lines)
 
 
 class GamenightObserver:
     """OpenSpiel's PyObserver: the seat's view (tensor and JSON string) or, with perfect
-    recall, its information state (canonical string only; no tensor)."""
+    recall, its information state (tensor and compact string; adapters/tensors.py)."""
 
     def __init__(self, game: Game, iig_obs_type: Any) -> None:
         self.game = game
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        size = 0 if self.perfect_recall else game.encoding_size
+        size = information_size(game) if self.perfect_recall else game.encoding_size
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: GamenightSpielState, player: int) -> None:
         if self.perfect_recall:
-            raise pyspiel.SpielError(
-                "gamenight games have no information state tensor: use "
-                "information_state_string, or observation_tensor (the seat's view)"
-            )
-        self.tensor[:] = self.game.encode(state.inner.view(player))
+            self.tensor[:] = information_tensor(state.inner, player)
+        else:
+            self.tensor[:] = self.game.encode(state.inner.view(player))
 
     def string_from(self, state: GamenightSpielState, player: int) -> str:
         if self.perfect_recall:
-            return canonical_information(state.inner, player)
+            return information_string(state.inner, player)
         return json.dumps(state.inner.view(player), sort_keys=True, default=str)
 
 
@@ -458,7 +454,7 @@ def game_type(name: str, explicit: bool = False, zero_sum: bool = False) -> Any:
         max_num_players=high,
         min_num_players=low,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=parameter_specification(name),

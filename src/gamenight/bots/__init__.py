@@ -8,7 +8,11 @@ name of its hand-written player). Seats on the command line are written `bot`,
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
+import json
+import os
+import sys
 from types import ModuleType
 from typing import Any
 from urllib.parse import parse_qsl
@@ -36,14 +40,60 @@ def register(name: str, factory: Any, games: tuple[str, ...] | None = None) -> N
 
     `factory(**params)` returns an object with `choose(state, seat)`; its keyword parameters
     are the bot's parameters (a `game` parameter gets the loaded game, `seed` the seat's
-    seed). `games` limits it to those games. Packages can do the same without code run by
-    the user through the entry-point group `gamenight.bots` (`name = "module:factory"`; a
-    factory's `games` attribute limits it)."""
+    seed). `games` limits it to those games. Worker processes started afterwards
+    (simulate, tournament, a server's bots) get it too when the factory is importable by
+    its module path (a class or function at the top of a module, `__main__` included); a
+    lambda or a nested function stays in this process. Packages can do the same without
+    code run by the user through the entry-point group `gamenight.bots` (`name =
+    "module:factory"`; a factory's `games` attribute limits it)."""
     if not name or not name.replace("_", "").replace("-", "").isalnum():
         raise BadInput(f"a bot name is letters, digits, - and _, got {name!r}")
     if not callable(factory):
         raise BadInput(f"bot {name}: the factory must be callable, got {factory!r}")
     _REGISTERED[name] = (factory, games)
+    if not _LOADING:
+        _pass_on(name, factory, games)
+
+
+_LOADING: list[bool] = []  # non-empty while _load_entry_points registers (nothing to pass on)
+
+
+SPAWNED = "GAMENIGHT_BOTS"  # registrations handed to worker processes (JSON)
+
+
+def _pass_on(name: str, factory: Any, games: tuple[str, ...] | None) -> None:
+    """Hand a registration to the worker processes this one starts (simulate, tournament,
+    a server's bots): they inherit the environment, and `_load_entry_points` imports the
+    factory there by its module path. A factory that has no importable path (a lambda, a
+    function inside a function) stays in this process."""
+    module = getattr(factory, "__module__", None)
+    qualname = getattr(factory, "__qualname__", "")
+    if not module or "<" in qualname:
+        return
+    found = sys.modules.get(module)
+    target: Any = found
+    for part in qualname.split("."):
+        target = getattr(target, part, None)
+    if target is not factory:
+        return
+    passed = json.loads(os.environ.get(SPAWNED, "{}"))
+    passed[name] = [f"{module}:{qualname}", list(games) if games is not None else None]
+    os.environ[SPAWNED] = json.dumps(passed)
+
+
+def _take_passed() -> None:
+    """In a worker: the registrations its parent passed on (see `_pass_on`)."""
+    for name, (path, games) in json.loads(os.environ.get(SPAWNED, "{}")).items():
+        if name in _REGISTERED:
+            continue
+        module, _, qualname = path.partition(":")
+        try:
+            target: Any = importlib.import_module(module)
+            for part in qualname.split("."):
+                target = getattr(target, part)
+        except (ImportError, AttributeError) as err:
+            raise BadInput(f"bot {name}: cannot import {path} in this process ({err})") from err
+        _REGISTERED[name] = (target, tuple(games) if games is not None else None)
 
 
 @functools.cache
@@ -53,12 +103,17 @@ def _load_entry_points() -> None:
 
     from gamenight.learn.policy import LearnedBot, shipped_games
 
-    register("learned", LearnedBot, shipped_games())  # the shipped trained policies
-    register("openspiel-ismcts", openspiel_ismcts)
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        if point.name not in _REGISTERED:
-            factory = point.load()
-            register(point.name, factory, getattr(factory, "games", None))
+    _LOADING.append(True)
+    try:
+        register("learned", LearnedBot, shipped_games())  # the shipped trained policies
+        register("openspiel-ismcts", openspiel_ismcts)
+        _take_passed()
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            if point.name not in _REGISTERED:
+                factory = point.load()
+                register(point.name, factory, getattr(factory, "games", None))
+    finally:
+        _LOADING.clear()
 
 
 def openspiel_ismcts(

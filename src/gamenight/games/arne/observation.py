@@ -16,8 +16,8 @@ private events, knowledge and hidden choices to match the new cards.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 import numpy as np
 
@@ -241,13 +241,61 @@ def seat_view(state: ArneState, seat: int | None) -> ArneView:
 
 
 # ==========================================================================================
-# the encoding (for learning)
+# the encoding (for learning): the tensors' blocks, declared once
 # ==========================================================================================
-def base_size(game: Arne) -> int:
+class Feature(NamedTuple):
+    """One block of a tensor: its name, length, what it means and its usual largest value
+    (scores can go past it, and below 0: the adapters' boxes are unbounded)."""
+
+    name: str
+    size: int
+    meaning: str
+    high: float = 1.0
+
+
+def _display_slots() -> str:
+    types = ", ".join(f"{t} /3" for t in BASE_TYPES)
+    return (
+        "[mine, the dummy's, score/2000, stacks/10, stacks counted by base type ("
+        f"{types}), x3 /3, chameleon /3, crushed /3, locked /3, controlled by me]"
+    )
+
+
+def base_features(game: Arne) -> list[Feature]:
     """The first features, the encoding the shipped policy was trained on (kept in front so
     that `learn/policy.py` can read the prefix it knows)."""
     kinds = len(game.kinds)
-    return 3 * kinds + 1 + game.n_displays * 16 + game.n * 6 + len(PHASES) + len(WINDOWS) + 8
+    out = [
+        Feature(
+            "hand", kinds, "own hand: cards of each kind / 3 (kinds in `game.kind_name` order)"
+        ),
+        Feature("discard", kinds, "discard pile: cards of each kind / 4"),
+        Feature("discard.top", kinds, "the discard pile's top card, one-hot"),
+        Feature("discard.empty", 1, "1 when the discard pile is empty"),
+    ]
+    out += [
+        Feature(f"display{d}", 16, f"display {d}: {_display_slots()}")
+        for d in range(game.n_displays)
+    ]
+    out += [
+        Feature(
+            f"seat{s}",
+            6,
+            f"seat {s}: [hand size/8, is me, its turn, holds the window, my team, score/2000]",
+        )
+        for s in range(game.n)
+    ]
+    return [
+        *out,
+        Feature("phase", len(PHASES), f"phase one-hot ({', '.join(PHASES)})"),
+        Feature("window", len(WINDOWS), f"open window one-hot ({', '.join(WINDOWS)}; A15)"),
+        Feature(
+            "turn",
+            8,
+            "[draw pile / cards, direction, STOP pending, REVERSE pending, I am active, "
+            "I am to act, a card in play, game number / games]",
+        ),
+    ]
 
 
 def _seat_block(game: Arne) -> int:
@@ -266,28 +314,111 @@ def _stack_size(game: Arne) -> int:
     return len(BASE_TYPES) + len(game.colours) + 4
 
 
+def observation_features(game: Arne) -> list[Feature]:
+    """The observation tensor (`encode`): the base features, then what else the seat knows."""
+    kinds, colours, n = len(game.kinds), len(game.colours), game.n
+    out = base_features(game)
+    out += [
+        Feature(
+            f"seat{s}.known",
+            _seat_block(game),
+            f"seat {s}: [cards I know in its hand by kind /3 (A58, A47), colour one-hot, a "
+            "pending STOP/REVERSE is for it, to act, active, still to play in the final "
+            "round, series total / (2000 x games)]",
+            8.0,
+        )
+        for s in range(n)
+    ]
+    for d in range(game.n_displays):
+        out += [
+            Feature(f"display{d}.owner", colours + n, f"display {d}: colour, controlling seat"),
+            Feature(
+                f"display{d}.stacks",
+                game.max_stacks * _stack_size(game),
+                f"display {d}, each of {game.max_stacks} stack places: [base type one-hot "
+                f"({', '.join(BASE_TYPES)}), base colour one-hot, x3, chameleon, crush, lock]",
+            ),
+        ]
+    return [
+        *out,
+        Feature(
+            "in_play",
+            1 + kinds + _action_size(game),
+            "the white card in play (A57): [in play, its kind one-hot, its declared action: "
+            f"type one-hot ({', '.join(ACTION_KINDS)}), target seat, colour, display "
+            "(discard first), stack/stacks]",
+        ),
+        Feature(
+            "demand",
+            3 + 2 * n + colours,
+            "a demand (A24/A25): [open, target seat one-hot, demander seat one-hot, cards "
+            "left / 2, black cards asked, colour asked one-hot]",
+        ),
+        Feature("quiet", 1, "the window's quiet count / players (A16)"),
+    ]
+
+
+def information_features(game: Arne) -> list[Feature]:
+    """The information state tensor: the observation, then what the seat has seen each
+    player do this game (public tallies, by player: seats move under A56)."""
+    return [
+        *observation_features(game),
+        *(
+            Feature(
+                f"player{p}.history",
+                len(HISTORY),
+                f"player {p} this game: [{', '.join(f'{k} / {v}' for k, v in HISTORY.items())}]",
+            )
+            for p in range(game.n)
+        ),
+    ]
+
+
+# Event kinds tallied per player in the information state tensor, with their scale.
+HISTORY = {
+    "declared": 20,  # white cards played (A9)
+    "black": 20,  # black cards played (A15)
+    "drew": 20,  # draws (A7)
+    "pass": 100,  # passes in windows (A16)
+    "demand": 5,  # demands made (A24/A25)
+}
+
+
+def offsets(features: list[Feature]) -> dict[str, slice]:
+    """Where each block lies in its tensor."""
+    out, at = {}, 0
+    for f in features:
+        out[f.name] = slice(at, at + f.size)
+        at += f.size
+    return out
+
+
+def base_size(game: Arne) -> int:
+    return sum(f.size for f in base_features(game))
+
+
 def encoding_size(game: Arne) -> int:
-    kinds, colours, n, displays = len(game.kinds), len(game.colours), game.n, game.n_displays
-    seats = n * _seat_block(game)
-    per_display = displays * (colours + n + game.max_stacks * _stack_size(game))
-    in_play = 1 + kinds + _action_size(game)
-    demand = 1 + 2 * n + 1 + 1 + colours
-    return base_size(game) + seats + per_display + in_play + demand + 1
+    return sum(f.size for f in observation_features(game))
+
+
+def information_size(game: Arne) -> int:
+    return sum(f.size for f in information_features(game))
 
 
 def encode(game: Arne, view: Mapping[str, Any]) -> np.ndarray:
-    """From one seat's view: first the base features (`_encode_base`), then what else the
-    seat knows: per seat the cards it knows in that hand (A58, and team-mates' open hands,
-    A47), its colour, whom a pending STOP/REVERSE is for, who acts, who is active, who is
-    still to play in the final round, series totals; per display its colour, controller and
-    each stack in place (base card, attachments);
-    the white card in play with its declared action (A57); a demand's target, demander,
-    cards left and what is asked for (A24/A25); the window's quiet count (A16)."""
+    """The observation tensor of one seat's view, block by block as
+    `observation_features` declares: first the base features (`_encode_base`), then what
+    else the seat knows: per seat the cards it knows in that hand (A58, and team-mates'
+    open hands, A47), its colour, whom a pending STOP/REVERSE is for, who acts, who is
+    active, who is still to play in the final round, series totals; per display its
+    colour, controller and each stack in place (base card, attachments); the white card
+    in play with its declared action (A57); a demand's target, demander, cards left and
+    what is asked for (A24/A25); the window's quiet count (A16)."""
     out = np.zeros(encoding_size(game), dtype=np.float32)
-    _encode_base(game, view, out)
+    at = offsets(observation_features(game))
+    _encode_base(game, view, out, at)
     kinds, colours, n = len(game.kinds), game.colours, game.n
     kind = game.name_kind
-    base = base_size(game)
     seat_of = view["seat_of"]
     known: dict[int, list[str]] = {int(p): cards for p, cards in view.get("known", {}).items()}
     for p, cards in view.get("team_hands", {}).items():
@@ -295,9 +426,8 @@ def encode(game: Arne, view: Mapping[str, Any]) -> np.ndarray:
     pending = view["pending"]
     final = view["final_round"] or []
     series = max(1, game.options.series_games)
-    block = _seat_block(game)
     for seat in view["seats"]:
-        f = out[base + seat["seat"] * block : base + (seat["seat"] + 1) * block]
+        f = out[at[f"seat{seat['seat']}.known"]]
         for name in known.get(seat["player"], ()):
             f[kind[name]] += 1 / 3
         if seat["colour"] is not None:
@@ -308,45 +438,56 @@ def encode(game: Arne, view: Mapping[str, Any]) -> np.ndarray:
         f[g + 2] = view["active"] == seat["player"]
         f[g + 3] = seat["player"] in final
         f[g + 4] = view["totals"][seat["player"]] / (2000 * series)
-    base += n * block
     stack_size = _stack_size(game)
     for display in view["displays"]:
-        f = out[base : base + len(colours) + n]
+        f = out[at[f"display{display['display']}.owner"]]
         if display["colour"] is not None:
             f[colours.index(display["colour"])] = 1
         if display["controller_seat"] is not None:
             f[len(colours) + display["controller_seat"]] = 1
-        base += len(colours) + n
+        base = at[f"display{display['display']}.stacks"].start
         for i, stack in enumerate(display["stacks"]):
             f = out[base + i * stack_size : base + (i + 1) * stack_size]
             *colour, card = stack["base"].split()
             f[BASE_TYPES.index(card)] = 1
             if colour:
                 f[len(BASE_TYPES) + colours.index(colour[0])] = 1
-            at = len(BASE_TYPES) + len(colours)
-            f[at : at + 4] = (stack["x3"], stack["chameleon"], stack["crush"], stack["lock"])
-        base += game.max_stacks * stack_size
+            g = len(BASE_TYPES) + len(colours)
+            f[g : g + 4] = (stack["x3"], stack["chameleon"], stack["crush"], stack["lock"])
     in_play = view["in_play"]
-    size = 1 + kinds + _action_size(game)
     if in_play is not None:
-        f = out[base : base + size]
+        f = out[at["in_play"]]
         f[0] = 1
         f[1 + kind[in_play["card"]]] = 1
         _encode_action(game, in_play["action"], f[1 + kinds :])
-    base += size
     demand = view["give"]
     if demand is not None:
-        out[base] = 1
-        out[base + 1 + seat_of[demand["target"]]] = 1
-        out[base + 1 + n + seat_of[demand["to"]]] = 1
-        out[base + 1 + 2 * n] = demand["left"] / 2
+        f = out[at["demand"]]
+        f[0] = 1
+        f[1 + seat_of[demand["target"]]] = 1
+        f[1 + n + seat_of[demand["to"]]] = 1
+        f[1 + 2 * n] = demand["left"] / 2
         if demand["cards"] == "black":
-            out[base + 2 + 2 * n] = 1
+            f[2 + 2 * n] = 1
         else:
-            out[base + 3 + 2 * n + colours.index(demand["cards"])] = 1
-    base += 3 + 2 * n + len(colours)
+            f[3 + 2 * n + colours.index(demand["cards"])] = 1
     window = view["window"]
-    out[base] = window["quiet"] / n if window is not None else 0
+    out[at["quiet"]] = window["quiet"] / n if window is not None else 0
+    return out
+
+
+def encode_information(game: Arne, view: Mapping[str, Any], events: Sequence[Any]) -> np.ndarray:
+    """The information state tensor: `encode(view)`, then per player the tallies of
+    `HISTORY` over the seat's event stream (`state.events(seat)`) of this game."""
+    out = np.zeros(information_size(game), dtype=np.float32)
+    size = encoding_size(game)
+    out[:size] = encode(game, view)
+    start = max((i for i, e in enumerate(events) if e.kind == "game"), default=0)
+    kinds = list(HISTORY)
+    for event in events[start:]:
+        if event.kind in HISTORY and "player" in event.data:
+            at = size + event.data["player"] * len(HISTORY) + kinds.index(event.kind)
+            out[at] += 1 / HISTORY[event.kind]
     return out
 
 
@@ -369,25 +510,25 @@ def _encode_action(game: Arne, action: Mapping[str, Any], f: np.ndarray) -> None
         f[at] = (action["stack"] + 1) / max(1, game.max_stacks)
 
 
-def _encode_base(game: Arne, view: Mapping[str, Any], out: np.ndarray) -> None:
+def _encode_base(
+    game: Arne, view: Mapping[str, Any], out: np.ndarray, at: Mapping[str, slice]
+) -> None:
     """Own hand, discard pile and its top, every display (stacks by base and attachments,
     score), every seat (hand size, marks), and the turn state."""
-    kinds = len(game.kinds)
     kind = game.name_kind
     me = view.get("player")
+    hand, discard, top = at["hand"].start, at["discard"].start, at["discard.top"].start
     for name in view.get("hand") or ():
-        out[kind[name]] += 1 / 3
+        out[hand + kind[name]] += 1 / 3
     for name in view["discard"]:
-        out[kinds + kind[name]] += 1 / 4
-    top = view["discard"][-1] if view["discard"] else None
-    if top is None:
-        out[3 * kinds] = 1
+        out[discard + kind[name]] += 1 / 4
+    if not view["discard"]:
+        out[at["discard.empty"]] = 1
     else:
-        out[2 * kinds + kind[top]] = 1
-    base = 3 * kinds + 1
+        out[top + kind[view["discard"][-1]]] = 1
     my_seat = view["seat_of"][me] if me is not None else -1
     for display in view["displays"]:
-        f = out[base : base + 16]
+        f = out[at[f"display{display['display']}"]]
         f[0] = display["owner_seat"] == my_seat
         f[1] = display["owner_seat"] is None
         f[2] = display["score"] / 2000
@@ -404,30 +545,27 @@ def _encode_base(game: Arne, view: Mapping[str, Any], out: np.ndarray) -> None:
             f[13] += (stack["crush"] and not stack["lock"]) / 3
             f[14] += stack["lock"] / 3
         f[15] = display.get("controller_seat") == my_seat and my_seat >= 0
-        base += 16
     for seat in view["seats"]:
-        f = out[base : base + 6]
+        f = out[at[f"seat{seat['seat']}"]]
         f[0] = seat["hand_size"] / 8
         f[1] = seat["player"] == me
         f[2] = seat["seat"] == view["turn_seat"]
         f[3] = view["window"] is not None and seat["seat"] == view["window"]["holder_seat"]
         f[4] = seat["team"] == (view["seats"][my_seat]["team"] if my_seat >= 0 else -1)
         f[5] = seat["score"] / 2000
-        base += 6
-    out[base + PHASES.index(view["phase"])] = 1
-    base += len(PHASES)
+    out[at["phase"].start + PHASES.index(view["phase"])] = 1
     if view["window"] is not None:
-        out[base + WINDOWS.index(view["window"]["kind"])] = 1
-    base += len(WINDOWS)
-    out[base] = view["draw_pile"] / max(1, game.num_cards)
-    out[base + 1] = view["direction"]
+        out[at["window"].start + WINDOWS.index(view["window"]["kind"])] = 1
+    f = out[at["turn"]]
+    f[0] = view["draw_pile"] / max(1, game.num_cards)
+    f[1] = view["direction"]
     pending = view["pending"]
-    out[base + 2] = pending is not None and pending["kind"] == "STOP"
-    out[base + 3] = pending is not None and pending["kind"] == "REVERSE"
-    out[base + 4] = view["active"] == me
-    out[base + 5] = view["to_act"] == me
-    out[base + 6] = view["in_play"] is not None
-    out[base + 7] = view["game_no"] / game.options.series_games
+    f[2] = pending is not None and pending["kind"] == "STOP"
+    f[3] = pending is not None and pending["kind"] == "REVERSE"
+    f[4] = view["active"] == me
+    f[5] = view["to_act"] == me
+    f[6] = view["in_play"] is not None
+    f[7] = view["game_no"] / game.options.series_games
 
 
 # ==========================================================================================

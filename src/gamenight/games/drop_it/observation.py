@@ -4,14 +4,14 @@ hidden) and its fixed-length encoding, together like OpenSpiel's Observer."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 import numpy as np
 
 from gamenight.games.drop_it import scoring
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from gamenight.games.drop_it.game import DropIt
     from gamenight.games.drop_it.state import DropItState
@@ -102,19 +102,91 @@ def view(state: DropItState, seat: int | None) -> View:
     }
 
 
+class Feature(NamedTuple):
+    """One block of a tensor: its name, length, what it means and its largest value."""
+
+    name: str
+    size: int
+    meaning: str
+    high: float = 1.0
+
+
+SIDE_SLOTS = 4  # sides seen from the viewer: the viewer's side first (at most 4 sides)
+
+
+def observation_features(game: DropIt) -> list[Feature]:
+    """The observation tensor (`encode`), block by block."""
+    out = [
+        Feature(
+            f"piece{i}",
+            7,
+            f"{piece.id}: [on the board, x / board width, y / board height, cos angle, "
+            "sin angle, in my supply, in any supply]",
+        )
+        for i, piece in enumerate(game.pieces)
+    ]
+    out += [
+        Feature(
+            f"side{j}",
+            5,
+            ("my side" if j == 0 else f"the side {j} after mine")
+            + ": [present, total / 100, jokers / 2, mine, to drop]",
+        )
+        for j in range(SIDE_SLOTS)
+    ]
+    return [
+        *out,
+        Feature(
+            "turn",
+            6,
+            "[turn / pieces, joker phase, game over, last drop's level / 8, its raw points "
+            "/ 20, it broke a rule]",
+        ),
+    ]
+
+
+def information_features(game: DropIt) -> list[Feature]:
+    """The information state tensor: the observation, then every scored drop in order
+    (open information: the board shows the rest; only the future hand noise is hidden)."""
+    return [
+        *observation_features(game),
+        Feature(
+            "drops",
+            game.total_pieces * (SIDE_SLOTS + 2),
+            f"drop t (0..{game.total_pieces - 1}): [its side from mine one-hot ({SIDE_SLOTS}), "
+            "points awarded / 20, joker used]",
+        ),
+    ]
+
+
+def offsets(features: list[Feature]) -> dict[str, slice]:
+    """Where each block lies in its tensor."""
+    out, at = {}, 0
+    for f in features:
+        out[f.name] = slice(at, at + f.size)
+        at += f.size
+    return out
+
+
 def encoding_size(game: DropIt) -> int:
-    return 7 * game.total_pieces + 5 * 4 + 6
+    return sum(f.size for f in observation_features(game))
+
+
+def information_size(game: DropIt) -> int:
+    return sum(f.size for f in information_features(game))
 
 
 def encode(game: DropIt, view: Mapping[str, Any]) -> np.ndarray:
     """Per piece (canonical order): on board, x/W, y/H, cos θ, sin θ, in my supply, in any
     supply; per side seen from the viewer (4 slots): present, score, jokers, mine, active;
-    then turn, phase and the last drop's level, raw points and violation flag."""
+    then turn, phase and the last drop's level, raw points and violation flag
+    (`observation_features`)."""
     out = np.zeros(encoding_size(game), dtype=np.float32)
+    at = offsets(observation_features(game))
     index = {p.id: i for i, p in enumerate(game.pieces)}
     w, h = game.board.width, game.board.height
     for p in view["pieces"]:
-        i = 7 * index[p["id"]]
+        i = at[f"piece{index[p['id']]}"].start
         out[i : i + 5] = (
             1.0,
             p["x"] / w,
@@ -125,23 +197,21 @@ def encode(game: DropIt, view: Mapping[str, Any]) -> np.ndarray:
     me = view["side"]
     for s in view["sides"]:
         for pid in s["supply"]:
-            out[7 * index[pid] + 6] = 1.0
+            i = at[f"piece{index[pid]}"].start
+            out[i + 6] = 1.0
             if s["side"] == me:
-                out[7 * index[pid] + 5] = 1.0
-    base = 7 * game.total_pieces
+                out[i + 5] = 1.0
     n = len(view["sides"])
     for s in view["sides"]:
-        slot = (s["side"] - (me or 0)) % n
-        out[base + 5 * slot : base + 5 * slot + 5] = (
+        out[at[f"side{(s['side'] - (me or 0)) % n}"]] = (
             1.0,
             s["total"] / 100.0,
             s["jokers"] / 2.0,
             float(s["side"] == me),
             float(s["side"] == view["active_side"]),
         )
-    tail = base + 20
     last = view["last"] or {}
-    out[tail : tail + 6] = (
+    out[at["turn"]] = (
         view["turn"] / game.total_pieces,
         float(view["phase"] == "joker"),
         float(view["phase"] == "over"),
@@ -149,4 +219,26 @@ def encode(game: DropIt, view: Mapping[str, Any]) -> np.ndarray:
         last.get("raw_points", 0) / 20.0,
         float(bool(last.get("violations"))),
     )
+    return out
+
+
+def encode_information(game: DropIt, view: Mapping[str, Any], events: Sequence[Any]) -> np.ndarray:
+    """The information state tensor: `encode(view)`, then each `scored` event of the
+    seat's stream (`state.events(seat)`) in the slot of its turn."""
+    out = np.zeros(information_size(game), dtype=np.float32)
+    size = encoding_size(game)
+    out[:size] = encode(game, view)
+    me = view["side"] or 0
+    n = len(view["sides"])
+    width = SIDE_SLOTS + 2
+    for event in events:
+        if event.kind != "scored":
+            continue
+        turn = event.data["turn"]
+        if not 0 <= turn < game.total_pieces:
+            continue
+        base = size + turn * width
+        out[base + (event.data["side"] - me) % n] = 1.0
+        out[base + SIDE_SLOTS] = event.data["awarded"] / 20.0
+        out[base + SIDE_SLOTS + 1] = float(event.data["joker_used"])
     return out

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from gamenight.engine.core import Action, State
 from gamenight.engine.driver import RandomBot
 from gamenight.games.drop_or_stop.actions import DROP, STOP
+from gamenight.games.drop_or_stop.equilibrium import EquilibriumBot
 from gamenight.games.drop_or_stop.scoring import value_cards
 from gamenight.games.drop_or_stop.solver import round_from_view, win_chances
 
@@ -79,7 +80,15 @@ def overflow_risk(view: dict[str, Any]) -> float:
 class ExactBot:
     """DROP or STOP by the exact chance of winning the round (solver.py): every way the
     unseen cards can lie is enumerated, opponents follow the stop rule fitted to what this
-    seat has seen of them, and this seat plays best afterwards."""
+    seat has seen of them, and this seat plays best afterwards.
+
+    It is a best response to an opponent model, not an equilibrium: it assumes that
+    every opponent draws while its total is below a threshold s (fitted to the decisions
+    the reveals of earlier rounds showed, R29; 8 until there are any) and that its hidden
+    hand is consistent with that rule and its draws so far; and it maximises the chance
+    of winning this round, not the game (the round wins standing is not read). Against an
+    opponent who does not play a threshold rule it can be exploited: bench/equilibrium.py
+    measures by how much."""
 
     ranges: ClassVar[dict[str, tuple[float, float]]] = {"prior": (0, 100)}  # a total
 
@@ -97,7 +106,13 @@ class ExactBot:
         return DROP if drop > stop else STOP
 
 
-BOTS = {"random": RandomBot, "threshold": ThresholdBot, "exact": ExactBot}
+# `equilibrium` (equilibrium.py): the solved 2-player policy of equilibrium.npz.
+BOTS = {
+    "random": RandomBot,
+    "threshold": ThresholdBot,
+    "exact": ExactBot,
+    "equilibrium": EquilibriumBot,
+}
 LEVELS = {"easy": "bot:threshold?stop_at=6", "medium": "bot:threshold", "hard": "bot:exact"}
 
 

@@ -6,15 +6,16 @@ but the view, so a learner sees exactly what the seat may see.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 import numpy as np
 
 from gamenight.games.drop_or_stop.components import DECK_SIZE
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from gamenight.games.drop_or_stop.game import DropOrStop
     from gamenight.games.drop_or_stop.state import DropOrStopState
@@ -123,43 +124,169 @@ def view(state: DropOrStopState, seat: int | None) -> View:
     }
 
 
-def encoding_size(game: DropOrStop) -> int:
+# -- tensors ----------------------------------------------------------------------------------
+class Feature(NamedTuple):
+    """One block of a tensor: its name, length, what it means and its largest value."""
+
+    name: str
+    size: int
+    meaning: str
+    high: float = 1.0
+
+
+def observation_features(game: DropOrStop) -> list[Feature]:
+    """The observation tensor (`encode`), block by block; seats are counted from the
+    viewer clockwise (seat0 is the viewer, seat1 the next to the left, ...)."""
     k = len(game.deck.kinds)
-    return k + 2 + game.players * (k + 4) + 2 * k + 2
+    kinds = "/".join(kind.id for kind in game.deck.kinds)
+    most = max(kind.copies for kind in game.deck.kinds)
+    out = [
+        Feature("hand", k, f"own hand: cards of each kind ({kinds}) (R31)", game.options.hand_size),
+        Feature("total", 1, "own §7 total / TARGET; 0 when OVERFLOW (R31)"),
+        Feature("overflow", 1, "1 when the own total is OVERFLOW (R17)"),
+    ]
+    for j in range(game.players):
+        who = "you" if j == 0 else f"the seat {j} to your left"
+        out += [
+            Feature(f"seat{j}.tableau", k, f"{who}: tableau cards of each kind (R32)", most),
+            Feature(f"seat{j}.active", 1, f"{who}: 1 while active in the round (R12)"),
+            Feature(f"seat{j}.wins", 1, f"{who}: round wins / WINS_TO_WIN (R20)"),
+            Feature(f"seat{j}.to_act", 1, f"{who}: 1 when to act (R9)"),
+            Feature(f"seat{j}.start", 1, f"{who}: 1 when holding the start card (R23)"),
+        ]
+    return [
+        *out,
+        Feature("discard", k, "discard pile: cards of each kind / copies of that kind (§6)"),
+        Feature("unseen", k, "other hands + draw pile: cards of each kind / copies (R32)"),
+        Feature("draw_pile", 1, "draw pile size / 39 (§6)"),
+        Feature("round", 1, "round number / 20, at most 1"),
+    ]
+
+
+def turns_per_round(game: DropOrStop) -> int:
+    """R15: a round has at most 39 - N turns."""
+    return DECK_SIZE - game.players
+
+
+def information_features(game: DropOrStop) -> list[Feature]:
+    """The information state tensor: the observation, then this round's turns in order
+    (what the observation leaves out: who drew which card when, and when each stopped)."""
+    k = len(game.deck.kinds)
+    n = game.players
+    turns = turns_per_round(game)
+    return [
+        *observation_features(game),
+        Feature(
+            "turns",
+            turns * n * (k + 1),
+            f"this round, turn t (0..{turns - 1}): 1 at t*{n * (k + 1)} + j*{k + 1} + x, the "
+            f"mover j seats to your left, x the kind it drew (0..{k - 1}) or {k} for STOP",
+        ),
+    ]
+
+
+def offsets(features: list[Feature]) -> dict[str, slice]:
+    """Where each block lies in its tensor."""
+    out, at = {}, 0
+    for f in features:
+        out[f.name] = slice(at, at + f.size)
+        at += f.size
+    return out
+
+
+def highs(features: list[Feature]) -> np.ndarray:
+    """The largest value of every entry (a Box's `high`)."""
+    return np.concatenate([np.full(f.size, f.high, dtype=np.float32) for f in features])
+
+
+def encoding_size(game: DropOrStop) -> int:
+    return sum(f.size for f in observation_features(game))
+
+
+def information_size(game: DropOrStop) -> int:
+    return sum(f.size for f in information_features(game))
 
 
 def encode(game: DropOrStop, view: Mapping[str, Any]) -> np.ndarray:
-    """Own hand, own total, every seat from the viewer's left (tableau, active, wins,
-    to act, start), discard and unseen counts, pile size and round."""
-    k = len(game.deck.kinds)
+    """The observation tensor of `view`; blocks as `observation_features` says."""
     n = game.players
+    at = offsets(observation_features(game))
     out = np.zeros(encoding_size(game), dtype=np.float32)
     index = game.kind_index
     for cid in view["hand"] or ():
-        out[index[cid]] += 1
+        out[at["hand"].start + index[cid]] += 1
     total = view["own_total"]
-    target = game.options.target
-    out[k] = 0.0 if total in (None, "OVERFLOW") else total / target
-    out[k + 1] = 1.0 if total == "OVERFLOW" else 0.0
+    out[at["total"]] = 0.0 if total in (None, "OVERFLOW") else total / game.options.target
+    out[at["overflow"]] = 1.0 if total == "OVERFLOW" else 0.0
     me = view["seat"] or 0
-    base = k + 2
     for j in range(n):
         s = (me + j) % n
         info = view["seats"][s]
+        base = at[f"seat{j}.tableau"].start
         for cid in info["tableau"]:
             out[base + index[cid]] += 1
-        out[base + k] = info["active"]
-        out[base + k + 1] = info["wins"] / game.options.wins_to_win
-        out[base + k + 2] = view["to_act"] == s
-        out[base + k + 3] = view["start_seat"] == s
-        base += k + 4
+        out[at[f"seat{j}.active"]] = info["active"]
+        out[at[f"seat{j}.wins"]] = info["wins"] / game.options.wins_to_win
+        out[at[f"seat{j}.to_act"]] = view["to_act"] == s
+        out[at[f"seat{j}.start"]] = view["start_seat"] == s
     copies = [kind.copies for kind in game.deck.kinds]
-    for cid, count in view["discard"].items():
-        out[base + index[cid]] = count / copies[index[cid]]
-    base += k
-    for cid, count in view["unseen"].items():
-        out[base + index[cid]] = count / copies[index[cid]]
-    base += k
-    out[base] = view["draw_pile_size"] / DECK_SIZE
-    out[base + 1] = min(view["round"], 20) / 20
+    for name in ("discard", "unseen"):
+        base = at[name].start
+        for cid, count in view[name].items():
+            out[base + index[cid]] = count / copies[index[cid]]
+    out[at["draw_pile"]] = view["draw_pile_size"] / DECK_SIZE
+    out[at["round"]] = min(view["round"], 20) / 20
     return out
+
+
+def encode_information(
+    game: DropOrStop, view: Mapping[str, Any], events: Sequence[Any]
+) -> np.ndarray:
+    """The information state tensor: `encode(view)`, then this round's turns from the
+    seat's event stream (`state.events(seat)`), in order."""
+    k = len(game.deck.kinds)
+    n = game.players
+    out = np.zeros(information_size(game), dtype=np.float32)
+    size = encoding_size(game)
+    out[:size] = encode(game, view)
+    start = max((i for i, e in enumerate(events) if e.kind == "dealt"), default=len(events))
+    me = view["seat"] or 0
+    turn = 0
+    width = n * (k + 1)
+    for event in events[start:]:
+        if event.kind not in ("dropped", "stopped") or turn >= turns_per_round(game):
+            continue
+        j = (event.data["seat"] - me) % n
+        x = game.kind_index[event.data["card"]] if event.kind == "dropped" else k
+        out[size + turn * width + j * (k + 1) + x] = 1.0
+        turn += 1
+    return out
+
+
+def compact_event(event: Any) -> str:
+    """One event in the short form of the information state string (adapters/tensors.py):
+    `N2s0` started (players, start seat), `R3s1` a deal (round, start seat), `hD1,D3` the
+    own hand (sorted), `1+D4` seat 1 drew a D4, `0.` seat 0 stopped, `~D1:3,D2:1` a
+    reshuffle and what it moved (R30), `=D1,D4;D2,FLEX` the reveal (R29: the hands; totals
+    and winners follow from the cards), `over`, `cap` (R34). Anything else: canonical."""
+    data = event.data
+    kind = event.kind
+    if kind == "started":
+        return f"N{data['players']}s{data['start_seat']}"
+    if kind == "dealt":
+        return f"R{data['round']}s{data['start_seat']}"
+    if kind == "hand":
+        return "h" + ",".join(sorted(data["cards"]))
+    if kind == "dropped":
+        return f"{data['seat']}+{data['card']}"
+    if kind == "stopped":
+        return f"{data['seat']}."
+    if kind == "reshuffled":
+        return "~" + ",".join(f"{c}:{k}" for c, k in sorted(data["cards"].items()))
+    if kind == "revealed":
+        return "=" + ";".join(",".join(sorted(hand)) for hand in data["hands"])
+    if kind == "game_over":
+        return "over"
+    if kind == "truncated":
+        return "cap"
+    return f"{kind}{json.dumps(dict(data), sort_keys=True, separators=(',', ':'))}"

@@ -2,10 +2,13 @@
 
 Built on the batched simulator (batched.py): the other seats play array policies (the
 threshold bot by default), every step takes one decision of the learner at every table,
-and the tables run on until the learner is to act again. Observations are the batched
-`features` of the learner's seat; actions are the engine's indices (0 DROP, 1 STOP, see
-`DropOrStop.action_index`); a DROP where only STOP is legal (R12a, R14) is played as STOP,
-and `infos["action_mask"]` says which actions are legal. The reward is the learner's payoff
+and the tables run on until the learner is to act again. Observations are the game's
+observation tensor of the learner's seat, the very numbers `game.encode(state.view(seat))`
+gives (observation.py, `observation_features`; computed here over arrays, `observe`), so
+a policy trained here plays through the `learned` bot and every adapter; actions are the
+engine's indices (0 DROP, 1 STOP, see `DropOrStop.action_index`); a DROP where only STOP
+is legal (R12a, R14) is played as STOP, and `infos["action_mask"]` says which actions are
+legal. The reward is the learner's payoff
 of the game (Outcome.payoff, 1 first ... 0 last) on the step that ends it; finished tables
 start their next game in the same step (Gymnasium's same-step autoreset), the last
 observation of the old game in `infos["final_obs"]`.
@@ -22,7 +25,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from gamenight.engine.seeds import derive_seed
 from gamenight.games.drop_or_stop import DropOrStop
-from gamenight.games.drop_or_stop.batched import FEATURES, Policy, Tables, ThresholdPolicy, features
+from gamenight.games.drop_or_stop.batched import Policy, Tables, ThresholdPolicy
+from gamenight.games.drop_or_stop.components import DECK_SIZE
+from gamenight.games.drop_or_stop.observation import highs, observation_features, offsets
 
 DROP_INDEX, STOP_INDEX = 0, 1
 
@@ -45,9 +50,10 @@ class DropOrStopVectorEnv(VectorEnv):
         self.seat = seat
         others = list(opponents) if opponents is not None else [ThresholdPolicy()]
         self.policies = [others[s % len(others)] for s in range(game.players)]
-        self.single_observation_space = spaces.Box(0.0, 1.0, (FEATURES,), np.float32)
+        high = highs(observation_features(game))
+        self.single_observation_space = spaces.Box(0.0, high, dtype=np.float32)
         self.single_action_space = spaces.Discrete(2)
-        self.observation_space = spaces.Box(0.0, 1.0, (num_envs, FEATURES), np.float32)
+        self.observation_space = spaces.Box(0.0, np.tile(high, (num_envs, 1)), dtype=np.float32)
         self.action_space = spaces.MultiDiscrete([2] * num_envs)
         self.tables = Tables(game, num_envs, record=False)
         self.slots = np.arange(num_envs)
@@ -73,7 +79,7 @@ class DropOrStopVectorEnv(VectorEnv):
     def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
         mask = np.ones((self.num_envs, 2), dtype=bool)
         mask[:, DROP_INDEX] = self.tables.can_drop(self.slots)
-        return features(self.tables, self.slots, self.seat), {"action_mask": mask}
+        return observe(self.tables, self.slots, self.seat), {"action_mask": mask}
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -116,7 +122,7 @@ class DropOrStopVectorEnv(VectorEnv):
         tables = self.tables
         drop = (np.asarray(actions) == DROP_INDEX) & tables.can_drop(self.slots)
         ended = tables.apply(self.slots, drop)
-        final = features(tables, self.slots, self.seat)
+        final = observe(tables, self.slots, self.seat)
         reward = np.zeros(self.num_envs)
         done = np.zeros(self.num_envs, dtype=bool)
         done[ended] = True
@@ -129,3 +135,43 @@ class DropOrStopVectorEnv(VectorEnv):
         infos["final_obs"] = np.where(done[:, None], final, 0.0).astype(np.float32)
         infos["_final_obs"] = done
         return obs, reward, done, np.zeros(self.num_envs, dtype=bool), infos
+
+
+def observe(tables: Tables, slots: np.ndarray, seat: int) -> np.ndarray:
+    """`game.encode(state.view(seat))` for every table in `slots`, over arrays: one row
+    per table, the blocks of `observation_features` (a finished game as its view shows
+    it: nobody active or to act, every hand counted as seen)."""
+    game = tables.game
+    n, k = tables.players, tables.kinds
+    at = offsets(observation_features(game))
+    out = np.zeros((len(slots), at["round"].stop), dtype=np.float32)
+    live = tables.live[slots]
+    out[:, at["hand"]] = tables.hand_kinds[slots, seat]
+    total = tables.own_total(slots, seat)
+    out[:, at["total"].start] = np.maximum(total, 0) / tables.target
+    out[:, at["overflow"].start] = total < 0
+    kinds = np.arange(k)
+    tableau_kinds = np.zeros((len(slots), n, k))
+    for s in range(n):
+        cards = tables.tableaux[slots, s].astype(np.int64)
+        held = np.arange(DECK_SIZE)[None, :] < tables.tableau_len[slots, s][:, None]
+        tableau_kinds[:, s] = ((tables.kind_of[cards][..., None] == kinds) & held[..., None]).sum(
+            axis=1
+        )
+    for j in range(n):
+        s = (seat + j) % n
+        out[:, at[f"seat{j}.tableau"]] = tableau_kinds[:, s]
+        out[:, at[f"seat{j}.active"].start] = tables.active[slots, s] & live
+        out[:, at[f"seat{j}.wins"].start] = tables.wins[slots, s] / tables.wins_to_win
+        out[:, at[f"seat{j}.to_act"].start] = (tables.current[slots] == s) & live
+        out[:, at[f"seat{j}.start"].start] = tables.start_seat[slots] == s
+    public = tables.public_kinds[slots]
+    discard = public - tableau_kinds.sum(axis=1)
+    seen = public + np.where(
+        live[:, None], tables.hand_kinds[slots, seat], tables.hand_kinds[slots].sum(axis=1)
+    )
+    out[:, at["discard"]] = discard / tables.copies
+    out[:, at["unseen"]] = (tables.copies - seen) / tables.copies
+    out[:, at["draw_pile"].start] = tables.draw_len[slots] / DECK_SIZE
+    out[:, at["round"].start] = np.minimum(tables.round[slots], 20) / 20
+    return out
