@@ -25,6 +25,8 @@ answer is `exact_response.py`.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -238,14 +240,13 @@ class RoundSolver:
             "iterations": self.iterations,
         }
 
-    def warm_start(self, state: dict[str, np.ndarray | int]) -> None:
-        """Start afresh from a current strategy (another context's, or this one's under
-        other utilities): its regrets scaled down, so that the first iterations here
-        outweigh them, and no average yet."""
-        self.regret = np.array(state["regret"], dtype=np.float64) * 0.1
+    def start(self, state: dict[str, np.ndarray | int]) -> None:
+        """Begin again from `state` (`state()` of a solver that has not iterated: no
+        regrets, uniform play, no average)."""
+        self.regret = np.array(state["regret"], dtype=np.float64)
+        self.average_sum = np.array(state["average_sum"], dtype=np.float64)
         self.drop = np.array(state["drop"], dtype=np.float64)
-        self.average_sum = np.zeros_like(self.regret)
-        self.iterations = 0
+        self.iterations = int(state["iterations"])
 
 
 # -- the full game: a round's outcomes valued by the game they lead to --------------------
@@ -295,48 +296,36 @@ class GameSolution:
 def solve_game(
     solver: RoundSolver,
     wins_to_win: int,
-    iterations: int = 200,
-    refine: int = 40,
-    passes: int = 3,
-    report: object = None,
+    iterations: int = 60,
+    passes: int = 2,
+    report: Callable[[Context, int, float, int], None] | None = None,
 ) -> GameSolution:
     """Every context from the last round back to the first (backward induction over the
-    round wins, R20-R21); a round nobody wins (R19) is replayed with the start seat moved
-    (R23), which ties (a, b) to (b, a): those pairs are solved in turn `passes` times, each
-    later pass `refine` iterations from the last strategy with the other's new value and a
-    fresh average (the first pass guessed that value: an average over both would mix two
-    games)."""
-    import time
-
+    round wins, R20-R21), each solved afresh by `iterations` of DCFR. A round nobody wins
+    (R19) is replayed with the start seat moved (R23), which ties (a, b) to (b, a) (and
+    (a, a) to itself): each level of contexts is solved `passes` times, every pass with the
+    values the previous one found (the first guesses 1/2 for those not yet solved)."""
     begin = time.perf_counter()
     touched0 = solver.touched
+    fresh = solver.state()
     values: dict[Context, float] = {}
-    states: dict[Context, dict[str, np.ndarray | int]] = {}
     policies: dict[Context, np.ndarray] = {}
     used: dict[Context, np.ndarray] = {}
     conv: dict[Context, float] = {}
     done: dict[Context, int] = {}
-    last: dict[str, np.ndarray | int] | None = None
     levels = sorted({a + b for a, b in contexts(wins_to_win)}, reverse=True)
     for level in levels:
         group = [c for c in contexts(wins_to_win) if sum(c) == level]
-        for p in range(passes if any(c[::-1] in group for c in group) else 1):
+        for p in range(passes):
             for context in group:
-                u = utilities(context, values, wins_to_win)
-                solver.set_utilities(u)
-                if context in states:  # its partner's value moved: go on from here, but
-                    solver.warm_start(states[context])  # average only the new iterations
-                    solver.iterate(refine)
-                else:
-                    if last is not None:
-                        solver.warm_start(last)
-                    solver.iterate(iterations)
-                states[context] = last = solver.state()
+                solver.set_utilities(utilities(context, values, wins_to_win))
+                solver.start(fresh)
+                solver.iterate(iterations)
                 average = solver.average()
                 values[context] = solver.evaluate(average)
-                policies[context], used[context] = average, u
-                done[context] = solver.iterations
-                if callable(report):
+                policies[context] = average
+                done[context] = done.get(context, 0) + solver.iterations
+                if report is not None:
                     report(context, p, values[context], solver.iterations)
     for context, policy in policies.items():
         solver.set_utilities(utilities(context, values, wins_to_win))

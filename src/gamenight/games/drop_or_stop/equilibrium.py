@@ -249,7 +249,7 @@ def table(solved_policy: Solved, context: tuple[int, int]) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> None:
     """`python -m gamenight.games.drop_or_stop.equilibrium solve [--iterations N]
-    [--refine N] [--passes N] [--out FILE]`: solve and write the policy file."""
+    [--passes N] [--out FILE]`: solve and write the policy file."""
     import argparse
     import time
 
@@ -259,8 +259,7 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(prog="python -m gamenight.games.drop_or_stop.equilibrium")
     parser.add_argument("command", choices=["solve"])
-    parser.add_argument("--iterations", type=int, default=80)
-    parser.add_argument("--refine", type=int, default=60)
+    parser.add_argument("--iterations", type=int, default=60)
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--out", default=str(policy_path()))
     args = parser.parse_args(argv)
@@ -275,9 +274,7 @@ def main(argv: list[str] | None = None) -> None:
             flush=True,
         )
 
-    solution = solve_game(
-        solver, game.options.wins_to_win, args.iterations, args.refine, args.passes, report
-    )
+    solution = solve_game(solver, game.options.wins_to_win, args.iterations, args.passes, report)
     arrays = export(solver, solution, game.options.wins_to_win)
     np.savez_compressed(args.out, **arrays)  # type: ignore[arg-type]
     size = Path(args.out).stat().st_size
