@@ -28,7 +28,8 @@ def test_register_makes_a_bot_everywhere(monkeypatch):
     # with it, and every later test in the process found no `learned` bot.
     bots._load_entry_points()
     monkeypatch.setattr(bots, "_REGISTERED", dict(bots._REGISTERED))
-    bots.register("always-stop", AlwaysStop, games=("drop-or-stop",))
+    monkeypatch.setenv(bots.SPAWNED, "{}")  # (else every later subprocess of this worker
+    bots.register("always-stop", AlwaysStop, games=("drop-or-stop",))  # imports it)
     game = load("drop-or-stop", players=2)
     bot = bots.make_seat("bot:always-stop?patience=0", game, 1)
     assert isinstance(bot, AlwaysStop)

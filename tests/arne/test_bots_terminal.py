@@ -64,7 +64,7 @@ def test_terminal_render_describe_parse(table):
     console = Console(record=True, width=120)
     console.print(terminal.render(state.view(0)))
     text = console.export_text()
-    assert "red 100" in text and "green 500 (x3)" in text and "may answer now (main)" in text
+    assert "red 100" in text and "1: 500 (x3)" in text and "may answer now (main)" in text
     lines = terminal.describe_actions(state, 0)
     # at the start of your own turn a pass lets the black cards answer first, then you play
     assert len(lines) == len(state.actions(0)) and lines[0] == terminal.OWN_TURN_PASS
