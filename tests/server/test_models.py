@@ -114,7 +114,9 @@ def test_hostile_create_objects_get_a_reason(client: TestClient, body: dict[str,
     r = client.post(
         "/api/tables", content=json.dumps(body), headers={"content-type": "application/json"}
     )
-    assert r.status_code in (201, 400, 409, 429), r.text
+    # (503: admission refuses new tables while the event loop lags, as on a loaded CI
+    # machine; it is one plain line too)
+    assert r.status_code in (201, 400, 409, 429, 503), r.text
     if r.status_code != 201:
         one_plain_line(r.json()["error"])
 
