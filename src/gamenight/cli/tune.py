@@ -37,11 +37,11 @@ from gamenight.cli.table import GameName, SetOpt, parse_sets
 from gamenight.engine.core import BadInput
 
 if TYPE_CHECKING:
-    from gamenight.sim.tune import Status, Tuned
+    from gamenight.sim.tune import Estimate, Figure, Status, Tuned
 
-FIGURE_NAMES = (
-    "first-seat win rate, first-seat advantage, round-start win rate, game length, "
-    "lead changes, score spread, skill gap"
+FIGURE_NAMES = (  # sim/tune.FIGURES, not imported for --help (tests keep the two equal)
+    "first-seat win rate, first-seat advantage, round-start win rate, round-start advantage, "
+    "game length, lead changes, score spread, skill gap"
 )
 
 
@@ -155,7 +155,6 @@ def _progress(game: str) -> Iterator[Callable[[Status], None]]:
 
 def _say_result(tuned: Tuned) -> None:
     from gamenight.sim.tune import estimate, paired_change, show_p, show_points, shown_figures
-    from gamenight.sim.tune import show as shown
 
     changed = tuned.changed
     if changed:
@@ -169,20 +168,28 @@ def _say_result(tuned: Tuned) -> None:
     else:
         said = "meets every goal" if tuned.default.met else "is as close as any setting raced"
         say(f"no change proposed: the default {said}")
-    table = Table(
-        "figure", "default (95% interval)", "proposed (95% interval)", "change", "p",
-        title=f"{tuned.game_name}: {tuned.final_games:,} games each on the final deals",
-    )  # fmt: skip
+    games = f"{tuned.final_games:,} games" + (" each" if changed else "")
+    columns = ["figure", "default (95% interval)"]
+    if changed:
+        columns += ["proposed (95% interval)", "change", "p"]
+    table = Table(*columns, title=f"{tuned.game_name}: {games} on the final deals")
     base, after = tuned.default.played.sample, tuned.proposed.played.sample
     for figure in shown_figures(tuned):
-        before, now = estimate(figure, base), estimate(figure, after)
-        change = paired_change(figure, base, after)
-        table.add_row(
-            figure.name,
-            f"{shown(figure, before.value)} ({shown(figure, before.low)} - "
-            f"{shown(figure, before.high)})",
-            f"{shown(figure, now.value)} ({shown(figure, now.low)} - {shown(figure, now.high)})",
-            show_points(figure, change.diff),
-            show_p(change.p),
-        )
+        cells = [figure.name, _with_interval(figure, estimate(figure, base))]
+        if changed:
+            change = paired_change(figure, base, after)
+            cells += [
+                _with_interval(figure, estimate(figure, after)),
+                show_points(figure, change.diff),
+                show_p(change.p),
+            ]
+        table.add_row(*cells)
     show(table)
+
+
+def _with_interval(figure: Figure, found: Estimate) -> str:
+    from gamenight.sim.tune import show as shown
+
+    return (
+        f"{shown(figure, found.value)} ({shown(figure, found.low)} - {shown(figure, found.high)})"
+    )

@@ -1,20 +1,24 @@
 """Balance search: the settings that bring a game's report figures to their targets.
 
-    gamenight tune drop-or-stop --players 2 --goal "round-start win rate within 50±2%" \\
-        --vary deck,target,hand_size,allow_drop_when_overflowed --budget 20m --out tune
+    gamenight tune drop-or-stop --players 2 --goal "first-seat win rate within 50±2%" \\
+        --goal "game length within 10±1" --vary deck,target=6..16,hand_size --budget 10m
 
 A goal is `FIGURE within TARGET±TOLERANCE` (`parse_goal`): the report's figures (first-seat
-win rate and advantage, the round-start win rate, game length, lead changes, score spread,
-the skill gap between the easy and the hard bot). The search varies the named settings over
-the ranges their `setting()` declares (choices, presets, booleans, min to max or ceiling) or
-over a narrower range given with `--vary name=lo..hi` or `name=a|b|c` (`parse_vary`). Every
+win rate and advantage, the round-start win rate and advantage, game length, lead changes,
+score spread, the skill gap between the easy and the hard bot). Rates meant to be fair at
+one in n split a shared win (1/k to each of k winners): counted whole, as the report's
+turn positions count it, a fair game with shared wins reads above one in n, and a search
+would chase the ties. The search varies the named settings over the ranges their
+`setting()` declares (choices, presets, booleans, min to max or ceiling) or over a
+narrower range given with `--vary name=lo..hi` or `name=a|b|c` (`parse_vary`). Every
 game is played by the simulation runner (`runner.run`: local worker processes or Ray); the
-figures are the report's (`report.first_won`, `report.spread`, the games' `stats()`).
+figures are read as the report reads them (turn positions, `report.spread`, the games'
+`stats()`).
 
 Three stages, each on its own deals, so that noise cannot pass for a finding:
 
-1. **Search** (half the budget or more): Optuna's TPE sampler proposes settings, one trial at a
-   time (ask and tell). A proposal is played on a block of deals, and block b is the same
+1. **Search** (half the budget or more): Optuna's TPE sampler proposes settings, one
+   trial at a time (ask and tell). A proposal is played on a block of deals, and block b is the same
    deals for every setting (common random numbers: settings are compared on the same
    cards). A setting proposed again is played on its next block and its estimate pooled
    over every block it has had, so a promising setting gathers evidence instead of being
@@ -27,8 +31,8 @@ Three stages, each on its own deals, so that noise cannot pass for a finding:
    fewest changed settings (then the smallest loss); missing a goal, the smaller loss. A
    search's best estimate is biased by its selection (the winner's curse); the race's
    deals are new, and its last rounds give the contenders the most games.
-3. **Final** (what is left): the default and the proposal on a third set of deals. The page's
-   figures before and after, their 95% intervals and the paired tests (exact McNemar on
+3. **Final** (what is left): the default and the proposal on a third set of deals. The
+   page's figures before and after, their 95% intervals and the paired tests (exact McNemar on
    a yes/no figure per game, Wilcoxon signed-rank otherwise, as the report's) come from
    these games only, which neither proposed nor chose the setting.
 
@@ -71,7 +75,7 @@ from gamenight.bots import default_bot, levels, make_seat
 from gamenight.engine.core import BadInput, Game
 from gamenight.engine.registry import game_class
 from gamenight.engine.seeds import derive_seed
-from gamenight.sim.report import Setting, first_won, settings, spread, write_report
+from gamenight.sim.report import Setting, settings, spread, write_report
 from gamenight.sim.runner import GameResult, Job, run, wilson
 from gamenight.sim.story import PER_ROUND
 
@@ -85,6 +89,7 @@ RACE_SIZE = 8  # settings in the race, the default included
 RACE_BEST = 4  # of which the best of the search
 SHOWN = 60  # characters of a person's text repeated in an error
 BEST_TRIALS = 30  # trials listed on the page (trials.csv has every one)
+MOST_REFUSED = 200  # trials in a row the game refuses before the search gives up
 
 
 def _shown(text: str) -> str:
@@ -110,14 +115,17 @@ FIGURES = (
     Figure(
         "first_seat",
         "first-seat win rate",
-        "share of games won by the seat asked first (co-winners count)",
+        "share of games won by the seat asked first, a win shared by k seats counted 1/k "
+        "(so a fair game gives one in n however often it ends shared; the report's turn "
+        "position 0 counts every co-winner fully)",
         rate=True,
         aliases=("first seat win rate", "first player win rate"),
     ),
     Figure(
         "first_seat_advantage",
         "first-seat advantage",
-        "first-seat win rate minus one in n (points)",
+        "first-seat win rate minus the mean win rate of the other seats, shared wins split "
+        "(points; 0 in a fair game)",
         rate=True,
         signed=True,
         aliases=("first player advantage",),
@@ -125,9 +133,20 @@ FIGURES = (
     Figure(
         "round_start",
         "round-start win rate",
-        "share of rounds won by the seat that started the round (games' start_won.rN)",
+        "share of rounds the seat that started the round won, as the game records it "
+        "(start_won.rN); a game that counts a shared round for every co-winner reads above "
+        "one in n when fair, by half its shared rounds at two players",
         rate=True,
         aliases=("start seat win rate", "round start win rate"),
+    ),
+    Figure(
+        "round_start_advantage",
+        "round-start advantage",
+        "per round, the start seat's share of the round's win minus the mean share of the "
+        "other seats (a game's start_edge.rN; points, 0 when fair)",
+        rate=True,
+        signed=True,
+        aliases=("start seat advantage", "round start advantage"),
     ),
     Figure("length", "game length", "decisions per game", rate=False, aliases=("decisions",)),
     Figure("lead_changes", "lead changes", "lead changes per game", rate=False),
@@ -135,7 +154,8 @@ FIGURES = (
     Figure(
         "skill_gap",
         "skill gap",
-        "win rate of one hard seat minus one easy seat, each against easy bots (points)",
+        "win rate of one hard seat minus one easy seat, each against easy bots, shared "
+        "wins split (points)",
         rate=True,
         signed=True,
         skill=True,
@@ -464,10 +484,6 @@ def estimate(figure: Figure, sample: Sample) -> Estimate:
     """The figure with its 95% interval: Wilson's where every unit is a yes or a no (as
     the report's rates), else the normal one of a ratio of sums (the delta method, with
     the games as clusters: a game's rounds are not independent)."""
-    if figure.key == "first_seat_advantage":  # the first-seat rate's interval, shifted
-        rate = estimate(BY_KEY["first_seat"], sample)
-        shift = rate.value - sample.value(figure.key)
-        return Estimate(rate.value - shift, rate.low - shift, rate.high - shift)
     num, den = sample.units[figure.key]
     if figure.rate and all(d == 1 for d in den) and all(x in (0, 1) for x in num):
         return Estimate(*wilson(int(sum(num)), len(num)))
@@ -506,8 +522,7 @@ def paired_change(figure: Figure, base: Sample, other: Sample) -> Change:
     else the Wilcoxon signed-rank test on the per-unit figures (as its length test)."""
     from scipy.stats import binomtest, wilcoxon
 
-    key = "first_seat" if figure.key == "first_seat_advantage" else figure.key  # a shift
-    (bn, bd), (on, od) = base.units[key], other.units[key]
+    (bn, bd), (on, od) = base.units[figure.key], other.units[figure.key]
     n = min(len(bd), len(od))
     bn, bd, on, od = bn[:n], bd[:n], on[:n], od[:n]
     b_value, o_value = _ratio(bn, bd), _ratio(on, od)
@@ -545,43 +560,56 @@ def main_sample(setting: Setting) -> Sample:
     """The figures of a setting's games (its results and first seats, as the report has
     them): every figure the games record."""
     results = setting.results
+    n = setting.players
     ones = [1.0] * len(results)
-    won = [float(x) for x in first_won(setting)]
-    fair = 1.0 / setting.players
+    shares = [
+        [share(r, (first + p) % n) for p in range(n)]
+        for r, first in zip(results, setting.first, strict=True)
+    ]
+    others = max(1, n - 1)
     units: dict[str, tuple[list[float], list[float]]] = {
-        "first_seat": (won, ones),
-        "first_seat_advantage": ([x - fair for x in won], list(ones)),
+        "first_seat": ([s[0] for s in shares], list(ones)),
+        "first_seat_advantage": ([s[0] - math.fsum(s[1:]) / others for s in shares], list(ones)),
         "spread": ([spread(r.scores) for r in results], list(ones)),
     }
     for key, stat in (("length", "decisions"), ("lead_changes", "lead_changes")):
         if any(stat in r.stats for r in results):
             units[key] = ([float(r.stats.get(stat, 0.0)) for r in results], list(ones))
-    if any(_start_won(r) is not None for r in results):
-        counts = [_start_won(r) or (0.0, 0.0) for r in results]
-        units["round_start"] = ([c[0] for c in counts], [c[1] for c in counts])
+    for key, stat in (("round_start", "start_won"), ("round_start_advantage", "start_edge")):
+        counts = [_per_round(r, stat) for r in results]
+        if any(rounds for _, rounds in counts):
+            units[key] = ([c[0] for c in counts], [c[1] for c in counts])
     return Sample(units)
 
 
-def _start_won(result: GameResult) -> tuple[float, float] | None:
-    """(rounds won by their start seat, rounds) of a game, if it records them."""
-    held = rounds = 0.0
+def share(result: GameResult, seat: int) -> float:
+    """The seat's share of the game's win: 1/k of a win shared by k seats, else 0."""
+    return 1.0 / len(result.winners) if seat in result.winners else 0.0
+
+
+def _per_round(result: GameResult, name: str) -> tuple[float, float]:
+    """(the sum over rounds, rounds) of a per-round stat `name.rN` of a game ((0, 0) if it
+    records none), the values as recorded: `start_won` is 1 for a round the start seat won
+    or shared where the game counts co-winners fully, or its share where it records one."""
+    total = rounds = 0.0
     for key, value in result.stats.items():
         found = PER_ROUND.match(key)
-        if found and found["name"] == "start_won":
-            held += value > 0
+        if found and found["name"] == name:
+            total += value
             rounds += 1
-    return (held, rounds) if rounds else None
+    return total, rounds
 
 
 def skill_sample(
     by_level: dict[str, list[list[GameResult]]],
 ) -> Sample:
-    """The skill gap per unit: on one deal, with the level's seat at seat s, 1 if the hard
-    seat won and the easy one did not, -1 the other way round, else 0."""
+    """The skill gap per unit: on one deal, with the level's seat at seat s, that seat's
+    share of the win at `hard` minus its share at `easy` (1: the hard seat won alone and
+    the easy one lost; shared wins split)."""
     num: list[float] = []
     for seat, (hard, easy) in enumerate(zip(by_level["hard"], by_level["easy"], strict=True)):
         for h, e in zip(hard, easy, strict=True):
-            num.append(float(seat in h.winners) - float(seat in e.winners))
+            num.append(share(h, seat) - share(e, seat))
     return Sample({"skill_gap": (num, [1.0] * len(num))})
 
 
@@ -592,6 +620,8 @@ class Played:
     setting: Setting
     sample: Sample = field(default_factory=Sample)
     blocks: int = 0
+    params: dict[str, Any] = field(default_factory=dict)  # the searched settings' values
+    first: str = ""  # its first block's figures, as text: equal for settings of equal games
 
 
 class Evaluator:
@@ -858,9 +888,11 @@ def tune(
             key = _key(params)
             point = played.get(key)
             if point is None:
-                point = played[key] = Played(setting_of(params))
+                point = played[key] = Played(setting_of(params), params=dict(params))
             block_seed = derive_seed(seed, "search", point.blocks)
-            point.sample.add(evaluator.play(point.setting, trial_games, block_seed).summed())
+            block = evaluator.play(point.setting, trial_games, block_seed).summed()
+            point.first = point.first or repr(sorted(block.units.items()))
+            point.sample.add(block)
             point.blocks += 1
             return point
 
@@ -875,12 +907,8 @@ def tune(
             """Games per setting for `count` settings from `share` of what is left."""
             return max(trial_games, min(MOST_GAMES, int(share * spent.left() / (count * cost))))
 
-        ranked = sorted(
-            (p for p in played.values() if p.blocks), key=lambda p: loss_of(goals, p.sample)
-        )
-        race_params = _race_params(
-            [_params_of(p, axes) for p in ranked], default_params, axes, setting_of
-        )
+        ranked = _distinct(list(played.values()), goals)
+        race_params = _race_params(ranked, default_params, axes, setting_of)
         race = [_candidate(setting_of(p), p, default_params) for p in race_params]
         rounds = max(1, math.ceil(math.log2(len(race))))
         first_games = games_for(RACE_SHARE / rounds, len(race))
@@ -957,11 +985,6 @@ def _check_recorded(game_name: str, goals: Sequence[Goal], sample: Sample) -> No
             )
 
 
-def _params_of(point: Played, axes: Sequence[Axis]) -> dict[str, Any]:
-    game_options = point.setting.game.options
-    return {a.name: getattr(game_options, a.name) for a in axes}
-
-
 def _search(
     goals: Sequence[Goal],
     axes: Sequence[Axis],
@@ -989,7 +1012,8 @@ def _search(
         study.enqueue_trial(default_params)
     trials: list[Trial] = []
     best: Trial | None = None
-    while not until():
+    refused = 0  # in a row: a space the game refuses almost everywhere ends the search
+    while not until() and refused < MOST_REFUSED:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             asked = study.ask(space)
@@ -1001,7 +1025,9 @@ def _search(
         except BadInput as error:  # options the game refuses together (too many cards)
             study.tell(asked, state=TrialState.FAIL)
             trials.append(Trial(number, params, None, refused=str(error)))
+            refused += 1
             continue
+        refused = 0
         loss = loss_of(goals, point.sample)
         study.tell(asked, loss)
         values = {g.figure.key: point.sample.value(g.figure.key) for g in goals}
@@ -1012,6 +1038,29 @@ def _search(
         shown = _label(best.params, default_params)
         line[0] = f"trial {number}: best so far {shown} (loss {best.loss:.2f})"
     return trials
+
+
+def _distinct(points: list[Played], goals: Sequence[Goal]) -> list[dict[str, Any]]:
+    """The searched settings by loss, each set of games once. Settings whose first blocks
+    gave exactly the same figures played the same games (an option that changes nothing
+    there, as allowing a DROP where no total can pass the target): of those, the one with
+    the fewest changes from the default (`points[0]`) stands for all, at the loss of the
+    one with the most blocks."""
+    default = points[0].params
+
+    def changes(point: Played) -> int:
+        return sum(v != default[k] for k, v in point.params.items())
+
+    twins: dict[str, list[Played]] = {}
+    for point in points:
+        twins.setdefault(point.first, []).append(point)
+    ranked = []
+    for group in twins.values():
+        surest = max(group, key=lambda p: p.blocks)
+        simplest = min(group, key=changes)
+        ranked.append((loss_of(goals, surest.sample), changes(simplest), simplest.params))
+    ranked.sort(key=lambda r: (r[0], r[1]))
+    return [params for _, _, params in ranked]
 
 
 def _race_params(
@@ -1204,36 +1253,54 @@ def _proposal(tuned: Tuned) -> str:
 
 
 def _before_after_table(tuned: Tuned) -> str:
+    """Each figure of the default and the proposal on the final deals, the paired change
+    and the goal; with no change proposed, the default's figures alone."""
     e = html.escape
     base, after = tuned.default.played.sample, tuned.proposed.played.sample
+    changed = tuned.proposed is not tuned.default
     goals = {g.figure.key: g for g in tuned.goals}
+    title = "Figures before and after" if changed else "The default's figures"
+    games = f"{tuned.final_games:,} games" + (
+        " of each (game i of both from the same seed)" if changed else ""
+    )
+    head = ["figure", "goal", "default", "95% interval"]
+    if changed:
+        head += ["proposed", "95% interval", "change", "95% interval", "p"]
     rows = [
-        f"<h2>Figures before and after</h2><p class='note'>On the final deals: "
-        f"{tuned.final_games:,} games of each (game i of both from the same seed), which "
-        "neither the search nor the race saw. 95% intervals: Wilson's for a yes/no per "
-        "game, else the normal interval of a ratio over games. The change is paired: exact "
-        "McNemar test for a yes/no per game, Wilcoxon signed-rank test otherwise.</p>",
-        "<table><tr><th>figure</th><th>goal</th><th>default</th><th>95% interval</th>"
-        "<th>proposed</th><th>95% interval</th><th>change</th><th>95% interval</th>"
-        "<th>p</th><th>goal met</th></tr>",
+        f"<h2>{title}</h2><p class='note'>On the final deals: {games}, which neither the "
+        "search nor the race saw. 95% intervals: Wilson's for a yes/no per game, else the "
+        "normal interval of a ratio over games."
+        + (
+            " The change is paired: exact McNemar test for a yes/no per game, Wilcoxon "
+            "signed-rank test otherwise."
+            if changed
+            else ""
+        )
+        + "</p>",
+        "<table><tr>" + "".join(f"<th>{h}</th>" for h in [*head, "goal met"]) + "</tr>",
     ]
     for figure in shown_figures(tuned):
-        before, now = estimate(figure, base), estimate(figure, after)
-        change = paired_change(figure, base, after)
         goal = goals.get(figure.key)
-        rows.append(
-            f"<tr><td>{e(figure.name)}</td><td>{e(goal.text if goal else '')}</td>"
-            f"<td>{show(figure, before.value)}</td>"
-            f"<td>{show(figure, before.low)} - {show(figure, before.high)}</td>"
-            f"<td>{show(figure, now.value)}</td>"
-            f"<td>{show(figure, now.low)} - {show(figure, now.high)}</td>"
-            f"<td>{show_points(figure, change.diff)}</td>"
-            f"<td>{show_points(figure, change.low)} to {show_points(figure, change.high)}</td>"
-            f"<td>{show_p(change.p)}</td>"
-            f"<td>{_met_text(goal, now) if goal else ''}</td></tr>"
-        )
-    rows.append("</table>")
+        before, now = estimate(figure, base), estimate(figure, after)
+        cells = [e(figure.name), e(goal.text if goal else ""), *_with_interval(figure, before)]
+        if changed:
+            change = paired_change(figure, base, after)
+            cells += [
+                *_with_interval(figure, now),
+                show_points(figure, change.diff),
+                f"{show_points(figure, change.low)} to {show_points(figure, change.high)}",
+                show_p(change.p),
+            ]
+        cells.append(_met_text(goal, now) if goal else "")
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    rows.append("</table><ul class='note'>")
+    rows += [f"<li>{e(f.name)}: {e(f.what)}</li>" for f in shown_figures(tuned)]
+    rows.append("</ul>")
     return "\n".join(rows)
+
+
+def _with_interval(figure: Figure, found: Estimate) -> list[str]:
+    return [show(figure, found.value), f"{show(figure, found.low)} - {show(figure, found.high)}"]
 
 
 def _met_text(goal: Goal, found: Estimate) -> str:
