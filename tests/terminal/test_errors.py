@@ -129,8 +129,17 @@ def test_replay_of_a_history_that_does_not_fit(tmp_path: Path, saved: Path) -> N
 
 
 @pytest.mark.xdist_group("ray")  # not beside a test's local Ray, which `auto` would join
-def test_ray_without_a_cluster() -> None:
+def test_ray_without_a_cluster(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     pytest.importorskip("ray")
+    from ray._private import services
+
+    # `auto` joins any Ray on this machine: the last one started (RAY_TMPDIR's
+    # ray/ray_current_cluster), else any GCS process `ps` shows. Another checkout's tests or
+    # a researcher's session made this test pass a run to a stranger's cluster (CI, stop 50).
+    monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))
+    nobody = lambda: []  # noqa: E731
+    nobody.cache_clear = lambda: None  # type: ignore[attr-defined]
+    monkeypatch.setattr(services, "find_gcs_addresses", nobody)
     run = gamenight(
         "simulate", "drop-or-stop", "--games", "2", "--backend", "ray", "--address", "auto"
     )
