@@ -85,7 +85,7 @@ def full_game(policy: Any, wins_to_win: int) -> None:
     def seen(a: int, b: int, role: int, value: float, count: int) -> None:
         visited[0] += count
 
-    best = game_best_responses(tree, policies, wins_to_win, passes=3, on_round=seen)
+    best = game_best_responses(tree, policies, wins_to_win, passes=3, on_round=seen, workers=2)
     values = solved_values(policy)
     for context in contexts(wins_to_win):
         a, b = context

@@ -116,3 +116,19 @@ def test_a_bot_without_an_import_path_stays_in_its_process(monkeypatch):
     bots.register("lambda-bot", lambda seed=0: AlwaysStop(seed))
     assert "lambda-bot" in bots._REGISTERED
     assert "lambda-bot" not in bots.os.environ[bots.SPAWNED]
+
+
+def test_a_passed_on_bot_that_cannot_be_imported_fails_alone(monkeypatch):
+    """A worker whose path lacks the module of a passed-on bot still plays every other
+    bot; that one is refused in one line when asked for."""
+    monkeypatch.setattr(bots, "_REGISTERED", {})
+    monkeypatch.setenv(bots.SPAWNED, '{"ghost": ["no_such_module:Ghost", null]}')
+    bots._load_entry_points.cache_clear()
+    try:
+        game = load("drop-or-stop", players=2)
+        assert hasattr(bots.make_seat("bot:threshold", game, 0), "choose")
+        with pytest.raises(BadInput, match="bot ghost: cannot import no_such_module:Ghost") as err:
+            bots.make_seat("bot:ghost", game, 0)
+        assert "\n" not in str(err.value)
+    finally:
+        bots._load_entry_points.cache_clear()

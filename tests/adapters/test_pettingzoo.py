@@ -132,3 +132,45 @@ def test_class_metadata_lists_every_render_mode_and_an_instance_its_own():
     assert "human" in GamenightAEC.metadata["render_modes"]
     assert raw_env("arne").metadata["render_modes"] == ["human", "ansi"]
     assert "rgb_array" in raw_env("drop-it").metadata["render_modes"]
+
+
+@pytest.mark.parametrize(
+    ("name", "options"), [("arne", {"players": 3}), ("drop-or-stop", {"players": 2})]
+)
+def test_the_parallel_env_passes_pettingzoos_test_and_lets_windows_answer_at_once(name, options):
+    """PettingZoo's parallel_api_test; in Arne's reaction windows (A15-A17) every seat of
+    the window answers in the same step (the priority seat anything, the others a pass in
+    advance or WAIT); elsewhere one seat at a time."""
+    from pettingzoo.test import parallel_api_test
+
+    from gamenight.adapters.pettingzoo import parallel_env
+
+    parallel_api_test(parallel_env(name, **options), num_cycles=200)
+    env = parallel_env(name, max_cycles=150, **options)
+    observations, _ = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    together = 0
+    while env.agents:
+        answering = [a for a, o in observations.items() if o["action_mask"][:-1].any()]
+        together += len(answering) > 1
+        window = env.game_state.window_seats()
+        assert len(answering) == max(1, len(window))
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in observations.items()
+        }
+        observations, *_ = env.step(actions)
+    assert env.cycles <= 150
+    assert (together > 0) == (name == "arne")
+
+
+def test_the_parallel_env_refuses_an_action_outside_the_mask():
+    from gamenight.adapters.pettingzoo import parallel_env
+    from gamenight.engine import IllegalAction
+
+    env = parallel_env("drop-or-stop", players=2)
+    observations, _ = env.reset(seed=1)
+    waiting = next(a for a, o in observations.items() if not o["action_mask"][:-1].any())
+    before = list(env.game_state.history)
+    with pytest.raises(IllegalAction):
+        env.step({waiting: 0})
+    assert env.game_state.history == before

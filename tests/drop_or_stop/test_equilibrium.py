@@ -19,12 +19,13 @@ import gamenight.adapters.openspiel
 from gamenight.adapters.policies import spiel_policy as bot_policy
 from gamenight.bots import make_seat
 from gamenight.engine import BadInput, play
-from gamenight.games.drop_or_stop.cfr import RoundSolver, contexts, utilities
+from gamenight.games.drop_or_stop.cfr import RoundSolver, contexts, solve_game, utilities
 from gamenight.games.drop_or_stop.equilibrium import EquilibriumBot, policy_path, solved, table
 from gamenight.games.drop_or_stop.exact_response import (
     BotPolicy,
     TablePolicy,
     exact_bot_reads,
+    game_best_responses,
     nash_conv,
     rows_between,
 )
@@ -238,3 +239,27 @@ def test_the_bot_plays_whole_games():
     for seed in range(5):
         seats = [make_seat("bot:equilibrium", game, seed), make_seat("bot:threshold", game, seed)]
         assert play(game, seats, seed).over
+
+
+def test_r21_r23_the_whole_game_is_solved_context_by_context(tmp_path):
+    """A small deck played to 2 round wins: every context solved back from (1, 1), and a
+    best responder that also answers best in every later round gains little in each
+    (and much against the uniform policy); its payoff is never below the solved value."""
+    deck = tmp_path / "three-kinds.json"
+    deck.write_text(json.dumps(THREE_KINDS))
+    game = gamenight.load("drop-or-stop", players=2, deck=str(deck), target=5, wins_to_win=2)
+    tree = RoundTree(Rules.of(game))
+    solution = solve_game(RoundSolver(tree, dtype=np.float64), 2, iterations=150, passes=2)
+    full = RoundTree(Rules.of(game), prune=False)
+    rows = rows_between(full, tree)
+    solved = {c: (TablePolicy(p, rows),) * 2 for c, p in solution.policies.items()}
+    uniform = {
+        c: (TablePolicy(np.full_like(p, 0.5), rows),) * 2 for c, p in solution.policies.items()
+    }
+    best = game_best_responses(full, solved, 2)
+    for a, b in contexts(2):  # (a pair's values agree to the last pass: 1e-4)
+        assert best[(a, b, START)] >= solution.values[(a, b)] - 1e-4
+        assert best[(a, b, OTHER)] >= 1 - solution.values[(a, b)] - 1e-4
+        assert best[(a, b, START)] + best[(a, b, OTHER)] - 1 < 5e-4
+    worst = game_best_responses(full, uniform, 2)
+    assert worst[(0, 0, START)] + worst[(0, 0, OTHER)] - 1 > 0.3

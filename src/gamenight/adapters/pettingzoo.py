@@ -33,6 +33,8 @@
 - `reset(seed=s)` starts `game.start(s)`; later resets without a seed continue a seeded
   sequence of games. Render modes: `human` (prints the spectator's table), `ansi` (returns
   it as text; no hidden cards) and, where the game draws itself (Drop It), `rgb_array`.
+- `parallel_env(...)`: a ParallelEnv where every seat that may answer at once does
+  (Arne's reaction windows), with `max_cycles`; see `GamenightParallel`.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from gamenight.adapters._common import (
@@ -54,9 +56,9 @@ from gamenight.adapters._common import (
     rgb,
     scale_payoff,
 )
-from gamenight.engine.core import BadInput, Game, State
+from gamenight.engine.core import BadInput, Game, IllegalAction, State
 
-__all__ = ["GamenightAEC", "env", "raw_env", "rgb"]
+__all__ = ["GamenightAEC", "GamenightParallel", "env", "parallel_env", "raw_env", "rgb"]
 
 
 def raw_env(
@@ -218,3 +220,158 @@ class GamenightAEC(AECEnv[str, dict[str, np.ndarray], int]):
 
     def close(self) -> None:
         self.game_state = None
+
+
+# -- simultaneous answers ---------------------------------------------------------------------
+def parallel_env(
+    game: str | Game,
+    render_mode: str | None = None,
+    reward: str = "payoff",
+    max_cycles: int | None = None,
+    **options: Any,
+) -> GamenightParallel:
+    """The PettingZoo ParallelEnv of `game` (see `GamenightParallel`)."""
+    return GamenightParallel(game, render_mode, reward, max_cycles, **options)
+
+
+class GamenightParallel(ParallelEnv[str, dict[str, np.ndarray], int]):
+    """Every seat that may answer now acts in the same step, where the rules allow it:
+    in a reaction window (`state.window_seats()`: Arne's windows, A15-A17) the seat with
+    priority takes any legal action while every other seat of the window may pass in
+    advance or wait (DESIGN: a pass in advance is cancelled by any new black card); the
+    passes are played first, in priority order, then the priority seat's action. Outside
+    windows the seat to move acts alone. Every live agent gives an action each step:
+    `WAIT` (index `game.num_actions`, the last) is the action of an agent that does
+    nothing now, the only one in its mask when it has nothing to decide; the priority
+    seat's mask never has it. An action outside an agent's mask raises `IllegalAction`
+    and changes nothing. `max_cycles` (steps) truncates the episode (payoff 1/2 each).
+    Observations, rewards and seeds are the AEC environment's."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (the libraries read a plain dict)
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "gamenight_parallel_v0",
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        game: str | Game,
+        render_mode: str | None = None,
+        reward: str = "payoff",
+        max_cycles: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.aec = GamenightAEC(game, render_mode=render_mode, reward=reward, **options)
+        self.game = self.aec.game
+        self.metadata = {**self.aec.metadata, "name": self.aec.metadata["name"] + "_parallel"}
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.possible_agents = list(self.aec.possible_agents)
+        self.wait = self.game.num_actions
+        box = spaces.Box(-np.inf, np.inf, (self.game.encoding_size,), np.float32)
+        mask = spaces.Box(0, 1, (self.wait + 1,), np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.wait + 1) for a in self.possible_agents}
+        self.cycles = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def game_state(self) -> State | None:
+        return self.aec.game_state
+
+    def state(self) -> np.ndarray:
+        return self.aec.state()
+
+    def _acting(self) -> tuple[int, ...]:
+        state = self.game_state
+        assert state is not None, "call reset() first"
+        window = state.window_seats()
+        return tuple(window) if window else tuple(state.actors[:1])
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        state = self.game_state
+        assert state is not None, "call reset() first"
+        seat = self.aec._seat[agent]
+        mask = np.zeros(self.wait + 1, dtype=np.int8)
+        acting = self._acting()
+        if seat in acting:
+            for action in state.actions(seat):
+                mask[self.game.action_index(action)] = 1
+        if not acting or seat != acting[0]:
+            mask[self.wait] = 1
+        return mask
+
+    def _observe(self) -> dict[str, dict[str, np.ndarray]]:
+        state = self.game_state
+        assert state is not None
+        return {
+            a: {
+                "observation": self.game.encode(state.view(self.aec._seat[a])),
+                "action_mask": self.action_mask(a),
+            }
+            for a in self.agents
+        }
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = list(self.possible_agents)
+        self.cycles = 0
+        return self._observe(), {a: {} for a in self.agents}
+
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        state = self.game_state
+        assert state is not None, "call reset() first"
+        acting = self._acting()
+        masks = {a: self.action_mask(a) for a in self.agents}
+        for agent in self.agents:
+            action = actions.get(agent, self.wait)
+            if not 0 <= int(action) <= self.wait or not masks[agent][int(action)]:
+                raise IllegalAction(f"{agent} may not take action {action} now")
+        for seat in (*acting[1:], *acting[:1]):  # passes in advance, then the priority seat
+            action = int(actions.get(self.possible_agents[seat], self.wait))
+            if action != self.wait:
+                state.act(seat, self.game.action_at(action))
+        self.cycles += 1
+        rewards = dict.fromkeys(self.agents, 0.0)
+        ended = truncated = False
+        if state.over:
+            out = state.outcome()
+            rewards = {
+                a: scale_payoff(out.payoff[self.aec._seat[a]], self.aec.reward) for a in self.agents
+            }
+            ended, truncated = not out.truncated, out.truncated
+        elif len(state.history) >= (self.game.max_decisions or 0) or (
+            self.max_cycles is not None and self.cycles >= self.max_cycles
+        ):
+            rewards = {a: scale_payoff(0.5, self.aec.reward) for a in self.agents}
+            truncated = True
+        observations = self._observe()
+        terminations = dict.fromkeys(self.agents, ended)
+        truncations = dict.fromkeys(self.agents, truncated)
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        if ended or truncated:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | np.ndarray | None:
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()

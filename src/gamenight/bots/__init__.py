@@ -82,18 +82,28 @@ def _pass_on(name: str, factory: Any, games: tuple[str, ...] | None) -> None:
 
 
 def _take_passed() -> None:
-    """In a worker: the registrations its parent passed on (see `_pass_on`)."""
+    """In a worker: the registrations its parent passed on (see `_pass_on`). One that
+    cannot be imported here (a module not on this process's path) fails only when its bot
+    is asked for, in one line; every other bot is unaffected."""
     for name, (path, games) in json.loads(os.environ.get(SPAWNED, "{}")).items():
         if name in _REGISTERED:
             continue
         module, _, qualname = path.partition(":")
+        target: Any
         try:
-            target: Any = importlib.import_module(module)
+            target = importlib.import_module(module)
             for part in qualname.split("."):
                 target = getattr(target, part)
         except (ImportError, AttributeError) as err:
-            raise BadInput(f"bot {name}: cannot import {path} in this process ({err})") from err
+            target = _unimportable(name, path, err)
         _REGISTERED[name] = (target, tuple(games) if games is not None else None)
+
+
+def _unimportable(name: str, path: str, err: Exception) -> Any:
+    def refuse(**params: Any) -> Any:
+        raise BadInput(f"bot {name}: cannot import {path} in this process ({err})")
+
+    return refuse
 
 
 @functools.cache

@@ -327,8 +327,10 @@ def solve_game(
                 done[context] = done.get(context, 0) + solver.iterations
                 if report is not None:
                     report(context, p, values[context], solver.iterations)
-    for context, policy in policies.items():
+    for context in contexts(wins_to_win):  # last first: values as the final policies make them
+        policy = policies[context]
         solver.set_utilities(utilities(context, values, wins_to_win))
+        values[context] = solver.evaluate(policy)
         conv[context] = solver.nash_conv(policy)
         used[context] = solver.utilities
     return GameSolution(

@@ -210,30 +210,47 @@ def game_best_responses(
     wins_to_win: int,
     passes: int = 3,
     on_round: Callable[..., None] | None = None,
+    workers: int = 1,
 ) -> dict[tuple[int, int, int], float]:
     """Best payoff of a responder in every context (a, b) and role (S or O) of the full
     game against `policies[(a, b)]` = (S's policy, O's policy), the responder's later
     rounds answered best too: key (a, b, role). A round nobody wins ties (a, b) to (b, a);
     those are iterated `passes` times, from the most a responder could get (1): the best
     payoff grows with what later rounds are worth, so every pass gives upper bounds, each
-    closer to the fixed point."""
+    closer to the fixed point. With `workers` > 1 the two roles of a context are answered
+    at once, in forked processes (Linux)."""
+    import multiprocessing
+
     from gamenight.games.drop_or_stop.cfr import contexts
 
     best: dict[tuple[int, int, int], float] = {}
+    _SHARED[:] = [tree, policies]
+    pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
 
     levels = sorted({a + b for a, b in contexts(wins_to_win)}, reverse=True)
     for level in levels:
         group = [c for c in contexts(wins_to_win) if sum(c) == level]
         for _ in range(passes if any(c[::-1] in group for c in group) else 1):
             for a, b in group:
-                for role in (START, OTHER):
-                    u = _responder_utilities(a, b, role, best, wins_to_win)
-                    answered = policies[(a, b)][1 - role]
-                    value, visited = best_response(tree, role, answered, u)
+                asks = [(a, b, r, _responder_utilities(a, b, r, best, wins_to_win)) for r in (0, 1)]
+                found = pool.map(_answer, asks) if pool is not None else [_answer(x) for x in asks]
+                for (_, _, role, _), (value, visited) in zip(asks, found, strict=True):
                     best[(a, b, role)] = value
                     if on_round is not None:
                         on_round(a, b, role, value, visited)
+    if pool is not None:
+        pool.close()
+    _SHARED.clear()
     return best
+
+
+_SHARED: list[Any] = []  # (tree, policies) for the forked workers of game_best_responses
+
+
+def _answer(ask: tuple[int, int, int, np.ndarray]) -> tuple[float, int]:
+    a, b, role, u = ask
+    tree, policies = _SHARED
+    return best_response(tree, role, policies[(a, b)][1 - role], u)
 
 
 def _responder_utilities(
