@@ -563,4 +563,6 @@ def wilson_fraction(successes: float, trials: int, z: float = 1.96) -> tuple[flo
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (p, max(0.0, centre - half), min(1.0, centre + half))
+    # In exact arithmetic low <= p <= high; in floats 0 of 6,000 gave low = 5e-20 > p, a
+    # whisker of negative length that matplotlib refuses (`gamenight report --games 3000`)
+    return (p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))

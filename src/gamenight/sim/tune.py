@@ -913,7 +913,7 @@ def tune(
         rounds = max(1, math.ceil(math.log2(len(race))))
         first_games = games_for(RACE_SHARE / rounds, len(race))
         chosen = _race(evaluator, goals, race, first_games, seed, line)
-        final_games = _plottable(games_for(1.0, 2 if chosen.changes else 1))
+        final_games = games_for(1.0, 2 if chosen.changes else 1)
         line[0] = f"final: default and proposal, {final_games:,} games each"
         final = derive_seed(seed, "final")
         default = _candidate(setting_of(default_params), default_params, default_params)
@@ -963,16 +963,6 @@ class Spending:
         would buy more than MOST_GAMES per setting (the search has the rest)."""
         most = (RACE_SIZE + 2) * MOST_GAMES * cost
         return min(1.0 - SEARCH_SHARE, most / max(1.0, self.whole()))
-
-
-def _plottable(games: int) -> int:
-    """The next count down whose Wilson interval of 0 and of every game ends exactly at 0
-    and 1. runner.wilson gives 5e-20 for 0 of 6,000: the report's plots (plot_ties, with
-    no truncated game) then draw a whisker of negative length, which matplotlib refuses.
-    To go once runner.wilson clamps its ends to the rate."""
-    while games > 1 and (wilson(0, games)[1] > 0 or wilson(games, games)[2] < 1):
-        games -= 1
-    return games
 
 
 def _check_recorded(game_name: str, goals: Sequence[Goal], sample: Sample) -> None:
