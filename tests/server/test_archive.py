@@ -427,3 +427,52 @@ def test_hostile_since_strings_are_a_date_or_one_line(since: str) -> None:
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+
+
+def test_only_the_operators_admins_download_the_archive(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GET /api/admin/archive: the file `gamenight export` writes, for the accounts the
+    operator lists in GAMENIGHT_ADMINS; anyone else gets one line, never a file."""
+    monkeypatch.setenv("GAMENIGHT_ADMINS", "Zebedee, Nobody")
+    assert client.get("/api/admin/archive").status_code == 401
+    sign_up(client, "Quirinus")
+    a_game(client, ("Quirinus", "Quirinus"), ("Yolanda", None), 5)
+    for asker in ("Quirinus", None):  # an account that is not an admin, and a guest
+        client.cookies.delete(SESSION_COOKIE)
+        if asker:
+            client.post("/api/session", json={"name": asker, "password": "correct horse"})
+        r = client.get("/api/admin/archive")
+        assert r.status_code in (401, 403) and "\n" not in r.json()["error"], r.text
+        assert "parquet" not in r.headers["content-type"]
+    assert client.get("/api/admin").json() == {"admin": False}
+    sign_up(client, "Zebedee")
+    assert client.get("/api/admin").json() == {"admin": True}
+    r = client.get("/api/admin/archive", params={"since": "2000-01-01"})
+    assert r.status_code == 200 and r.headers["x-games"] == "1"
+    assert "attachment" in r.headers["content-disposition"]
+    (tmp_path / "got.parquet").write_bytes(r.content)
+    (row,) = pq.read_table(tmp_path / "got.parquet").to_pylist()
+    assert row["game"] == "drop-or-stop" and "Quirinus" not in json.dumps(row, default=str)
+    future = client.get("/api/admin/archive", params={"since": "2999-01-01"})
+    assert future.status_code == 200 and future.headers["x-games"] == "0"
+    for params, says in [
+        ({"since": "yesterday"}, "since yesterday is not a date"),
+        ({"game": "chess"}, "no game 'chess'"),
+    ]:
+        r = client.get("/api/admin/archive", params=params)
+        assert r.status_code == 400 and says in r.json()["error"], r.text
+    monkeypatch.setenv("GAMENIGHT_ADMINS", "")  # taken back without a restart
+    assert client.get("/api/admin/archive").status_code == 403
+
+
+def test_an_admins_exports_are_budgeted(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gamenight.server.routes import admin
+
+    monkeypatch.setenv("GAMENIGHT_ADMINS", "Zebedee")
+    monkeypatch.setattr(admin, "_exports", admin.PerClient(1 / 3600, 2))
+    sign_up(client, "Zebedee")
+    got = [client.get("/api/admin/archive").status_code for _ in range(3)]
+    assert got[:2] == [200, 200] and got[2] == 429

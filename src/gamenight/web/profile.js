@@ -36,6 +36,8 @@ async function accountPage() {
     if (account) {
       $("#signed-in-text").textContent = `Signed in as ${account.name}.`;
       $("#my-profile").href = `/players/${encodeURIComponent(account.name)}`;
+      $("#archive-out").checked = (await api("/api/account/archive")).opt_out;
+      $("#admin").hidden = !(await api("/api/admin")).admin;
     }
   };
   const send = async (url) => {
@@ -59,6 +61,34 @@ async function accountPage() {
       $("#password-form").reset();
       msg.textContent = "Password changed; other devices are signed out.";
     } catch (e) { msg.textContent = e.message; }
+  });
+  // The open archive (issue 48): a person's opt-out, and the operator's admins' download.
+  $("#archive-out").addEventListener("change", async (ev) => {
+    const box = ev.target;
+    const msg = $("#archive-msg");
+    msg.textContent = "";
+    try {
+      box.checked = (await request("POST", "/api/account/archive", { opt_out: box.checked })).opt_out;
+      msg.textContent = box.checked ? "Your games stay out of the archive." : "Your games may go into the archive.";
+    } catch (e) { box.checked = !box.checked; msg.textContent = e.message; }
+  });
+  for (const g of await api("/api/games")) $("#admin-game").append(el("option", { value: g.name }, g.title));
+  $("#admin-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const msg = $("#admin-msg");
+    msg.textContent = "Exporting…";
+    const query = new URLSearchParams({ since: $("#admin-since").value, game: $("#admin-game").value });
+    const res = await fetch(`/api/admin/archive?${query}`, { credentials: "same-origin" });
+    if (!res.ok) {
+      const data = await res.json().catch(() => null);
+      msg.textContent = (data && data.error) || `${res.status} ${res.statusText}`;
+      return;
+    }
+    const link = el("a", { href: URL.createObjectURL(await res.blob()), download: "games.parquet" });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+    const games = Number(res.headers.get("x-games"));
+    msg.textContent = `${games} ${games === 1 ? "game" : "games"} exported.`;
   });
   $("#delete-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
