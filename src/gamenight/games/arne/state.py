@@ -41,6 +41,7 @@ from gamenight.games.arne.phases import (
     Phase,
     Window,
 )
+from gamenight.games.arne.refusals import why
 from gamenight.games.arne.scoring import ScoredStack, display_score, player_scores
 from gamenight.games.arne.white_cards import (
     RESOLVE,
@@ -352,7 +353,9 @@ class ArneState(State):
                     return None
             elif action in black_actions(self, seat, False):
                 return None
-        return super()._refusal(seat, action)
+        if action in self.actions(seat):
+            return None
+        return why(self, seat, action)  # in player words (refusals.py)
 
     def own_colour(self, player: int) -> int:
         return self.seat_colour[self.seat_of[player]]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from gamenight.engine.core import Action, BadInput, Outcome, State
 from gamenight.games.drop_it import observation, physics, scoring
+from gamenight.games.drop_it import refusals as why
 from gamenight.games.drop_it.actions import KEEP, SPEND, TAU, Drop, Joker, normalise_angle
 from gamenight.games.drop_it.board import COLOURS, KINDS
 
@@ -117,43 +118,55 @@ class DropItState(State):
         return [a for ck in self.game.grid_keys if ck in kinds for a in self.game.grid[ck]]
 
     def _refusal(self, seat: int, action: Action) -> str | None:
+        """D10, D11, D33, V3; the reasons in player words (refusals.py)."""
         if self.pending is not None:
             if isinstance(action, Joker):
                 return None
-            return "a joker decision is pending: spend it (joker spend=true) or keep it (V3)"
+            return why.say("joker_first")  # V3
         if isinstance(action, Joker):
-            return "a joker may be spent only right after a drop that broke a rule (V3)"
+            return why.say("joker_not_now")  # V3
         if not isinstance(action, Drop):
-            return f"{action} is not a Drop It action"
+            return why.say("not_drop_it")
         side = self.active_side
+        words = why.piece_words(action.piece)
         try:
             piece = self.resolve(action.piece)
-        except BadInput as err:
-            return str(err)
-        if piece is None:
-            left = sorted({p.rsplit("-", 1)[0] for p in self.supplies[side]})
-            return (
-                f"{action.piece} is not in side {side}'s supply (D10); pieces left: "
-                f"{', '.join(left)}"
+        except BadInput:  # D33
+            return why.say(
+                "no_such_piece",
+                piece=f'"{action.piece[:30]}"',
+                colours=", ".join(COLOURS),
+                kinds=", ".join(KINDS),
             )
+        if piece is None:  # D10
+            return self._not_in_supply(side, action.piece, words)
         isfinite = math.isfinite
-        if not (isfinite(action.x) and isfinite(action.angle) and isfinite(action.depth)):
-            for name in ("x", "angle", "depth"):
-                if not isfinite(getattr(action, name)):
-                    return f"{name} must be a finite number, got {getattr(action, name)!r}"
-        if self.game.options.strict:
+        for name in ("x", "angle", "depth"):
+            if not isfinite(getattr(action, name)):
+                return why.say("not_a_number", what=why.AIM_WORDS[name])
+        if self.game.options.strict:  # D11
             outline = self.game.shapes[piece.split("-")[1]]
             angle = normalise_angle(action.angle)
             lo, hi = self.game.feasible_x_range(outline, angle)
             if not lo <= action.x <= hi:
-                return (
-                    f"x = {action.x} is outside {lo:.2f}..{hi:.2f} mm for {piece} at angle "
-                    f"{angle:.4f} rad (D11, strict)"
-                )
+                return why.say("outside", piece=words, lo=f"{lo:.1f}", hi=f"{hi:.1f}")
             deepest = self.game.max_depth(outline, angle)
             if not 0.0 <= action.depth <= deepest:
-                return f"depth must be within 0..{deepest:.2f} mm for this piece (D11, strict)"
+                return why.say("too_deep", piece=words, deepest=f"{deepest:.1f}")
         return None
+
+    def _not_in_supply(self, side: int, name: str, words: str) -> str:
+        """D10: a piece of another side, or one the side has used up."""
+        supply = self.supplies[side]
+        if not supply:
+            return why.say("nothing_left", piece=words)
+        kind = "-".join(name.split("-")[:2])
+        left = why.kinds_left(supply)
+        if any(p.startswith(kind + "-") for p in supply):  # "red-circle-0" used, another left
+            return why.say("this_one_used", piece=words)
+        if any(p.startswith(kind + "-") for p in self.game.deal(self.start_side)[side]):
+            return why.say("all_used", piece=words, left=left)
+        return why.say("not_yours", piece=words, left=left)
 
     def resolve(self, name: str) -> str | None:
         """D33: the full piece id meant by `name` in the active side's supply, or None."""
