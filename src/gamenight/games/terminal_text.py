@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from gamenight.engine.core import Action, BadInput
+from gamenight.engine.core import Action, BadInput, State
 
 if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions
@@ -185,6 +185,40 @@ def pick(
 def pick_by(text: str, legal: Sequence[Action], describe: Callable[[Action], str]) -> Action:
     """`pick` with each action's line given by `describe`."""
     return pick(text, legal, [describe(a) for a in legal])
+
+
+def pick_or_why(
+    text: str,
+    state: State,
+    seat: int,
+    every: Sequence[Action],
+    describe: Callable[[Action], str],
+) -> Action:
+    """`pick_by` over the legal actions; typed words that name only actions the rules
+    refuse now (among `every`, the game's whole action space) are answered with the rules'
+    reason in player words ("you can't lock this stack: it is already locked")."""
+    legal = state.actions(seat)
+    try:
+        return pick_by(text, legal, describe)
+    except BadInput:
+        typed = words(text)
+        if not legal or not typed or (len(typed) == 1 and typed[0].isdecimal()):
+            raise
+        tokens = [words(describe(a)) for a in every]
+        for test in (
+            lambda line: line == typed,
+            lambda line: _fits(typed, line, prefix=False),
+            lambda line: _fits(typed, line, prefix=True),
+        ):
+            found = [every[i] for i, line in enumerate(tokens) if test(line)]
+            if found:
+                if any(a in legal for a in found):  # the legal pick's own message says it
+                    raise
+                reasons = {state._refusal(seat, a) for a in found} - {None}
+                if len(reasons) == 1:
+                    raise BadInput(str(reasons.pop())) from None
+                raise
+        raise
 
 
 class Flow:

@@ -148,8 +148,8 @@ CARD_NAMES: dict[str, str] = {
     "THIEF": "thief",
     "CRUSH": "crush",
     "LOCK": "lock",
-    "STOP": "stop!",
-    "REVERSE": "reverse!",
+    "STOP": "stop",
+    "REVERSE": "reverse",
 }
 
 

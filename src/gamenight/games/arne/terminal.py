@@ -17,7 +17,7 @@ from rich.text import Text
 
 from gamenight.engine.core import Action, Event, State
 from gamenight.games.arne import actions as A
-from gamenight.games.terminal_text import Flow, pick_by, player, players
+from gamenight.games.terminal_text import Flow, pick_or_why, player, players
 
 # Colour words as the terminal shows them; the word itself is the symbol, so a player who
 # cannot tell the colours apart still reads them.
@@ -243,8 +243,10 @@ def describe_actions(state: State, seat: int) -> list[str]:
 
 def parse(text: str, state: State, seat: int) -> Action:
     """A number from `describe_actions`, or words of one of its lines that fit no other
-    line (`pass`, `red` for "choose colour red", `crush 2 1`); see `terminal_text.pick`."""
-    return pick_by(text, state.actions(seat), describe)
+    line (`pass`, `red` for "choose colour red", `crush 2 1`); see `terminal_text.pick`.
+    Words of a move the rules refuse now get the rules' reason ("why not?")."""
+    every = state.game.all_actions  # type: ignore[attr-defined]
+    return pick_or_why(text, state, seat, every, describe)
 
 
 # Events with cards only some seats see, in words: who got or gave which cards.

@@ -209,6 +209,8 @@ def parse(text: str, state: State, seat: int) -> Action:
             raise BadInput(
                 "a rule was broken: type 'spend' to use a joker or 'keep' to keep it"
             ) from None
+    if words[0] in ("spend", "joker", "keep"):
+        return _JOKER_WORDS[words[0]]  # the rules say why not now (V3)
     numbers: list[str] = []
     while words and _NUMBER.fullmatch(words[-1]) and len(numbers) < 4:
         numbers.insert(0, words.pop())
@@ -236,11 +238,11 @@ def parse(text: str, state: State, seat: int) -> Action:
         angle = math.radians(_number(angle_text.removesuffix("deg").removesuffix("°"), "angle"))
     depth = _number(numbers[2], "depth") if len(numbers) > 2 else 0.0
     piece = f"{colour}-{kind}" + (f"-{n}" if n is not None else "")
-    supply = state.supplies[state.active_side]
-    if not any(p == piece or p.rsplit("-", 1)[0] == piece for p in supply):
-        left = ", ".join(line.replace("-", " ") for line in _piece_lines(state)) or "none"
-        raise BadInput(f"your side has no {piece.replace('-', ' ')} left; pieces left: {left}")
-    return Drop(piece, x, angle, depth)
+    drop = Drop(piece, x, angle, depth)
+    why = state._refusal(seat, drop)  # the rules' own reason ("why not?"), e.g. D10
+    if why is not None:
+        raise BadInput(why)
+    return drop
 
 
 def _piece_lines(state: DropItState) -> list[str]:
