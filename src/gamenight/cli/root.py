@@ -75,6 +75,7 @@ COMMANDS = {
     "options": "gamenight.cli.info",
     "bots": "gamenight.cli.info",
     "rules": "gamenight.cli.rules",
+    "learn": "gamenight.cli.learn",
     "serve": "gamenight.cli.info",
     "train": "gamenight.learn.command",
     "export": "gamenight.cli.archive",

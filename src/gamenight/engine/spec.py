@@ -45,6 +45,12 @@ class GameSpec:
         rules panel beside a table and `gamenight rules` show."""
         return importlib.import_module(f"{self.package}.rules")
 
+    def tutorial(self) -> ModuleType:
+        """The guided first game: the `tutorial` module of the game's package (the same name
+        in every game), with TUTORIAL (`engine.tutorial.Tutorial`), which the tutorial page
+        (/learn/GAME) and `gamenight learn` play through the shared runner."""
+        return importlib.import_module(f"{self.package}.tutorial")
+
     def module(self, which: str) -> ModuleType:
         """One of the game's modules by field name ("bots", "terminal", "pictures")."""
         path = getattr(self, which)

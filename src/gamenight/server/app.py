@@ -41,7 +41,7 @@ from gamenight.server.guard import Guard, HostCheck, Receive, Scope, Send, host_
 from gamenight.server.limits import Rates
 from gamenight.server.live_table import LiveTable
 from gamenight.server.programs import Programs
-from gamenight.server.routes import admin, bots, live, lobby, replay, rules, tables
+from gamenight.server.routes import admin, bots, learn, live, lobby, replay, rules, tables
 from gamenight.server.routes.common import (
     MAX_BODY,
     Server,
@@ -232,6 +232,7 @@ def include_routers(app: App, server: Server, table_chat: chat.Chat) -> None:
     app.include_router(lobby.router)
     app.include_router(bots.router)  # programs that play (programs.py)
     app.include_router(rules.router)  # /api/games/{name}/rules: the rules panel's text
+    app.include_router(learn.router)  # /api/learn/{name}: the guided first game
     app.include_router(admin.router)  # the open archive for the operator's admins
     app.include_router(tables.router)
     app.include_router(replay.router)

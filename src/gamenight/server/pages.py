@@ -28,6 +28,12 @@ async def replay_page(table_id: str) -> FileResponse:
     return FileResponse(WEB / "replay.html")
 
 
+@router.get("/learn/{name}")
+async def learn_page(name: str) -> FileResponse:
+    """A game's guided first game (routes/learn.py serves its steps)."""
+    return FileResponse(WEB / "learn.html")
+
+
 def install(app: FastAPI) -> None:
     """The page routes and the static files (scripts, styles) under /static."""
     app.include_router(router)

@@ -54,12 +54,15 @@ function drawCatalogue() {
   for (const g of games) {
     const pic = extras[g.name] && extras[g.name].picture ? extras[g.name].picture() : "";
     const chosen = g.name === $("#game").value;
-    box.append(el("button", { type: "button", class: `game-card${chosen ? " chosen" : ""}`, "data-game": g.name, "aria-pressed": String(chosen),
+    // Beside the card, its guided first game (issue 46): a link, not inside the card's button.
+    const learn = g.learn ? el("a", { class: "learn-link", href: `/learn/${encodeURIComponent(g.name)}`, "data-learn": g.name },
+      `Learn to play (about ${g.learn.minutes} min)`) : "";
+    box.append(el("div", { class: "game-entry" }, el("button", { type: "button", class: `game-card${chosen ? " chosen" : ""}`, "data-game": g.name, "aria-pressed": String(chosen),
       onclick: () => { $("#game").value = g.name; variant = null; drawForm(); $("#new-table").scrollIntoView({ behavior: "smooth", block: "start" }); } },
     el("span", { class: "pic" }, pic),
     el("strong", { class: "title" }, g.title),
     el("span", { class: "pitch" }, g.pitch),
-    el("span", { class: "facts" }, `${g.players[0]}–${g.players[1]} players · about ${g.length} · ${DIFFICULTY_WORDS[g.difficulty] || g.difficulty}`)));
+    el("span", { class: "facts" }, `${g.players[0]}–${g.players[1]} players · about ${g.length} · ${DIFFICULTY_WORDS[g.difficulty] || g.difficulty}`)), learn));
   }
 }
 

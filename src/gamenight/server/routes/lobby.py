@@ -156,6 +156,15 @@ async def table_settings() -> dict[str, dict[str, float | None]]:
     }
 
 
+def _learn(name: str) -> dict[str, Any] | None:
+    """How long the game's guided first game takes (None: it has none yet)."""
+    try:
+        tutorial = spec(name).tutorial()
+    except ModuleNotFoundError:
+        return None
+    return {"minutes": tutorial.TUTORIAL.minutes}
+
+
 @router.get("/api/games")
 async def list_games() -> list[dict[str, Any]]:
     from gamenight.bots import LEVELS, PARAMETER_CEILINGS
@@ -170,6 +179,7 @@ async def list_games() -> list[dict[str, Any]]:
                 "levels": list(LEVELS),
                 "file_options": [o["name"] for o in options if o["served"]],
                 "bot_ceilings": PARAMETER_CEILINGS,
+                "learn": _learn(name),  # its guided first game, /learn/NAME
             }
         )
     return out

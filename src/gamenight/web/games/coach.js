@@ -13,7 +13,7 @@ const MAX_TRIES = 5;
 
 /** May this seat have a coach here? Every other seat is a bot and the game is live. */
 export function coachAllowed(msg) {
-  if (msg.seat === null || msg.seat === undefined || msg.table.status === "replay") return false;
+  if (msg.seat === null || msg.seat === undefined || msg.table.status === "replay" || msg.table.tutorial) return false;
   const others = msg.table.seats.filter((s) => s.seat !== msg.seat);
   return others.length > 0 && others.every((s) => s.kind === "bot");
 }

@@ -1,0 +1,31 @@
+"""`gamenight learn GAME` (issue 46, items 1 and 5): the guided first game at the terminal,
+followed to its end; a wrong move is refused with the reason and asked again."""
+
+from __future__ import annotations
+
+from tests.terminal.helpers import assert_one_line_error, gamenight
+
+
+def test_learn_drop_or_stop_followed_to_the_end() -> None:
+    # Enter (look), a typo, STOP where DROP is asked, then d; s; Enter; Enter
+    run = gamenight("learn", "drop-or-stop", keys="\nx\ns\nd\ns\n\n\n")
+    assert run.code == 0, run
+    text = " ".join(run.out.split())
+    assert "Step 1 of 5" in text and "Step 5 of 5" in text
+    assert "type d (drop) or s (stop), not 'x'" in text
+    assert "Not yet: 5 is far from 11, so draw a card first. Press DROP." in text
+    assert "-> drop (d): draw one card face up" in text  # the step's move, marked
+    assert "1 + 4 + FLEX make 10 for you" in text  # what happened and why
+    assert "Bot is player 2" in text
+    assert "player 2: [5] [3] + [FLEX] [5] = OVERFLOW" in text  # the reveal
+    assert "Game over: player 1 wins." in text
+    assert text.count("Done. ") == 5 and "until someone has turned over all 3" in text
+
+
+def test_learn_an_unknown_game_is_one_line() -> None:
+    assert_one_line_error(gamenight("learn", "chess"))
+
+
+def test_learn_stops_when_the_input_ends() -> None:
+    run = gamenight("learn", "drop-or-stop", keys="\n")
+    assert run.code != 0 and "Traceback" not in run.out + run.err

@@ -1,0 +1,116 @@
+"""The guided first games in the browser (issue 46, items 1 and 5): each tutorial is
+completed by following its own instructions (read the instruction, press the highlighted
+element) at desktop and phone sizes, axe-clean at every step; a step whose highlighted
+element is missing fails. A wrong move is refused with the reason, where the instruction is.
+Screenshots: out/screenshots/tutorial-GAME-{desktop,phone}-step-K.png."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.server.helpers import Server, wait_js
+from tests.web.conftest import DESKTOP, PHONE, open_page, serious_violations
+
+SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+READY = "document.body.dataset.phase && document.body.dataset.pointed !== undefined"
+
+
+def _open(browser: Browser, size: dict[str, int]) -> Page:
+    page = open_page(browser, size, touch=size is PHONE)
+    page.emulate_media(reduced_motion="reduce")  # the pointer's pulse stands still for axe
+    return page
+
+
+def _phase(page: Page) -> str:
+    return str(page.evaluate("document.body.dataset.phase"))
+
+
+def follow(page: Page, server: Server, game: str, label: str, shots: set[int]) -> list[str]:
+    """Complete the tutorial by its instructions; returns the instructions read. Screenshots
+    of the steps in `shots` (their number, from 1)."""
+    page.goto(f"{server.url}/learn/{game}")
+    page.click("#learn-start")
+    said: list[str] = []
+    for _ in range(60):
+        wait_js(page, READY)
+        phase = _phase(page)
+        if phase == "done":
+            return said
+        if phase == "why":
+            assert page.text_content("#learn-why")
+            page.click("#learn-next")
+            continue
+        at = int(page.evaluate("document.body.dataset.at"))
+        wait_js(page, "document.body.dataset.pointed !== ''")
+        instruction = page.text_content("#learn-say") or ""
+        assert instruction, f"step {at + 1}: no instruction"
+        pointed = page.evaluate("document.body.dataset.pointed")
+        assert pointed == "1", f"step {at + 1} ({instruction}): the highlighted element is missing"
+        target = page.locator(".learn-target")
+        assert target.count() == 1 and target.is_visible(), instruction
+        words = (target.text_content() or "").strip()
+        if target.evaluate("(n) => n.localName") == "button" and words:
+            assert words.lower() in instruction.lower(), (words, instruction)  # "Press DROP"
+        assert not serious_violations(page), (at, serious_violations(page))
+        if at + 1 in shots:
+            page.screenshot(path=str(SHOTS / f"tutorial-{game}-{label}-step-{at + 1}.png"))
+        said.append(instruction)
+        target.click()
+        wait_js(
+            page, f"document.body.dataset.phase !== 'do' || document.body.dataset.at !== '{at}'"
+        )
+        assert not page.text_content("#coachmark-refusal"), page.text_content("#coachmark-refusal")
+    raise AssertionError("the tutorial did not end")
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_drop_or_stop_tutorial_followed_to_the_end(
+    server: Server, browser: Browser, size: dict[str, int]
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    label = "desktop" if size is DESKTOP else "phone"
+    page = _open(browser, size)
+    began = time.monotonic()
+    said = follow(page, server, "drop-or-stop", label, {2, 4})
+    assert len(said) == 5 and "DROP" in said[1]
+    assert page.text_content("#learn-outro")
+    assert not serious_violations(page)
+    page.screenshot(path=str(SHOTS / f"tutorial-drop-or-stop-{label}-done.png"))
+    assert page.errors == [], page.errors  # type: ignore[attr-defined]
+    print(f"drop-or-stop tutorial followed in {time.monotonic() - began:.1f} s")
+    page.context.close()
+
+
+def test_a_wrong_move_is_refused_with_the_reason(server: Server, browser: Browser) -> None:
+    page = _open(browser, DESKTOP)
+    page.goto(f"{server.url}/learn/drop-or-stop")
+    page.click("#learn-start")
+    page.click(".learn-target")  # Peek
+    page.click("#learn-next")
+    wait_js(page, "document.body.dataset.pointed === '1'")
+    page.click("#stop")  # the step asks for DROP
+    wait_js(page, "document.getElementById('coachmark-refusal').textContent.length > 0")
+    assert re.search(r"Not yet: .*Press DROP", page.text_content("#coachmark-refusal") or "")
+    assert _phase(page) == "do" and page.evaluate("document.body.dataset.at") == "1"
+    page.click("#drop")
+    wait_js(page, "document.body.dataset.phase === 'why'")
+    assert "FLEX" in (page.text_content("#learn-why") or "")
+    page.context.close()
+
+
+def test_the_lobby_card_offers_the_tutorial(server: Server, browser: Browser) -> None:
+    page = _open(browser, PHONE)
+    page.goto(server.url)
+    page.wait_for_selector(".game-card .pic svg")
+    link = page.locator('[data-learn="drop-or-stop"]')
+    assert re.fullmatch(r"Learn to play \(about \d min\)", link.text_content() or "")
+    link.click()
+    page.wait_for_url("**/learn/drop-or-stop")
+    wait_js(page, "document.body.dataset.phase === 'intro'")
+    assert "About" in (page.text_content("#coachmark") or "")
+    page.context.close()
