@@ -158,7 +158,8 @@ async def running(server: Server, setup: Setup, table_chat: chat.Chat) -> AsyncI
     hub, work, db_pool = await start_hub(setup, engine)
     server.holder["hub"] = hub
     server.holder["accounts"] = accounts = Accounts(engine)
-    server.holder["programs"] = Programs(engine)
+    server.holder["programs"] = programs = Programs(engine)
+    hub.programs_here = programs.tell  # a challenge reaches a program on any process
     rater = Rater(hub, accounts)
     hub.on_finished = rater.rate
     hub.relays["chat"] = table_chat.heard  # a line written on another process

@@ -110,6 +110,9 @@ class Hub:
         self.on_finished: Callable[[LiveTable], Awaitable[None]] | None = None
         # What to do when another process says a table's chat (or the like) changed.
         self.relays: dict[str, Callable[[LiveTable], Awaitable[None]]] = {}
+        # Queue an event for a bot account's programs listening here (programs.Programs.tell,
+        # set by the app); False: none listens on this process.
+        self.programs_here: Callable[[int, dict[str, Any]], bool] | None = None
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a store call in the database thread (inline only when asked for)."""
@@ -272,6 +275,11 @@ class Hub:
 
     async def detach(self, table: LiveTable, conn: Conn) -> None:
         await messages.detach(self, table, conn)
+
+    async def tell_program(self, account_id: int, event: dict[str, Any]) -> bool:
+        """Queue `event` (a challenge) for the bot account's listening programs, wherever
+        they listen; False: none listens. One process: only its own listeners."""
+        return self.programs_here is not None and self.programs_here(account_id, event)
 
     async def relay(self, table: LiveTable, kind: str) -> None:
         """Tell the other processes that share tables that `kind` (a key of their

@@ -5,6 +5,9 @@ Channels:
                     with one pattern subscription, so nothing is subscribed per table)
   gn:p:<process>    requests forwarded to this process (it owns the table) and the replies
                     to requests it forwarded
+  gn:b              an event for a bot account's programs (a challenge), asked of every
+                    process: those where the account's program listens answer that they
+                    told it (bot API, programs.py)
 
 An announcement carries only public facts: the version number, the status, the timer and
 whose it is, and which seats passed in advance (read only for that seat's own message).
@@ -27,6 +30,7 @@ import redis.asyncio as aioredis
 log = logging.getLogger("gamenight.server.cluster")
 
 TABLES = "gn:t:*"
+PROGRAMS = "gn:b"
 
 
 def table_channel(table_id: str) -> str:
@@ -116,7 +120,7 @@ class Bus:
             pubsub = self.redis.pubsub()
             try:
                 await pubsub.psubscribe(TABLES)
-                await pubsub.subscribe(process_channel(self.me))
+                await pubsub.subscribe(process_channel(self.me), PROGRAMS)
                 self.generation += 1
                 self.up.set()
                 if not first:

@@ -9,6 +9,7 @@ is), which the caller learns at once rather than after a time-out.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from typing import Any
 
@@ -17,6 +18,7 @@ from gamenight.server.cluster.fanout import Bus, process_channel
 
 REPLY_TIMEOUT = 15.0  # seconds; a Drop It drop takes up to a few seconds of physics
 CHECK_EVERY = 0.5  # seconds between "is the owner still subscribed?" while waiting
+ASK_TIMEOUT = 2.0  # seconds for some process to answer a question asked of all
 
 
 class NoAnswer(Exception):
@@ -74,6 +76,24 @@ class Forwarder:
         if reply.get("not_owner"):
             raise NotOwnerAnymore(owner)
         return reply
+
+    async def ask_everyone(
+        self, channel: str, body: dict[str, Any], timeout: float = ASK_TIMEOUT
+    ) -> bool:
+        """Publish `body` to every process on `channel`; True once one of them answers
+        that it did what was asked (the others stay silent), False after `timeout`."""
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[rid] = future
+        try:
+            msg = {"k": "ask", "id": rid, "from": self.me, **body}
+            if await self.bus.publish(channel, msg) <= 1:  # nobody but this process
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(future), timeout)
+            return future.done()
+        finally:
+            self.waiting.pop(rid, None)
 
     def resolve(self, msg: dict[str, Any]) -> None:
         future = self.waiting.get(str(msg.get("id")))

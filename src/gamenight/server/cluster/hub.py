@@ -34,7 +34,7 @@ from typing import Any, TypeVar, cast
 
 from gamenight.engine.registry import spec as game_spec
 from gamenight.server import metrics, moments, rights
-from gamenight.server.cluster.fanout import Bus, table_channel
+from gamenight.server.cluster.fanout import PROGRAMS, Bus, table_channel
 from gamenight.server.cluster.forward import Forwarder, NoAnswer, NotOwnerAnymore
 from gamenight.server.cluster.lease import ClusterStore
 from gamenight.server.cluster.steps import apply_steps
@@ -524,12 +524,28 @@ class ClusterHub(Hub):
                 return self._heard_notice(channel[5:], msg)
             return self._follow(channel[5:], msg)
         kind = msg.get("k")
+        if channel == PROGRAMS:
+            return self._heard_program_event(msg) if msg.get("from") != self.me else None
         if kind == "rep":
             self.forwarder.resolve(msg)
             return None
         if kind == "req":
             return self._serve_request(msg)
         return None
+
+    async def tell_program(self, account_id: int, event: dict[str, Any]) -> bool:
+        """This process's listeners first; else every process is asked, and those where
+        the account's program listens say so."""
+        if await super().tell_program(account_id, event):
+            return True
+        return await self.forwarder.ask_everyone(PROGRAMS, {"a": account_id, "e": event})
+
+    async def _heard_program_event(self, msg: dict[str, Any]) -> None:
+        account, event = msg.get("a"), msg.get("e")
+        if not isinstance(account, int) or not isinstance(event, dict):
+            return
+        if await super().tell_program(account, event):
+            await self.forwarder.reply(str(msg.get("from")), str(msg.get("id")), {"ok": True})
 
     async def _serve_request(self, msg: dict[str, Any]) -> None:
         sender, rid = str(msg.get("from")), str(msg.get("id"))

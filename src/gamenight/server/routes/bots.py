@@ -115,7 +115,7 @@ async def challenge(table_id: str, request: Request, server: ServerDep) -> dict[
         raise Refused(f"no bot account is called {asked.bot!r}", 404)
     open_seats = [s.seat for s in table.row.seats if s.kind == "open"]
     event = {"type": "challenge", "table": table_id, "game": table.row.game, "seats": open_seats}
-    if not programs.tell(bot, event):
+    if not await server.hub().tell_program(bot, event):
         raise Refused(f"{asked.bot} is not listening now; try again later", 409)
     return {"challenged": asked.bot, "table": table_id}
 
