@@ -12,7 +12,15 @@ import gamenight
 from gamenight.engine.registry import spec
 from gamenight.engine.tutorial import Lesson, Move, Step, check, refusal
 
-ALL = gamenight.games()
+# Issue 46 item 1 is done for Drop or Stop only: these games have no tutorial.py yet. Strict,
+# so a test that starts passing (the module written) fails until its game leaves this set.
+NOT_YET = {"arne": "Arne's tutorial is not written yet", "drop-it": "Drop It's is not written yet"}
+ALL = [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET[name]))
+    if name in NOT_YET
+    else name
+    for name in gamenight.games()
+]
 
 
 def lesson(name: str) -> Lesson:

@@ -32,7 +32,7 @@ function message(p) {
     deadline: null,
     table: {
       id: "learn", game, status: p.outcome ? "finished" : "running", tutorial: true, settings: {},
-      seats: p.names.map((name, i) => ({ seat: i, kind: i === p.seat ? "person" : "bot", name, connected: true })),
+      seats: names().map((name, i) => ({ seat: i, kind: i === p.seat ? "person" : "bot", name, connected: true })),
     },
     ...(p.outcome ? { outcome: p.outcome } : {}),
   };
@@ -41,7 +41,7 @@ function message(p) {
 const ctx = {
   tableId: "learn",
   get you() { return page ? page.seat : null; },
-  get names() { return page ? page.names : []; },
+  get names() { return names(); },
   act(action) { move(action); },
   send(msg) {  // a pass sent as a message by a table (a reaction window) is a move here
     if (msg && msg.type === "pass") move({ type: "pass" });
@@ -73,11 +73,18 @@ function say(text) {
 
 function step() { return page.step; }
 
+/** The seats' names; yours is the name you play under elsewhere (the lobby's), if any. */
+function names() {
+  if (!page) return [];
+  const mine = localStorage.getItem("gamenight.name");
+  return page.names.map((n, i) => (i === page.seat && mine ? mine : n));
+}
+
 function drawLog() {
   const box = $("#log");
   box.replaceChildren();
   for (const e of page.events) {
-    const line = module.describeEvent ? module.describeEvent(e, page.names, page.view) : null;
+    const line = module.describeEvent ? module.describeEvent(e, names(), page.view) : null;
     if (!line) continue;
     const text = typeof line === "object" && !(line instanceof Node) ? line.text : line;
     box.append(el("div", {}, text));

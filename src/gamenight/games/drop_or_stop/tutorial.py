@@ -21,7 +21,7 @@ TUTORIAL = Tutorial(
     options={"players": 2, "first_start_seat": YOU, "wins_to_win": 1},
     seed=244,
     seat=YOU,
-    names=("You", "Bot"),
+    names=("Player 1", "Bot"),
     intro=(
         "One short round against a bot. Each round, get the highest total without going over 11."
     ),
