@@ -279,6 +279,8 @@ def _why_white(state: ArneState, player: int, action: Action) -> str:
         if not _same_type(white_actions(state, player), action):
             return say("x3_none")
         return say("no_such_stack") if spot is None else say("x3_taken")
+    if isinstance(action, A.DemandPoints) and not _same_type(white_actions(state, player), action):
+        return say("demand_none")  # A24, losing game: no other colour has a display
     if isinstance(action, (A.TakeRandom, A.DemandBlack, A.SwapPlaces, A.DemandPoints)):
         if not 0 <= action.target < game.n:
             return say("no_such_player")
@@ -381,11 +383,14 @@ def _why_chameleon(state: ArneState, player: int, action: A.Chameleon, final: bo
     rule = options.chameleon_in_final_round if final else "all"
     if rule == "none":
         return say("chameleon_final_none")
+    hand_kinds = {game.card_kind[c] for c in state.hands[player]}
+    if not any(game.is_base[k] for k in hand_kinds):
+        return say("chameleon_no_card")
+    if rule == "minus200_only" and not any(game.is_minus[k] for k in hand_kinds):
+        return say("chameleon_final_minus")
     kind = game.kind_of.get((action.card, action.colour))
     carried = card_words(state, action.card, action.colour)
     if kind is None or not game.is_base[kind]:
-        if not any(game.is_base[game.card_kind[c]] for c in state.hands[player]):
-            return say("chameleon_no_card")
         return say("chameleon_not_base", card=carried)
     if not _holds(state, player, action.card, action.colour):
         return say("chameleon_missing", card=carried)

@@ -111,6 +111,49 @@ function pick(field, value) {
 
 function send(a) { selected = null; filters = {}; lastCtx.act(a); }
 
+// "Why not?" (issue 46): a card or target the rules do not offer now stays clickable while
+// you have a decision, and the click asks the server, which answers with the rules' reason.
+const CARD_ACTION = {
+  X3: { type: "x3", display: -1, stack: -1 }, TAKE_RANDOM: { type: "take_random", target: -1 },
+  DEMAND_POINTS: { type: "demand_points", target: -1, colour: "", display: -1 }, DEMAND_BLACK: { type: "demand_black", target: -1 },
+  DRAW_THREE: { type: "draw_three" }, PASS_HANDS: { type: "pass_hands" }, SWAP_PLACES: { type: "swap_places", target: -1 },
+  THIEF: { type: "thief_discard" }, CRUSH: { type: "crush", display: -1, stack: -1 }, LOCK: { type: "lock", display: -1, stack: -1 },
+  STOP: { type: "stop" }, REVERSE: { type: "reverse" },
+};
+
+/** The action a click on an unavailable hand card asks about (no particular target). */
+function cardQuestion(c, view) {
+  const { colour, type } = parse(c);
+  if (view.give) return { type: "give", card: type, colour: colour || "" };
+  if (type === "MINUS200") return { type: "minus200", colour, display: -1 };
+  if (type === "CHAMELEON") {
+    const base = (view.hand || []).map(parse).find((p) => p.colour && (p.type.startsWith("P") || p.type === "X2" || p.type === "MINUS200"));
+    return { type: "chameleon", card: base ? base.type : "", colour: base ? base.colour : "", display: -1 };
+  }
+  if (colour) return { type: "play_point", card: type, colour, display: -1 };
+  return CARD_ACTION[type] || null;
+}
+
+function askWhy(a) { if (a) lastCtx.act(a); }
+
+/** With a card picked, a target it may not go to: ask about that target. */
+function whyTarget(fields) {
+  if (!selected) return false;
+  const template = legal(lastMsg).find((a) => cardOf(a) === selected && Object.keys(fields).every((k) => k in a));
+  if (!template) return false;
+  askWhy({ ...template, ...fields });
+  return true;
+}
+
+function whyAttrs(on, fields, title = "not possible now: click to see why") {
+  if (!on) return {};
+  const fn = (ev) => { if (ev.target.closest && ev.target.closest("[data-stack]") && !("stack" in fields)) return; if (ev.stopPropagation && "stack" in fields) ev.stopPropagation(); whyTarget(fields); };
+  return { role: "button", tabindex: "0", "aria-disabled": "true", title, onclick: fn,
+    onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); fn(ev); } } };
+}
+
+function couldTarget(field) { return !!selected && legal(lastMsg).some((a) => cardOf(a) === selected && field in a); }
+
 function targetable(field, value) {
   if (!selected) return false;
   return candidates(lastMsg).some((a) => a[field] === value);
@@ -171,6 +214,7 @@ function drawPlayers(view, names, me) {
     players.append(el("div", {
       class: `seat ${p === me ? "me" : ""} ${p === view.to_act ? "turn" : ""} ${isTarget ? "target" : ""}`, "data-player": p,
       ...targetAttrs(isTarget, () => pick("target", p)),
+      ...whyAttrs(!isTarget && couldTarget("target"), { target: p }),
     }, el("div", {}, colourTag(s.colour), " ", el("strong", {}, names(p)), p === me ? " (you)" : ""),
     el("div", { class: "muted" }, `${plural(s.hand_size, "card")} in hand · score now ${view.scores[p]}${view.totals[p] ? ` · total ${view.totals[p]}` : ""}`)));
   });
@@ -185,7 +229,8 @@ function drawDisplays(view, names, msg) {
     const owner = d.owner_seat === null ? "Dummy" : names(view.seats[d.owner_seat].player);
     const dTarget = targetable("display", d.display);
     const box = el("div", { class: `display ${dTarget ? "target" : ""}`, "data-display": d.display,
-      ...targetAttrs(dTarget, (ev) => { if (!ev.target.closest || !ev.target.closest("[data-stack]")) pick("display", d.display); }) },
+      ...targetAttrs(dTarget, (ev) => { if (!ev.target.closest || !ev.target.closest("[data-stack]")) pick("display", d.display); }),
+      ...whyAttrs(!dTarget && couldTarget("display") && !couldTarget("stack"), { display: d.display }) },
     el("div", { class: "row" }, el("strong", {}, `${owner}${d.owner_seat !== null && view.seats[d.owner_seat].player === msg.seat ? " (you)" : ""}`), colourTag(d.colour), el("span", { class: "score" }, `${d.score} points`)));
     const stacks = el("div", { class: "cards" });
     d.stacks.forEach((st, i) => {
@@ -193,7 +238,8 @@ function drawDisplays(view, names, msg) {
       const marks = ["chameleon", "x3", "crush", "lock"].filter((k) => st[k]);
       const wrap = el("span", { "data-stack": i, class: `stack ${sTarget ? "target" : ""}`,
         title: `${cardWords(st.base)}${marks.length ? ` — ${marks.join(", ")}` : ""}`,
-        ...targetAttrs(sTarget, () => { filters.display = d.display; pick("stack", i); }) });
+        ...targetAttrs(sTarget, () => { filters.display = d.display; pick("stack", i); }),
+        ...whyAttrs(!sTarget && couldTarget("stack"), { display: d.display, stack: i }) });
       wrap.append(cardFace(st.base, { width: 40, marks: st, label: `${cardWords(st.base)}${marks.length ? `, ${marks.join(", ")}` : ""}` }));
       stacks.append(wrap);
     });
@@ -259,8 +305,11 @@ function drawHandBar(view, names, msg, ctx) {
       role: "listitem", "data-card": c, "data-i": i, "data-black": black ? "1" : false, title: `${cardWords(c)}: ${cardRule(c)}`,
       oncontextmenu: (ev) => { ev.preventDefault(); showRule(parse(c).type); },  // its entry in the rules panel
     });
+    const why = !can && acts.length > 0;  // yours to decide now, but not this card: it says why
     const face = el("span", can ? { role: "button", tabindex: "0", "aria-pressed": String(selected === c), "aria-label": cardWords(c), onclick: () => choose(c),
-      onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); choose(c); } } } : {});
+      onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); choose(c); } } }
+      : why ? { role: "button", tabindex: "0", "aria-disabled": "true", class: "unavailable", "aria-label": `${cardWords(c)}: not possible now, click to see why`,
+        onclick: () => askWhy(cardQuestion(c, view)), onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); askWhy(cardQuestion(c, view)); } } } : {});
     face.append(cardFace(c));
     node.append(face);
     hand.append(node);
@@ -387,6 +436,7 @@ document.addEventListener("keydown", (ev) => {
   else if (/^[1-9]$/.test(ev.key) && lastMsg.view.hand) {
     const c = lastMsg.view.hand[Number(ev.key) - 1];
     if (c && legal(lastMsg).some((a) => cardOf(a) === c)) { selected = c; filters = {}; autoSend(); }
+    else if (c && legal(lastMsg).length) askWhy(cardQuestion(c, lastMsg.view));  // why not (issue 46)
   }
 });
 

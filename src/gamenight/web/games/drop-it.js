@@ -91,6 +91,16 @@ function kindsLeft(supply) {
   return [...seen.entries()];
 }
 
+/** "Why not?" (issue 46): the kinds of your colours already all on the board; a click on
+ * one asks the server, which answers with the rules' reason. */
+function usedUp(view) {
+  if (view.side === null || view.side === undefined) return [];
+  const left = new Set(kindsLeft(mySupply(view)).map(([k]) => k));
+  const mine = new Set(view.sides[view.side].colours || []);
+  const gone = (view.pieces || []).map((p) => p.id.split("-").slice(0, 2).join("-")).filter((k) => mine.has(k.split("-")[0]) && !left.has(k));
+  return [...new Set(gone)].sort();
+}
+
 function canDrop(msg) { return msg.asked && msg.view.phase === "drop" && !sent; }
 
 /** A bonus circle as the rulebook names it: "the small bonus circle on level 6 (+3)". */
@@ -188,7 +198,11 @@ function drawControls(msg, ctx) {
       el("button", { type: "button", class: `piece ${k === aim.piece ? "chosen" : ""}`, "data-piece": k, role: "radio", "aria-checked": String(k === aim.piece),
         "aria-label": `${pieceWords(k)}, ${n} left`, title: `${pieceWords(k)} (${n} left)`, onclick: () => { aim.piece = k; armed = false; draw(); },
         oncontextmenu: (ev) => { ev.preventDefault(); showRule(kindOf(k)); } },  // its rule in the rules panel
-      pieceIcon(k), el("span", { class: "count" }, `×${n}`)))));
+      pieceIcon(k), el("span", { class: "count" }, `×${n}`))),
+    ...usedUp(view).map((k) => el("button", { type: "button", class: "piece unavailable", "data-piece": k, role: "radio", "aria-checked": "false", "aria-disabled": "true",
+      "aria-label": `${pieceWords(k)}, none left: click to see why`, title: `${pieceWords(k)}: none left`,
+      onclick: () => ctx.act({ type: "drop", piece: k, x: Number(aim.x.toFixed(2)), angle: Number(aim.angle.toFixed(4)), depth: 0 }) },
+    pieceIcon(k), el("span", { class: "count" }, "×0")))));
     controls.append(el("div", { class: "row spaced" },
       el("button", { type: "button", class: "turnbtn", "aria-label": "turn left", onclick: () => turn(-15) }, "⟲"),
       el("button", { type: "button", class: "turnbtn", "aria-label": "turn right", onclick: () => turn(15) }, "⟳"),
