@@ -76,6 +76,21 @@ def _player(p: int, me: int | None) -> str:
     return player(p, me)
 
 
+# More displays than this (6 players, the team game of 6 and more): one line per display, the stacks
+# cut short with "...", so the table and the question still fit 24 lines (issue 45 item 6).
+COMPACT_DISPLAYS = 5
+
+
+def _compact(view: dict[str, Any]) -> bool:
+    return len(view["displays"]) > COMPACT_DISPLAYS
+
+
+def _cut(text: Text, width: int = 36) -> Text:
+    """A compact row's stacks on one line, cut short with an ellipsis."""
+    text.truncate(width, overflow="ellipsis")
+    return text
+
+
 def _displays(view: dict[str, Any]) -> Table:
     """A row per display: its number and colour, who plays it, their hand, its score and
     its stacks (numbered from 1, as crush, lock and X3 name them). No box: the table and
@@ -87,7 +102,11 @@ def _displays(view: dict[str, Any]) -> Table:
     table.add_column("player")
     table.add_column("hand", justify="right")
     table.add_column("score", justify="right")
-    table.add_column("stacks", ratio=1)
+    compact = _compact(view)
+    if compact:
+        table.add_column("stacks", ratio=1, no_wrap=True, overflow="ellipsis")
+    else:
+        table.add_column("stacks", ratio=1)
     for d in view["displays"]:
         owner = d["owner_seat"]
         if owner is None:  # the dummy display (7.3), played by the controller's player
@@ -107,7 +126,9 @@ def _displays(view: dict[str, Any]) -> Table:
             Text(who, style="bold" if mine else ""),
             hand,
             str(d["score"]),
-            Flow(stacks, ", ") if stacks else Text("-"),
+            (_cut(Text(", ").join(stacks)) if compact else Flow(stacks, ", "))
+            if stacks
+            else Text("-"),
         )
     return table
 
@@ -144,17 +165,23 @@ def render(view: dict[str, Any]) -> RenderableType:
     line = Text(f"draw pile {view['draw_pile']}   discard {len(view['discard'])}")
     if view["discard"]:
         line += Text(" (top ") + card_text(view["discard"][-1]) + Text(")")
+    w = view["window"]
+    window = (
+        Text(f"black cards may answer now ({w['kind']}); first: {_player(w['holder'], me)}")
+        if w
+        else None
+    )
+    if window is not None and _compact(view):  # one line for both (many displays)
+        line += Text(f" - answers ({w['kind']}): {_player(w['holder'], me)} first")
+        window = None
     parts.append(line)
     if view["pending"]:
         kind = card_words(str(view["pending"]["kind"]))
         parts.append(Text(f"pending: {kind} by {_player(view['pending']['player'], me)}"))
     if view["in_play"]:
         parts.append(Text("in play: ") + card_text(view["in_play"]["card"]))
-    w = view["window"]
-    if w:
-        parts.append(
-            Text(f"black cards may answer now ({w['kind']}); first: {_player(w['holder'], me)}")
-        )
+    if window is not None:
+        parts.append(window)
     if view["give"]:
         g = view["give"]
         cards = "black" if g["cards"] == "black" else colour_word(g["cards"])
@@ -166,6 +193,11 @@ def render(view: dict[str, Any]) -> RenderableType:
         )
     if not _own_scores(view) or view["game_no"] > 1:
         scores = ", ".join(f"{_player(p, me)}: {sc}" for p, sc in enumerate(view["scores"]))
+        if view["variant"] == "team":  # team-mates share a score: one per team colour
+            teams: dict[str, int] = {}
+            for seat in view["seats"]:
+                teams.setdefault(colour_word(seat["colour"]), view["scores"][seat["player"]])
+            scores = ", ".join(f"{colour}: {sc}" for colour, sc in teams.items())
         if view["game_no"] > 1:
             scores += "   totals: " + ", ".join(map(str, view["totals"]))
         parts.append(Text("scores: " + scores))
