@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import setting
-from gamenight.games.drop_it import physics, scoring
 from gamenight.games.drop_it.board import COLOURS, load_board
 from gamenight.games.drop_it.components import SEAT_COLOURS
+from gamenight.games.drop_it.settings import PhysicsConfig, Tolerances
 
-PHYSICS = physics.PhysicsConfig()  # §4 defaults, one place for options and physics
-TOLERANCES = scoring.Tolerances()  # N1 defaults
+PHYSICS = PhysicsConfig()  # §4 defaults, one place for options and physics
+TOLERANCES = Tolerances()  # N1 defaults
 
 
 @dataclass(frozen=True)

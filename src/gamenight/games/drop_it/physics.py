@@ -24,41 +24,9 @@ from pymunk._chipmunk import lib
 
 from gamenight.games.drop_it import snapshot
 from gamenight.games.drop_it.board import Board
-from gamenight.games.drop_it.components import MATERIALS, Outline
+from gamenight.games.drop_it.components import Outline
 from gamenight.games.drop_it.scoring import Placed, Pose, distance, near, place
-
-
-@dataclass(frozen=True, slots=True)
-class PhysicsConfig:
-    """§4's physics values (all options of the game)."""
-
-    gravity: float = 9810.0  # mm/s², downwards
-    dt: float = 1 / 240
-    iterations: int = 30
-    collision_slop: float = 0.1
-    damping: float = 0.9
-    piece_friction: float = MATERIALS["piece"]["friction"]
-    wall_friction: float = MATERIALS["wall"]["friction"]
-    piece_elasticity: float = MATERIALS["piece"]["elasticity"]
-    wall_elasticity: float = MATERIALS["wall"]["elasticity"]
-    sleep: bool = False
-    sleep_time: float = 0.5
-    idle_speed: float = 5.0
-    v_rest: float = 5.0
-    w_rest: float = 0.05
-    t_rest: float = 0.5
-    t_max: float = 20.0
-    zero_velocity_at_rest: bool = True
-
-    @property
-    def rest_steps(self) -> int:
-        """D14: REST_STEPS = round(T_REST / DT), counted in whole steps."""
-        return round(self.t_rest / self.dt)
-
-    @property
-    def max_steps(self) -> int:
-        """D14: MAX_STEPS = round(T_MAX / DT)."""
-        return round(self.t_max / self.dt)
+from gamenight.games.drop_it.settings import PhysicsConfig
 
 
 @dataclass(frozen=True, slots=True)

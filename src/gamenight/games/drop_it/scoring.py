@@ -15,20 +15,11 @@ from typing import Any
 
 from gamenight.games.drop_it.board import Board, BonusCircle, EdgeCell, polyline_y
 from gamenight.games.drop_it.components import Outline, piece_of
+from gamenight.games.drop_it.settings import Tolerances
 
 Point = tuple[float, float]
 Pose = tuple[float, float, float]
 _HAIR = 1e-6  # mm: far above the rounding of the distances, far below any tolerance
-
-
-@dataclass(frozen=True, slots=True)
-class Tolerances:
-    """N1: the named tolerances in mm."""
-
-    touch: float = 0.5  # TOUCH_TOL
-    level: float = 0.5  # LEVEL_EPS
-    bonus: float = 0.5  # BONUS_EPS
-    height: float = 0.5  # HEIGHT_EPS
 
 
 @dataclass(frozen=True, slots=True)
