@@ -29,3 +29,16 @@ def test_learn_an_unknown_game_is_one_line() -> None:
 def test_learn_stops_when_the_input_ends() -> None:
     run = gamenight("learn", "drop-or-stop", keys="\n")
     assert run.code != 0 and "Traceback" not in run.out + run.err
+
+
+def test_learn_arne_followed_to_the_end() -> None:
+    # the colour, the 1000, the tripler, the lock, Draw three, a wrong number, the -200, Enter
+    run = gamenight("learn", "arne", keys="1\n3\n4\n2\n6\n1\n2\n\n")
+    assert run.code == 0, run
+    text = " ".join(run.out.split())
+    assert "Step 1 of 7" in text and "Step 7 of 7" in text
+    assert "-> play purple 1000 to display 1" in text
+    assert "Not this time: lay the -200 in Bot's orange display." in text  # "1" is pass
+    assert "final round: player 2 and player 1 play once more" in text
+    assert "game 1 scores: player 1: 3000, player 2: 500" in text
+    assert text.count("Done. ") == 7

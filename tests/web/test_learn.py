@@ -47,6 +47,7 @@ def follow(page: Page, server: Server, game: str, label: str, shots: set[int]) -
             continue
         at = int(page.evaluate("document.body.dataset.at"))
         wait_js(page, "document.body.dataset.pointed !== ''")
+        part = page.evaluate("document.body.dataset.pointAt")  # a card, then where it goes
         instruction = page.text_content("#learn-say") or ""
         assert instruction, f"step {at + 1}: no instruction"
         pointed = page.evaluate("document.body.dataset.pointed")
@@ -57,13 +58,13 @@ def follow(page: Page, server: Server, game: str, label: str, shots: set[int]) -
         if target.evaluate("(n) => n.localName") == "button" and words:
             assert words.lower() in instruction.lower(), (words, instruction)  # "Press DROP"
         assert not serious_violations(page), (at, serious_violations(page))
-        if at + 1 in shots:
-            page.screenshot(path=str(SHOTS / f"tutorial-{game}-{label}-step-{at + 1}.png"))
-        said.append(instruction)
+        if part == "0":
+            said.append(instruction)
+            if at + 1 in shots:
+                page.screenshot(path=str(SHOTS / f"tutorial-{game}-{label}-step-{at + 1}.png"))
         target.click()
-        wait_js(
-            page, f"document.body.dataset.phase !== 'do' || document.body.dataset.at !== '{at}'"
-        )
+        moved = f"document.body.dataset.at !== '{at}' || document.body.dataset.pointAt !== '{part}'"
+        wait_js(page, f"document.body.dataset.phase !== 'do' || {moved}")
         assert not page.text_content("#coachmark-refusal"), page.text_content("#coachmark-refusal")
     raise AssertionError("the tutorial did not end")
 
@@ -83,6 +84,24 @@ def test_drop_or_stop_tutorial_followed_to_the_end(
     page.screenshot(path=str(SHOTS / f"tutorial-drop-or-stop-{label}-done.png"))
     assert page.errors == [], page.errors  # type: ignore[attr-defined]
     print(f"drop-or-stop tutorial followed in {time.monotonic() - began:.1f} s")
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_arne_tutorial_followed_to_the_end(
+    server: Server, browser: Browser, size: dict[str, int]
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    label = "desktop" if size is DESKTOP else "phone"
+    page = _open(browser, size)
+    began = time.monotonic()
+    said = follow(page, server, "arne", label, {2, 4, 6})
+    assert len(said) == 7 and "tripler" in said[2]
+    assert "3000" in (page.text_content("#game") or "")
+    assert not serious_violations(page)
+    page.screenshot(path=str(SHOTS / f"tutorial-arne-{label}-done.png"))
+    assert page.errors == [], page.errors  # type: ignore[attr-defined]
+    print(f"arne tutorial followed in {time.monotonic() - began:.1f} s")
     page.context.close()
 
 

@@ -92,8 +92,7 @@ class Guide:
             )
             return
         self.moves(k, step)
-        if step.keys:
-            say(step.keys, "dim")
+        say(step.keys or "Type the number of the line marked ->.", "dim")
         while True:
             text = Prompt.ask(Text("your move", style="bold"), console=out)
             try:

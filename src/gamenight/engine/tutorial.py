@@ -4,7 +4,8 @@ game's `tutorial` module (`GameSpec.tutorial()`), which holds one `Tutorial` as 
 A tutorial is a short scripted game: the game's options and a seed fix the deal, and its
 script is a list of the person's `Step`s and the bots' fixed `Move`s, in order. Each step
 says what to do in one sentence (`say`), where (`point`: the element the table page
-highlights, a CSS selector of the game's own web table), which moves it accepts (`expect`)
+highlights, a CSS selector of the game's own web table; several are pressed in turn),
+which moves it accepts (`expect`)
 and, once done, what happened and why (`why`, the rule in player words). A step without
 `expect` is a look: it is done by pressing the element pointed at (Enter in the terminal).
 
@@ -17,7 +18,7 @@ computed once per process and shared, so any number of people cost no more than 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,12 +34,17 @@ class Step:
     exact); `refuse` says why any other move is refused at this step."""
 
     say: str
-    point: str
+    point: str | tuple[str, ...]  # several: pressed in turn (a card, then where it goes)
     why: str
     expect: Mapping[str, Any] | None = None
     play: Mapping[str, Any] | None = None
     refuse: str = ""
     keys: str = ""  # what to type at the terminal, when the terminal's words differ
+    wait: str = ""  # a key of the person's view that must be true first ("final_round")
+
+    @property
+    def points(self) -> tuple[str, ...]:
+        return (self.point,) if isinstance(self.point, str) else self.point
 
     @property
     def look(self) -> bool:
@@ -67,7 +73,7 @@ class Step:
     def to_json(self) -> dict[str, Any]:
         return {
             "say": self.say,
-            "point": self.point,
+            "point": list(self.points),
             "look": self.look,
             "expect": dict(self.expect) if self.expect is not None else None,
             "keys": self.keys,
@@ -95,6 +101,13 @@ class Tutorial:
     intro: str
     outro: str
     script: tuple[Step | Move, ...]
+    # Every other decision, where the game asks many (Arne's passes in reaction windows):
+    # a seat owing a decision that is not the script's next is given this move (None: the
+    # script names every move).
+    idle: Mapping[str, Any] | None = None
+    # The arranged deal: changes the state just started (the deck's order), in the game's
+    # own package; None: the seed's deal as it is.
+    arrange: Callable[[Any], None] | None = None
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -143,7 +156,9 @@ class Lesson:
         with self._lock:
             if not self._before:
                 state = self.game.start(self.tutorial.seed)
-                self._bots(state, 0, self._positions[0] if self._positions else None)
+                if self.tutorial.arrange is not None:
+                    self.tutorial.arrange(state)
+                self._advance(state, 0, self._positions[0] if self._positions else None)
                 self._before.append(state)
             while len(self._before) <= k:
                 done = len(self._before) - 1
@@ -153,7 +168,7 @@ class Lesson:
                     self._act(state, self.tutorial.seat, step.move)
                 start = self._positions[done] + 1
                 end = self._positions[done + 1] if done + 1 < len(self.steps) else None
-                self._bots(state, start, end)
+                self._advance(state, start, end)
                 self._before.append(state)
             return self._before[k]
 
@@ -164,10 +179,42 @@ class Lesson:
             raise ScriptError(f"{self.game_name} tutorial: {move} of seat {seat}: {reason}")
         state.act(seat, action)
 
-    def _bots(self, state: State, start: int, end: int | None) -> None:
-        for item in self.tutorial.script[start:end]:
-            if isinstance(item, Move):
-                self._act(state, item.seat, item.action)
+    def _legal(self, state: State, seat: int, move: Mapping[str, Any]) -> bool:
+        action = self.game.action_from_json(dict(move))
+        return refusal(state, seat, action) is None
+
+    def _due(self, state: State, step: Step) -> bool:
+        """May the person do `step` now (they owe a decision)?"""
+        person = self.tutorial.seat
+        if step.wait and not state.view(person).get(step.wait):
+            return False
+        return step.look or self._legal(state, person, step.move or {})
+
+    def _advance(self, state: State, start: int, end: int | None) -> None:
+        """Play the script's moves from `start` up to the step at `end` (None: the end).
+        A scripted move is made at the first decision of its seat where it is legal; every
+        other decision on the way gets the idle move. The way stops where the step at `end`
+        can be done: at the person's decision where its move is legal (a look step: at
+        the person's next decision), or when the game is over."""
+        script = self.tutorial.script
+        moves = [item for item in script[start:end] if isinstance(item, Move)]
+        step = script[end] if end is not None else None
+        person = self.tutorial.seat
+        while not state.over:
+            seat = state.actors[0]
+            if moves and moves[0].seat == seat and self._legal(state, seat, moves[0].action):
+                self._act(state, seat, moves.pop(0).action)
+                continue
+            if not moves:
+                if not isinstance(step, Step):
+                    break  # after the last step: its moves made, the game left as it is
+                if seat == person and self._due(state, step):
+                    break
+            if self.tutorial.idle is None:
+                raise ScriptError(f"seat {seat} owes a decision the script does not name")
+            self._act(state, seat, self.tutorial.idle)
+        if moves:
+            raise ScriptError(f"the game ended before the moves {moves}")
 
     # -- the person's moves ---------------------------------------------------------------
     def answer(self, k: int, given: Mapping[str, Any] | None) -> Answer:

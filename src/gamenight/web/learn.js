@@ -54,7 +54,13 @@ async function move(action) {
   sending = true;
   try {
     const answer = await api(`/api/learn/${encodeURIComponent(game)}/${page.at}`, { action });
-    if (!answer.accepted) { say(answer.reason); if (module.onRefused) module.onRefused({ reason: answer.reason }); drawTable(); return; }
+    if (!answer.accepted) {
+      say(answer.reason);
+      if (module.onRefused) module.onRefused({ reason: answer.reason });
+      pointAt = 0;
+      drawTable();
+      return;
+    }
     page = answer.next;
     why = answer.why;
     phase = "why";
@@ -92,26 +98,33 @@ function drawLog() {
   box.scrollTop = box.scrollHeight;
 }
 
-/** The element the step points at: highlighted and in view; a look step is done by pressing it. */
+/** The element the step points at now (a step may point at several in turn: a card, then
+ * where it goes): highlighted and in view; a look step is done by pressing it. */
+let pointAt = 0;      // which of the step's elements is pointed at
+let pointed = null;   // that element
 function point() {
+  const target = phase === "do" && step() ? document.querySelector(`#game ${step().point[pointAt]}`) : null;
+  if (target && target === pointed && target.classList.contains("learn-target")) return;
   for (const old of document.querySelectorAll(".learn-target")) old.classList.remove("learn-target");
-  document.body.dataset.pointed = "";
-  if (phase !== "do" || !step()) return;
-  const target = document.querySelector(`#game ${step().point}`);
-  document.body.dataset.pointed = target ? "1" : "missing";
+  pointed = target;
+  document.body.dataset.pointAt = String(pointAt);
+  document.body.dataset.pointed = phase !== "do" || !step() ? "" : target ? "1" : "missing";
   if (!target) return;
   target.classList.add("learn-target");
-  target.dataset.learnStep = String(page.at);
   target.scrollIntoView({ block: "center", behavior: "instant" });
 }
+// A table that draws itself again (a card picked, its targets lit) keeps the pointer.
+new MutationObserver(() => point()).observe($("#game"), { childList: true, subtree: true });
 
-// A look step is done by pressing the element pointed at (after the table's own handler:
-// Peek still shows the hand); a move step by the move the table sends.
+// Pressing the element pointed at (after the table's own handler: Peek still shows the
+// hand, a picked card lights its targets) points at the step's next one; the last one of a
+// look step does the step; a move step is done by the move the table sends.
 document.addEventListener("click", (ev) => {
-  if (phase !== "do" || !step() || !step().look || sending) return;
+  if (phase !== "do" || !step() || sending) return;
   const target = ev.target.closest && ev.target.closest(".learn-target");
   if (!target) return;
-  setTimeout(() => move(null), 0);
+  if (pointAt + 1 < step().point.length) { pointAt += 1; point(); return; }
+  if (step().look) setTimeout(() => move(null), 0);
 });
 
 function drawTable() {
@@ -125,6 +138,7 @@ function button(id, text, onclick, primary = true) {
 
 function draw() {
   refusal.replaceChildren();
+  pointAt = 0;
   const total = page.steps;
   $("#progress").textContent = phase === "intro" ? `${total} steps` : phase === "done" ? "done" : `step ${Math.min(page.at + (phase === "why" ? 0 : 1), total)} of ${total}`;
   document.body.dataset.phase = phase;

@@ -227,7 +227,7 @@ function drawDisplays(view, names, msg) {
   const grid = el("div", { class: "displays" });
   for (const d of view.displays) {
     const owner = d.owner_seat === null ? "Dummy" : names(view.seats[d.owner_seat].player);
-    const dTarget = targetable("display", d.display);
+    const dTarget = targetable("display", d.display) && !couldTarget("stack");  // stacks lit instead: no button in a button
     const box = el("div", { class: `display ${dTarget ? "target" : ""}`, "data-display": d.display,
       ...targetAttrs(dTarget, (ev) => { if (!ev.target.closest || !ev.target.closest("[data-stack]")) pick("display", d.display); }),
       ...whyAttrs(!dTarget && couldTarget("display") && !couldTarget("stack"), { display: d.display }) },
