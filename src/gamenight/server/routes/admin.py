@@ -26,7 +26,6 @@ from gamenight.engine.core import BadInput
 from gamenight.engine.registry import spec
 from gamenight.server.accounts.links import account_of
 from gamenight.server.accounts.routes import signed_in_account
-from gamenight.server.archive import export, parse_since
 from gamenight.server.budget import asker_of
 from gamenight.server.limits import PerClient
 from gamenight.server.routes.common import ServerDep
@@ -70,6 +69,9 @@ async def archive_file(
     """The archive of the games finished on or after `since` (a day or an ISO time; every
     game when empty), of `game` if given, as games.parquet (docs/archive.md)."""
     account = await _admin(request, server)
+    # here, not at the top: the archive needs pyarrow, 34 MB the server need not hold
+    from gamenight.server.archive import export, parse_since
+
     try:
         after = parse_since(since) if since.strip() else None
         name = spec(game).name if game.strip() else None
