@@ -79,6 +79,12 @@ def test_help_and_games_build_no_game(command: str) -> None:
     # Drop It's options read their defaults from plain data (settings.py), not from the
     # physics engine: `games` loaded pymunk and the scoring geometry (0.41 s against 0.3 s)
     assert not [m for m in loaded if m == "pymunk" or m.endswith(("physics", "scoring"))]
+    # Typer coerced the absent value of the --help and completion flags through a pydantic
+    # TypeAdapter (pydantic: 66 ms of `games`); translations load Babel only when asked
+    assert not [m for m in loaded if m.partition(".")[0] in LIBRARIES_NOT_AT_START]
+
+
+LIBRARIES_NOT_AT_START = ("pydantic", "pydantic_core", "babel", "yaml", "markdown_it")
 
 
 # The commands stopped early, and what each waits on: a long run, or a person at the prompt.

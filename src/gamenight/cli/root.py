@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import codecs
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -17,6 +17,35 @@ from gamenight.cli import output
 from gamenight.cli.output import BAD_INPUT, INTERRUPTED, STOPPED, err, fail
 from gamenight.engine.registry import games
 from gamenight.games.terminal_text import ASCII
+
+
+def _flags_without_pydantic() -> None:
+    """Typer coerces every parameter's value through a pydantic TypeAdapter it builds on
+    first use, even the absent value (None) of the --help and completion flags: `gamenight
+    games` imported pydantic for them, 66 ms of its 0.3 s. A flag's value is a bool or
+    None and needs no adapter; other parameters keep Typer's coercion. (A Typer without
+    this hook is left as it is; tests/terminal/test_start_up.py would tell.)"""
+    try:
+        from typer import core
+        from typer._coercion import PassThroughRuntimeParam
+    except ImportError:  # pragma: no cover - another Typer
+        return
+    build = getattr(core, "build_runtime_param", None)
+    if build is None or getattr(build, "gamenight", False):
+        return
+
+    def build_light(descriptor: Any) -> Any:
+        if descriptor.annotation is bool and descriptor.file_annotation is None:
+            return PassThroughRuntimeParam(
+                annotation=bool, parameter_info=descriptor.parameter_info
+            )
+        return build(descriptor)
+
+    build_light.gamenight = True  # type: ignore[attr-defined]
+    core.build_runtime_param = build_light
+
+
+_flags_without_pydantic()
 
 # Help as plain text (click's layout): Typer's Rich help loads Markdown and traceback
 # modules, a third of `gamenight --help`'s start-up. Help text is then never Rich markup
