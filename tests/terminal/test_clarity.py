@@ -105,7 +105,7 @@ def test_arne_and_drop_it_number_players_from_1(tmp_path: Path) -> None:
     assert "player 1 (you)" in arne.out and not re.search(r"\bplayer 0\b", arne.out)
     assert "=== game 1, display 1 begins" in arne.out
     drop_it = gamenight(
-        "play", "drop-it", "--seats", "you,bot", "--seed", "1", "--set", "start_seat=0",
+        "play", "drop-it", "--seats", "you,bot", "--seed", "1", "--set", "start_seat=1",
         "--pictures", str(tmp_path), keys="1 120 0\n",
     )  # fmt: skip
     assert "player 1 (side 1) drops" in drop_it.out

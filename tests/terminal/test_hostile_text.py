@@ -95,7 +95,7 @@ def test_any_text_in_any_argument_is_handled(text: str, saved: Path) -> None:
 FIRST_PROMPT = {
     "drop-or-stop": ("--seats", "you,bot:random", "--seed", "1"),
     "arne": ("--seats", "you,bot:random", "--seed", "1"),
-    "drop-it": ("--seats", "you,bot:random", "--seed", "1", "--set", "start_seat=0"),
+    "drop-it": ("--seats", "you,bot:random", "--seed", "1", "--set", "start_seat=1"),
 }
 
 

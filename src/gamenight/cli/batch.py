@@ -323,7 +323,7 @@ def simulate(
     try:
         _check_backend(backend, address)
         _check_new_file(out_)
-        given: dict[str, Any] = parse_sets(set_)
+        given: dict[str, Any] = parse_sets(set_, game)
         options = dict(given)
         bot_list = _names(bots)
         _check_bots(game, bot_list)
@@ -526,7 +526,7 @@ def tournament(
         if len(set(entrants)) != len(entrants):
             raise BadInput(f"each bot enters once, got {bots!r}")
         _check_bots(game, entrants)
-        given: dict[str, Any] = parse_sets(set_)
+        given: dict[str, Any] = parse_sets(set_, game)
         options: dict[str, Any] = dict(given)
         the_game = _game(game, options, players if players is not None else 2)
         for entrant in entrants:
@@ -661,7 +661,7 @@ def report(
     try:
         _check_backend(backend, address)
         _check_new_folder(out_)
-        options: dict[str, Any] = parse_sets(set_)
+        options: dict[str, Any] = parse_sets(set_, game)
         swept = parse_sweeps(sweep)
         bot_list = _names(bots)
         _check_bots(game, bot_list)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import socket
 from dataclasses import dataclass, field
@@ -18,20 +17,11 @@ from gamenight.cli.output import STOPPED, fail, interrupted, show
 from gamenight.cli.root import app
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import build_options, describe_options
-from gamenight.engine.registry import game_class, games, load, spec
+from gamenight.engine.registry import game_class, games, load, options_class
 from gamenight.games.terminal_text import shown_as
 
 GameName = Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")]
 MOST_PLAYERS = 12  # the counts of players asked about: 1 to this
-
-
-def options_class(name: str) -> Any:
-    """The game's Options, from its options module: listing a game needs neither its Game
-    class nor what that imports (Drop It's physics, Arne's action tables)."""
-    try:
-        return importlib.import_module(f"{spec(name).package}.options").Options
-    except (ImportError, AttributeError):  # a game laid out otherwise
-        return game_class(name).Options
 
 
 def _counts(name: str, **options: Any) -> list[int]:
@@ -114,6 +104,8 @@ def list_games() -> None:
 
 
 def _allowed(row: dict[str, Any]) -> str:
+    if row.get("seat"):  # the engine's seat index, typed and read as a player number
+        return "a player number (1: the first player), or random"
     if row["choices"]:
         return ", ".join(map(str, row["choices"]))
     if row["min"] is not None:
@@ -151,7 +143,10 @@ def show_options(game: GameName) -> None:
         # players: the counts the game accepts (asked, as `games` does), not the option's
         # outer bounds (Drop or Stop's players said "1 to 12" where the game takes 2-4)
         allowed = _player_counts(game, rows) if r["name"] == "players" else _allowed(r)
-        table.add_row(r["name"], _shown(r["default"]), allowed, shown_as(r["help"]))
+        default = r["default"]
+        if r.get("seat") and isinstance(default, int):
+            default += 1  # player 1 is seat 0
+        table.add_row(r["name"], _shown(default), allowed, shown_as(r["help"]))
     show(table)
 
 

@@ -31,7 +31,8 @@ from gamenight.cli.root import app
 from gamenight.engine.codec import load_game, save_game
 from gamenight.engine.core import Action, BadInput, Game, IllegalAction, State
 from gamenight.engine.driver import Bot
-from gamenight.engine.registry import games, load, spec
+from gamenight.engine.options import player_seat, seat_options
+from gamenight.engine.registry import games, load, options_class, spec
 from gamenight.games.terminal_text import echo, player
 
 PEOPLE = ("you", "human", "me", "person")
@@ -52,13 +53,17 @@ def terminal_of(game_name: str) -> ModuleType:
     return spec(game_name).module("terminal")
 
 
-def parse_sets(sets: list[str] | None) -> dict[str, str]:
-    options: dict[str, str] = {}
+def parse_sets(sets: list[str] | None, game: str) -> dict[str, Any]:
+    """`--set option=value` as the game's options take them. A seat option (declared
+    `seat=True`) is typed as a player number from 1 and becomes the engine's index."""
+    options: dict[str, Any] = {}
+    seats = seat_options(options_class(game)) if sets else ()
     for item in sets or []:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise BadInput(f"--set takes option=value, got {echo(item)}")
-        options[key.strip().replace("-", "_")] = value.strip()
+        name = key.strip().replace("-", "_")
+        options[name] = player_seat(name, value) if name in seats else value.strip()
     return options
 
 
@@ -358,7 +363,7 @@ def play(
     seed = seed if seed is not None else random.randrange(1 << 31)
     try:
         seat_list = _seat_list(seats)
-        options: dict[str, Any] = parse_sets(set_)
+        options: dict[str, Any] = parse_sets(set_, game)
         if mode is not None:
             options["mode"] = mode
         if variant is not None:

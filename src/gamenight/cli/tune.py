@@ -98,7 +98,7 @@ def tune_command(
         _check_backend(backend, address)
         _check_new_folder(out_)
         goals = parse_goals(goal)
-        fixed: dict[str, Any] = parse_sets(set_)
+        fixed: dict[str, Any] = parse_sets(set_, game)
         axes = parse_vary(game, vary, fixed)
         spend = parse_budget(budget)
         bot_list = _names(bots)

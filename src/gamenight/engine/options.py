@@ -34,11 +34,14 @@ def setting(
     ceiling: float | None = None,
     floor: float | None = None,
     served: tuple[Any, ...] | None = None,
+    seat: bool = False,
 ) -> Any:
     """A named option with its default, help and allowed values.
 
     ceiling/floor bound what a server accepts from untrusted people (the work a table may
     cause); served: the only values a server accepts (e.g. presets, never a file path).
+    seat: the value is a seat (the engine's index, from 0) or 'random'; people read and
+    type it as a player number from 1 (`player_seat`, `seat_refused`, the lobby's form).
     """
     meta = {
         "help": help,
@@ -48,6 +51,7 @@ def setting(
         "ceiling": ceiling,
         "floor": floor,
         "served": served,
+        "seat": seat,
     }
     return dataclasses.field(default=default, metadata=meta)
 
@@ -219,9 +223,46 @@ def describe_options(cls: type) -> list[dict[str, Any]]:
                 "ceiling": ceiling_of(f),
                 "floor": f.metadata.get("floor"),
                 "served": list(f.metadata["served"]) if f.metadata.get("served") else None,
+                "seat": bool(f.metadata.get("seat")),
             }
         )
     return rows
+
+
+def seat_options(cls: type) -> tuple[str, ...]:
+    """The names of the options declared `seat=True`."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get("seat"))
+
+
+def player_seat(name: str, typed: str) -> int | str:
+    """A seat option as a person types it (a player number from 1, or 'random') as the
+    engine takes it (the seat index from 0, or 'random'); BadInput in player words."""
+    text = typed.strip()
+    if text.lower() == "random":
+        return "random"
+    number = int(text) if text.isascii() and text.isdigit() else 0
+    if number < 1:
+        raise BadInput(
+            f"option '{name}' is a player number (1 for the first player) or 'random', "
+            f"got {typed[:40]!r}"
+        )
+    return number - 1
+
+
+def seat_refused(game: str, name: str, value: Any, count: int, who: str = "player") -> None:
+    """Refuse a seat option that names none of `count` seats (BadInput, or None if it is
+    'random' or a seat 0..count-1): in player numbers first, as people count, then the
+    engine's index for programs. `who`: "player", or "team" where the seats are teams."""
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if value == "random" or (whole and 0 <= value < count):
+        return
+    allowed = f"{who} 1 to {count}, or 'random'"
+    if whole:
+        raise BadInput(
+            f"{game} option '{name}': there is no {who} {value + 1} of {count} (seat index "
+            f"{value}; the engine counts seats from 0); choose {allowed}"
+        )
+    raise BadInput(f"{game} option '{name}' must be {allowed}, got {str(value)[:40]!r}")
 
 
 def options_to_json(options: Any) -> dict[str, Any]:

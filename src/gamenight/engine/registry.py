@@ -63,6 +63,15 @@ def game_class(name: str) -> type[Game]:
     return found
 
 
+def options_class(name: str) -> Any:
+    """The game's Options, from its options module: listing a game's options needs neither
+    its Game class nor what that imports (Drop It's physics, Arne's action tables)."""
+    try:
+        return importlib.import_module(f"{spec(name).package}.options").Options
+    except (ImportError, AttributeError):  # a game laid out otherwise
+        return game_class(name).Options
+
+
 def load(name: str, **options: Any) -> Game:
     """The game `name` with `options` validated (BadInput says what is wrong)."""
     cls = game_class(name)

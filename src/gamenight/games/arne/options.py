@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamenight.engine.core import BadInput
-from gamenight.engine.options import setting
+from gamenight.engine.options import seat_refused, setting
 from gamenight.games.arne.components import (
     DEFAULT_COLOUR_NAMES,
     DEFAULT_COLOURS,
@@ -93,7 +93,9 @@ class Options:
         "players choose colours in seat order, or they are dealt (A3)",
         choices=("choose_in_seat_order", "random"),
     )
-    first_seat: int | str = setting(0, "first seat of the first game, or 'random' (A5, A55)")
+    first_seat: int | str = setting(
+        0, "the player who begins the first game, or 'random' (A5, A55)", seat=True
+    )
     reverse_mode: str = setting(
         "flip_and_take",
         "REVERSE: turn direction and move next, or only turn (A14, Q4)",
@@ -152,13 +154,7 @@ class Options:
             raise BadInput(
                 f"arne option 'star_colours' needs 2 of the colours {colours}, got {stars}"
             )
-        if self.first_seat != "random" and (
-            not isinstance(self.first_seat, int) or not 0 <= self.first_seat < self.players
-        ):
-            raise BadInput(
-                f"arne option 'first_seat' must be 'random' or a seat 0..{self.players - 1}, "
-                f"got {self.first_seat!r}"
-            )
+        seat_refused("arne", "first_seat", self.first_seat, self.players)
         if (
             self.variant == "dummy"
             and self.dummy_deck_player_count == "players"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gamenight.engine.core import BadInput
-from gamenight.engine.options import setting
+from gamenight.engine.options import seat_refused, setting
 from gamenight.games.drop_it.board import COLOURS, load_board
 from gamenight.games.drop_it.components import SEAT_COLOURS
 from gamenight.games.drop_it.settings import PhysicsConfig, Tolerances
@@ -20,7 +20,7 @@ class Options:
     """Every named setting of the spec (§2.3, §4, D4, D8, D11, D16, D34, N1, V1..V4)."""
 
     players: int = setting(2, "number of players (D3-D5); with teams, 2-6 people", min=2, max=6)
-    teams: bool = setting(False, "two teams, seats alternating: seat s plays for team s % 2 (V4)")
+    teams: bool = setting(False, "two teams, players alternating: 1, 3, 5 against 2, 4, 6 (V4)")
     edge_mode: str = setting(
         "color",
         "edge faces: color (D7), shape (V1) or none (easy, V2)",
@@ -30,7 +30,11 @@ class Options:
     board: str = setting(
         "", "path of a board JSON file (spec §3.10); empty: board_default_v1", served=("",)
     )
-    start_seat: int | str = setting(0, "START_SEAT: the side that drops first, or 'random' (D8)")
+    start_seat: int | str = setting(
+        0,
+        "START_SEAT: the player (with teams: the team) who drops first, or 'random' (D8)",
+        seat=True,
+    )
     seat_colours: str = setting(
         "", "SEAT_COLOURS (D34), e.g. 'red,blue,green' or 'red+yellow,blue+green'; empty: default"
     )
@@ -112,11 +116,9 @@ class Options:
                 f"{self.players} without teams"
             )
         sides = 2 if self.teams else self.players
-        if self.start_seat != "random" and self.start_seat not in range(sides):
-            raise BadInput(
-                f"start_seat must be 'random' or a side 0..{sides - 1} (D8), got "
-                f"{self.start_seat!r}"
-            )
+        seat_refused(
+            "drop-it", "start_seat", self.start_seat, sides, "team" if self.teams else "player"
+        )
         if isinstance(self.max_depth, str) and self.max_depth not in ("piece_height", "zero"):
             raise BadInput("max_depth must be 'piece_height', 'zero' or a number of mm (D11)")
         if not isinstance(self.max_depth, str) and not self.max_depth >= 0:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gamenight.engine.core import BadInput
-from gamenight.engine.options import setting
+from gamenight.engine.options import seat_refused, setting
 from gamenight.games.drop_or_stop.components import DECK_SIZE, PRESETS
 
 
@@ -37,8 +37,9 @@ class Options:
     )
     first_start_seat: int | str = setting(
         "random",
-        "'random' (seeded, R6/R27) or the seat index that gets the start card first",
+        "the player who gets the start card first, or 'random' (seeded, R6/R27)",
         ceiling=11,
+        seat=True,
     )
     max_rounds: int | None = setting(
         None,
@@ -53,11 +54,7 @@ class Options:
                 f"drop-or-stop needs {self.min_players}-{self.max_players} players (R1), "
                 f"got {self.players}; change min_players/max_players to allow it"
             )
-        if self.first_start_seat != "random" and self.first_start_seat not in range(self.players):
-            raise BadInput(
-                "first_start_seat must be 'random' or a seat index "
-                f"0..{self.players - 1}, got {self.first_start_seat!r}"
-            )
+        seat_refused("drop-or-stop", "first_start_seat", self.first_start_seat, self.players)
         if self.players * self.hand_size > DECK_SIZE:
             raise BadInput(f"{self.players} hands of {self.hand_size} need more than 39 cards")
 
