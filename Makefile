@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean setup
+.PHONY: run test lint typecheck pytest bench clean setup i18n
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -30,6 +30,11 @@ pytest: $(STAMP)
 	$(BIN)/pytest -n 2 --dist loadgroup -q
 
 test: lint typecheck pytest
+
+# Languages: extract every message (Babel), update each .po, compile the .mo files and write
+# the pages' JSON catalogues (src/gamenight/i18n/build.py; tests/test_i18n.py checks them).
+i18n: $(STAMP)
+	$(BIN)/python -m gamenight.i18n.build
 
 # Every figure prints with its goal and met / not met; the closing summary lists them
 # (bench/goals.py; server.py and capacity.py go through it too). One bench at a

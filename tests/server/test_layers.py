@@ -12,7 +12,7 @@ Layers, lowest first (a module may import its own layer and those below it):
   3  tables
   4  cluster
   5  routes, chat, shared, coach, review, review_coach, accounts, lobby, pages, ops,
-     admission (the rooms)
+     admission, language (the rooms)
   6  app, run, migrations
 
 A module not placed here fails the test: say where it belongs.
@@ -58,6 +58,7 @@ LAYERS: list[set[str]] = [
         "admission",
         "archive",
         "programs",
+        "language",
     },
     {"app", "run", "migrations", ""},  # "": the package's own __init__
 ]

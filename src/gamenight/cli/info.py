@@ -19,6 +19,7 @@ from gamenight.engine.core import BadInput
 from gamenight.engine.options import build_options, describe_options
 from gamenight.engine.registry import game_class, games, load, options_class
 from gamenight.games.terminal_text import shown_as
+from gamenight.i18n import _
 
 GameName = Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")]
 MOST_PLAYERS = 12  # the counts of players asked about: 1 to this
@@ -41,7 +42,8 @@ def _counts(name: str, **options: Any) -> list[int]:
 def _ranges(counts: list[int]) -> str:
     """[2, 3, 4] -> "2-4"; [4, 6, 8] -> "4-8, even"; [1, 3, 4] -> "1, 3-4"."""
     if len(counts) > 2 and all(b - a == 2 for a, b in itertools.pairwise(counts)):
-        return f"{counts[0]}-{counts[-1]}, {'even' if counts[0] % 2 == 0 else 'odd'}"
+        parity = _("even") if counts[0] % 2 == 0 else _("odd")
+        return f"{counts[0]}-{counts[-1]}, {parity}"
     ranges: list[list[int]] = []
     for n in counts:
         if ranges and ranges[-1][1] == n - 1:
@@ -91,12 +93,13 @@ def _player_counts(name: str, rows: list[dict[str, Any]]) -> str:
 @app.command("games")
 def list_games() -> None:
     """List the games, how many can play and their options."""
-    table = Table("game", "players", "options")
+    table = Table(_("game"), _("players"), _("options"))
     for name in games():
         try:
             rows = describe_options(options_class(name))
         except ImportError as err:
-            table.add_row(name, "-", Text(f"not available: {err}", style="red"))
+            said = _("not available: {reason}").format(reason=err)
+            table.add_row(name, "-", Text(said, style="red"))
             continue
         names = ", ".join(r["name"] for r in rows if r["name"] != "players")
         table.add_row(name, _player_counts(name, rows), names)

@@ -10,6 +10,8 @@ import typer
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from gamenight.i18n import _
+
 out = Console(markup=False, highlight=False)
 err = Console(stderr=True, markup=False, highlight=False)
 
@@ -35,12 +37,12 @@ def one_line(message: str) -> str:
 
 def warn(message: str) -> None:
     """A one-line notice on stderr (something went wrong, the command goes on)."""
-    err.print(Text.assemble(("note: ", "yellow"), one_line(message)), soft_wrap=True)
+    err.print(Text.assemble((_("note") + ": ", "yellow"), one_line(message)), soft_wrap=True)
 
 
 def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
     """Print one line `error: ...` on stderr; returns the Exit to raise."""
-    err.print(Text.assemble(("error: ", "bold red"), one_line(message)), soft_wrap=True)
+    err.print(Text.assemble((_("error") + ": ", "bold red"), one_line(message)), soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -59,6 +61,8 @@ def said_interrupted() -> bool:
 def interrupted(message: str) -> typer.Exit:
     """Ctrl+C during a run: one line on stderr saying how far it got and what was kept,
     in yellow (a person stopped it; it is not an error); returns the Exit (130) to raise."""
-    err.print(Text.assemble(("interrupted ", "bold yellow"), one_line(message)), soft_wrap=True)
+    err.print(
+        Text.assemble((_("interrupted") + " ", "bold yellow"), one_line(message)), soft_wrap=True
+    )
     _said["interrupted"] = True
     return typer.Exit(INTERRUPTED)

@@ -17,6 +17,7 @@ from gamenight.cli import output
 from gamenight.cli.output import BAD_INPUT, INTERRUPTED, STOPPED, err, fail
 from gamenight.engine.registry import games
 from gamenight.games.terminal_text import ASCII
+from gamenight.i18n import _
 
 
 def _flags_without_pydantic() -> None:
@@ -51,7 +52,9 @@ _flags_without_pydantic()
 # modules, a third of `gamenight --help`'s start-up. Help text is then never Rich markup
 # either ("[learn]" is shown as written).
 app = typer.Typer(
-    help=f"gamenight: play, simulate and study tabletop games ({', '.join(games())}).",
+    help=_("gamenight: play, simulate and study tabletop games ({games}).").format(
+        games=", ".join(games())
+    ),
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
@@ -84,7 +87,7 @@ def _root(
             "-V",
             callback=_show_version,
             is_eager=True,
-            help="Print the version and exit.",
+            help=_("Print the version and exit."),
         ),
     ] = False,
 ) -> None:
@@ -177,7 +180,7 @@ def run(argv: list[str] | None = None) -> int:
         given = sys.argv[1:] if argv is None else argv
         code = register_commands(given)(args=given, prog_name="gamenight", standalone_mode=False)
     except typer.Abort:  # the input ended at a question (click's EOFError)
-        err.print("stopped")
+        err.print(_("stopped"))
         return STOPPED
     except typer.TyperException as error:  # a bad argument: one line, and where help is
         message = error.format_message() if hasattr(error, "format_message") else str(error)
@@ -185,16 +188,18 @@ def run(argv: list[str] | None = None) -> int:
             print(message)
             return 0
         context = getattr(error, "ctx", None)
-        hint = f" (see: {context.command_path} --help)" if context is not None else ""
+        see = _("see: {command} --help")
+        hint = f" ({see.format(command=context.command_path)})" if context is not None else ""
         code = int(getattr(error, "exit_code", BAD_INPUT))
         fail(f"{message}{hint}", code)
         return code
     except Exception as error:  # a bug, not a person's mistake: one line, details in a file
         try:
-            where = f" (details in {_crash_report(error)})"
+            where = " (" + _("details in {path}").format(path=_crash_report(error)) + ")"
         except OSError:
             where = ""
-        fail(f"unexpected {type(error).__name__}: {error}{where}", STOPPED)
+        said = _("unexpected {kind}: {error}").format(kind=type(error).__name__, error=error)
+        fail(f"{said}{where}", STOPPED)
         return STOPPED
     if code == INTERRUPTED and not output.said_interrupted():
         raise KeyboardInterrupt  # Typer turned a Ctrl+C nobody caught into exit 130

@@ -16,6 +16,7 @@ from gamenight.cli.root import app
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import games, spec
 from gamenight.games.terminal_text import shown_as
+from gamenight.i18n import _, rules_in
 
 CLAUSE_STYLE = "dim"
 WIDTH = 80  # the widest the rules are set, on a wider terminal too
@@ -57,7 +58,8 @@ def indented(text: Text) -> Text:
 
 def whole_rules(title: str, rules: Any) -> Group:
     """Every section (title, clauses, paragraphs), then every entry, one a paragraph."""
-    parts: list[Text] = [Text(shown_as(f"{title}: the rules"), style="bold underline")]
+    top = _("{title}: the rules").format(title=title)
+    parts: list[Text] = [Text(shown_as(top), style="bold underline")]
     for section in rules.SECTIONS:
         heading = Text.assemble((shown_as(section.title), "bold"), " ", _clauses(section.clauses))
         parts += [Text(), heading, *(indented(Text(shown_as(p))) for p in section.paragraphs)]
@@ -78,13 +80,15 @@ def show_rules(
     try:
         found = spec(game)
     except BadInput as err:
-        raise fail(f"no game {game!r}; games: {', '.join(games())}") from err
-    rules = found.player_rules()
+        said = _("no game {game}; games: {games}").format(game=repr(game), games=", ".join(games()))
+        raise fail(said) from err
+    rules = rules_in(found.player_rules(), found.package)  # in the terminal's language
     if card is None:
         show(whole_rules(found.title, rules))
         return
     entry = find_entry(rules.ENTRIES, card)
     if entry is None:
         known = ", ".join(entry.key for entry in rules.ENTRIES)
-        raise fail(f"no card or piece {card!r} in {found.title}; known: {known}")
+        said = _("no card or piece {card} in {game}; known: {known}")
+        raise fail(said.format(card=repr(card), game=found.title, known=known))
     show(entry_text(entry))

@@ -33,7 +33,7 @@ from sqlalchemy import Engine
 from starlette.routing import Match, WebSocketRoute
 
 from gamenight.engine.core import Outcome
-from gamenight.server import chat, coach, names, ops, pages, shared, workers
+from gamenight.server import chat, coach, language, names, ops, pages, shared, workers
 from gamenight.server.accounts import Accounts
 from gamenight.server.accounts.routes import router as accounts_router
 from gamenight.server.db import Store, TableRow, connect, disconnect
@@ -233,6 +233,7 @@ def include_routers(app: App, server: Server, table_chat: chat.Chat) -> None:
     app.include_router(lobby.router)
     app.include_router(bots.router)  # programs that play (programs.py)
     app.include_router(rules.router)  # /api/games/{name}/rules: the rules panel's text
+    app.include_router(language.router)  # /api/i18n: the pages' language and catalogue
     app.include_router(learn.router)  # /api/learn/{name}: the guided first game
     app.include_router(admin.router)  # the open archive for the operator's admins
     app.include_router(tables.router)

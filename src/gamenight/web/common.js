@@ -1,4 +1,5 @@
-// Shared helpers of every page: JSON requests, escaping, a reconnecting WebSocket.
+// Shared helpers of every page: JSON requests, escaping, a reconnecting WebSocket, and the
+// page's language (issue 46): t(), tn() and the header's language switcher.
 
 export function esc(text) {
   return String(text ?? "").replace(/[&<>"']/g, (c) => ({
@@ -17,6 +18,111 @@ export async function api(path, body) {
   try { data = await res.json(); } catch (_) { data = null; }
   if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
   return data;
+}
+
+// -- Languages ---------------------------------------------------------------------------
+// Every message is written in English in the code, t("Create table"); the server's JSON
+// catalogue of the chosen language (GET /api/i18n, written by `make i18n` from the .po
+// files) maps it to the translation. Params fill {name} places; tn() picks the plural form
+// of the language by Intl.PluralRules (Russian has three). Text nodes only: a translation is
+// never markup. The choice: the account's (signed in), else this device's (localStorage),
+// else the browser's languages.
+const LANG_KEY = "gamenight.lang";
+const LANG_COOKIE = "gamenight_lang";
+let lang = "en";
+let messages = {};
+let languages = { en: "English" };
+let signedIn = false;
+let plurals = new Intl.PluralRules("en");
+
+/** The page's language ("de"). */
+export function language() { return lang; }
+
+function fill(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
+}
+
+/** `key` (the English message) in the page's language, with {name} places filled. */
+export function t(key, params) {
+  const found = messages[key];
+  return fill(typeof found === "string" ? found : key, params);
+}
+
+/** The form of a message for the number `n` ("1 player", "3 players"; "5 игроков");
+ * {n} is the number as the language writes it. */
+export function tn(one, many, n, params = {}) {
+  const found = messages[one];
+  const kind = plurals.select(n);
+  const text = found && typeof found === "object" ? (found[kind] ?? found.other) : kind === "one" ? one : many;
+  return fill(text, { n: number(n), ...params });
+}
+
+/** Marks a message in data (a variant's title) for extraction; t() translates it where shown. */
+export function N_(key) { return key; }
+
+/** A number as the page's language writes it. */
+export function number(n, options = {}) { return new Intl.NumberFormat(lang, options).format(n); }
+
+function oneSpace(text) { return text.split(/\s+/).filter(Boolean).join(" "); }
+
+const SHOWN_ATTRIBUTES = ["title", "placeholder", "aria-label", "alt"];
+
+/** The page's own texts (its HTML, extracted by `make i18n`) in the page's language. */
+export function translatePage(root = document.body) {
+  if (lang === "en") return;
+  document.title = t(oneSpace(document.title));
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const plain = oneSpace(node.nodeValue);
+    if (!plain || !(plain in messages) || node.parentElement?.closest("script, style, code")) continue;
+    const [, lead, trail] = node.nodeValue.match(/^(\s*)[\s\S]*?(\s*)$/);
+    node.nodeValue = `${lead}${t(plain)}${trail}`;
+  }
+  for (const name of SHOWN_ATTRIBUTES) {
+    for (const item of root.querySelectorAll(`[${name}]`)) {
+      const plain = oneSpace(item.getAttribute(name));
+      if (plain in messages) item.setAttribute(name, t(plain));
+    }
+  }
+}
+
+function wanted() {
+  const saved = localStorage.getItem(LANG_KEY);
+  return [saved, ...(navigator.languages || [navigator.language])].filter(Boolean);
+}
+
+/** Load the page's language and translate its HTML; call before drawing anything. */
+export async function initLanguage() {
+  try {
+    const res = await fetch(`/api/i18n?want=${encodeURIComponent(wanted().join(","))}`, { credentials: "same-origin" });
+    const data = await res.json();
+    lang = data.lang; messages = data.messages || {}; languages = data.languages || languages; signedIn = !!data.account;
+  } catch (_) { lang = "en"; messages = {}; }
+  plurals = new Intl.PluralRules(lang);
+  document.documentElement.lang = lang;
+  // The server's own answers (a game's pitch, its rules) read the cookie.
+  document.cookie = `${LANG_COOKIE}=${lang}; path=/; max-age=31536000; samesite=lax`;
+  translatePage();
+  const slot = document.getElementById("lang-slot");
+  if (slot) slot.replaceChildren(languageSwitcher());
+  return lang;
+}
+
+/** Choose a language: kept on this device and, signed in, in the account; the page reloads
+ * in it (every text, the server's too). */
+export async function setLanguage(code) {
+  localStorage.setItem(LANG_KEY, code);
+  document.cookie = `${LANG_COOKIE}=${code}; path=/; max-age=31536000; samesite=lax`;
+  if (signedIn) { try { await api("/api/account/language", { language: code }); } catch (_) { /* kept here */ } }
+  location.reload();
+}
+
+/** The header's language switcher: each language in its own words. */
+export function languageSwitcher() {
+  const select = el("select", { id: "lang", "aria-label": t("Language"), onchange: (ev) => setLanguage(ev.target.value) },
+    Object.entries(languages).map(([code, name]) => el("option", { value: code, lang: code, selected: code === lang }, name)));
+  return select;
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -49,9 +155,10 @@ export function rich(text, tag = "p") {
 /** "1 card", "3 cards". */
 export function plural(n, word, many = `${word}s`) { return `${n} ${n === 1 ? word : many}`; }
 
-/** A moment (epoch seconds) written the same way on every page: "Dec 5, 2026, 8:48 AM". */
+/** A moment (epoch seconds) written the same way on every page, as the page's language
+ * writes it: "Dec 5, 2026, 8:48 AM", "05.12.2026, 08:48". */
 export function when(seconds) {
-  return new Date(seconds * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  return new Date(seconds * 1000).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
 }
 
 export function $(sel, root = document) { return root.querySelector(sel); }
@@ -121,7 +228,7 @@ export function connect(tableId, onMessage, onStatus) {
     if (msg.type === "refused" && mine && !lastAct.again && OUTAGE.test(msg.reason || "")) {
       const act = lastAct;
       act.again = true;
-      toast("the server is busy for a moment; your move is sent again when it is back");
+      toast(t("the server is busy for a moment; your move is sent again when it is back"));
       whenReady().then((ok) => { if (ok && !closed && lastAct === act) api.send(act.msg); });
       return;
     }
@@ -133,7 +240,7 @@ export function connect(tableId, onMessage, onStatus) {
     ws.onmessage = (ev) => { try { heard(JSON.parse(ev.data)); } catch (e) { console.error(e); } };
     ws.onclose = (ev) => {
       onStatus && onStatus("offline");
-      if (ev.code === 1013 && !busyShown) { busyShown = true; toast(ev.reason || "the server is full; retrying", "error"); }
+      if (ev.code === 1013 && !busyShown) { busyShown = true; toast(ev.reason || t("the server is full; retrying"), "error"); }
       if (!closed) setTimeout(open, delay);
       delay = Math.min(delay * 1.6, 3000);
     };
@@ -143,7 +250,7 @@ export function connect(tableId, onMessage, onStatus) {
     send(msg) {
       if (msg.type === "act") lastAct = { msg, again: lastAct?.msg === msg };
       if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(msg)); return true; }
-      toast("not connected; reconnecting…", "error");
+      toast(t("not connected; reconnecting…"), "error");
       return false;
     },
     close() { closed = true; ws && ws.close(); },

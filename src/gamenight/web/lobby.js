@@ -1,10 +1,10 @@
 // The lobby: a catalogue card per game (simplest first), a form in player words with the
 // game's variants, and every designer setting under a closed "Advanced (designers)".
-import { api, el, $, when } from "/static/common.js";
+import { api, el, $, when, initLanguage, t, tn, N_ } from "/static/common.js";
 
 const DIFFICULTY = { easy: 0, medium: 1, hard: 2 };
-const DIFFICULTY_WORDS = { easy: "easy to learn", medium: "a few rules", hard: "rich rules" };
-const SEAT_WORDS = { easy: "Bot (easy)", medium: "Bot (medium)", hard: "Bot (hard)", random: "Bot (random moves)" };
+const DIFFICULTY_WORDS = { easy: N_("easy to learn"), medium: N_("a few rules"), hard: N_("rich rules") };
+const SEAT_WORDS = { easy: N_("Bot (easy)"), medium: N_("Bot (medium)"), hard: N_("Bot (hard)"), random: N_("Bot (random moves)") };
 
 let games = [];
 const extras = {};     // game name -> its lobby module (variants, player options, picture)
@@ -42,9 +42,9 @@ function playersProblem() {
   const { lo, hi, even } = playerRange();
   const n = Number($('#players-opt [name="players"]').value);
   const v = chosenVariant();
-  const what = v && v.players ? `${g.title}${extra().variants.length > 1 ? ` (${v.title.toLowerCase()})` : ""}` : g.title;
-  if (!Number.isInteger(n) || n < lo || n > hi) return `${what} is for ${lo} to ${hi} players.`;
-  if (even && n % 2) return `${what} needs an even number of players.`;
+  const what = v && v.players ? `${g.title}${extra().variants.length > 1 ? ` (${t(v.title)})` : ""}` : g.title;
+  if (!Number.isInteger(n) || n < lo || n > hi) return t("{game} is for {lo} to {hi} players.", { game: what, lo, hi });
+  if (even && n % 2) return t("{game} needs an even number of players.", { game: what });
   return "";
 }
 
@@ -56,13 +56,13 @@ function drawCatalogue() {
     const chosen = g.name === $("#game").value;
     // Beside the card, its guided first game (issue 46): a link, not inside the card's button.
     const learn = g.learn ? el("a", { class: "learn-link", href: `/learn/${encodeURIComponent(g.name)}`, "data-learn": g.name },
-      `Learn to play (about ${g.learn.minutes} min)`) : "";
+      t("Learn to play (about {minutes} min)", { minutes: g.learn.minutes })) : "";
     box.append(el("div", { class: "game-entry" }, el("button", { type: "button", class: `game-card${chosen ? " chosen" : ""}`, "data-game": g.name, "aria-pressed": String(chosen),
       onclick: () => { $("#game").value = g.name; variant = null; drawForm(); $("#new-table").scrollIntoView({ behavior: "smooth", block: "start" }); } },
     el("span", { class: "pic" }, pic),
     el("strong", { class: "title" }, g.title),
     el("span", { class: "pitch" }, g.pitch),
-    el("span", { class: "facts" }, `${g.players[0]}–${g.players[1]} players · about ${g.length} · ${DIFFICULTY_WORDS[g.difficulty] || g.difficulty}`)), learn));
+    el("span", { class: "facts" }, `${tn("{lo}–{hi} player", "{lo}–{hi} players", g.players[1], { lo: g.players[0], hi: g.players[1] })} · ${t("about {length}", { length: g.length })} · ${t(DIFFICULTY_WORDS[g.difficulty] || g.difficulty)}`)), learn));
   }
 }
 
@@ -70,7 +70,7 @@ function optionInput(o, value) {
   const shown = value === null || value === undefined ? "" : Array.isArray(value) ? value.join(",") : String(value);
   let input;
   if (o.choices) input = el("select", { name: o.name }, o.choices.map((c) => el("option", { value: String(c), selected: String(c) === shown }, String(c))));
-  else if (o.type === "bool") input = el("select", { name: o.name }, ["true", "false"].map((c) => el("option", { value: c, selected: shown === c }, c === "true" ? "yes" : "no")));
+  else if (o.type === "bool") input = el("select", { name: o.name }, ["true", "false"].map((c) => el("option", { value: c, selected: shown === c }, c === "true" ? t("yes") : t("no"))));
   else {
     const numeric = o.type === "int" || o.type === "float";
     input = el("input", { name: o.name, value: shown, type: numeric ? "number" : "text", step: o.type === "float" ? "any" : "1", min: o.min ?? false, max: o.max ?? false });
@@ -88,14 +88,14 @@ function drawVariants() {
   box.replaceChildren(...list.map((v) => el("label", { class: `variant${v.id === variant ? " chosen" : ""}` },
     el("input", { type: "radio", name: "variant-choice", value: v.id, checked: v.id === variant,
       onchange: () => { variant = v.id; drawVariants(); clampPlayers(); drawSeats(); checkPlayers(); } }),
-    el("span", {}, el("strong", {}, v.title), el("small", {}, v.sentence)))));
+    el("span", {}, el("strong", {}, t(v.title)), el("small", {}, t(v.sentence))))));
 }
 
 function clampPlayers() {
   const input = $('#players-opt [name="players"]');
   const { lo, hi } = playerRange();
   input.min = lo; input.max = hi;
-  $("#players-hint").textContent = `${lo} to ${hi}`;
+  $("#players-hint").textContent = t("{lo} to {hi}", { lo, hi });
 }
 
 function checkPlayers() {
@@ -117,7 +117,7 @@ function drawForm() {
   pInput.dataset.default = String(pOpt ? pOpt.default : game.default_players);
   pInput.addEventListener("change", () => { checkPlayers(); drawSeats(); });
   pInput.addEventListener("input", checkPlayers);
-  $("#players-opt").replaceChildren(el("label", { class: "opt" }, "Players", pInput,
+  $("#players-opt").replaceChildren(el("label", { class: "opt" }, t("Players"), pInput,
     el("small", { id: "players-hint" }), el("small", { class: "field-err", id: "players-err", role: "alert" })));
   drawVariants();
   clampPlayers();
@@ -125,7 +125,7 @@ function drawForm() {
   $("#player-options").replaceChildren(...extra().playerOptions.map((p) => {
     const o = game.options.find((x) => x.name === p.name);
     if (!o) return "";
-    return el("label", { class: "opt" }, p.label, optionInput(o, o.default), el("small", {}, p.sentence));
+    return el("label", { class: "opt" }, t(p.label), optionInput(o, o.default), el("small", {}, t(p.sentence)));
   }));
   for (const input of $("#player-options").querySelectorAll("[name]")) input.dataset.kind = "option";
   // Everything else: designers only
@@ -142,14 +142,14 @@ function drawSeats() {
   const box = $("#seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   const oldNames = [...box.querySelectorAll("[data-seat-name]")].map((s) => s.value);
-  const choices = [["me", "You"], ["open", "Open seat (invite a friend)"], ...game.levels.map((l) => [l, SEAT_WORDS[l] || `Bot (${l})`])];
+  const choices = [["me", t("You")], ["open", t("Open seat (invite a friend)")], ...game.levels.map((l) => [l, SEAT_WORDS[l] ? t(SEAT_WORDS[l]) : t("Bot ({level})", { level: l })])];
   box.replaceChildren();
   for (let i = 0; i < players(); i++) {
     const value = old[i] || (i === 0 ? "me" : game.levels.includes("medium") ? "medium" : game.levels[0]);
     const select = el("select", { name: `seat${i}`, "data-seat": i, onchange: sharedHint }, choices.map(([v, t]) => el("option", { value: v, selected: v === value }, t)));
-    const who = el("input", { "data-seat-name": i, maxlength: "40", placeholder: "their name", "aria-label": `name of the person in seat ${i + 1}`, hidden: true });
+    const who = el("input", { "data-seat-name": i, maxlength: "40", placeholder: t("their name"), "aria-label": t("name of the person in seat {seat}", { seat: i + 1 }), hidden: true });
     who.value = oldNames[i] || "";
-    box.append(el("label", { class: "opt seat-opt" }, `Seat ${i + 1}`, select, who));
+    box.append(el("label", { class: "opt seat-opt" }, t("Seat {seat}", { seat: i + 1 }), select, who));
   }
   sharedHint();
 }
@@ -165,7 +165,7 @@ function sharedHint() {
   let hint = document.getElementById("shared-hint");
   if (!hint) { hint = el("p", { id: "shared-hint", class: "muted" }); $("#seats").after(hint); }
   hint.hidden = mine.length < 2;
-  hint.textContent = mine.length < 2 ? "" : `One shared screen: ${mine.length} of you play at this device (pass and play). Between turns the table hides and asks you to pass the device, so nobody sees another's cards.`;
+  hint.textContent = mine.length < 2 ? "" : tn("One shared screen: {n} of you play at this device (pass and play). Between turns the table hides and asks you to pass the device, so nobody sees another's cards.", "One shared screen: {n} of you play at this device (pass and play). Between turns the table hides and asks you to pass the device, so nobody sees another's cards.", mine.length);
 }
 
 // The lobby's lists (issue 14): your tables at the top ("your turn" when you must act),
@@ -174,26 +174,26 @@ async function refresh() {
   let data = null;
   try { data = await api("/api/lobby"); } catch (_) { return; }
   const title = (name) => (games.find((g) => g.name === name) || { title: name }).title;
-  const words = { "your turn": "your turn", play: "play", "play here": "play here", join: "join", watch: "watch" };
-  const row = (t) => el("tr", { class: t.mine ? "mine" : "", "data-table": t.id, "data-action": t.action },
-    el("td", {}, title(t.game)),
-    el("td", {}, el("span", { class: `pill ${t.status === "open" ? "ok" : "warn"}` }, t.status === "open" ? "waiting for players" : "playing"),
+  const words = { "your turn": N_("your turn"), play: N_("play"), "play here": N_("play here"), join: N_("join"), watch: N_("watch") };
+  const row = (tb) => el("tr", { class: tb.mine ? "mine" : "", "data-table": tb.id, "data-action": tb.action },
+    el("td", {}, title(tb.game)),
+    el("td", {}, el("span", { class: `pill ${tb.status === "open" ? "ok" : "warn"}` }, tb.status === "open" ? t("waiting for players") : t("playing")),
       // a practice table: its seed (so every hand) is known to everyone, and said so here
-      t.practice ? el("span", { class: "pill", "data-practice": "", title: "the seed is chosen and public: every deal can be known in advance" }, `practice · seed ${t.practice.seed}`) : ""),
-    el("td", {}, t.seats.map((s) => (s.kind === "open" ? "open seat" : s.name)).join(", ")),
-    el("td", {}, el("a", { href: `/tables/${t.id}${t.action === "play here" ? "?here=1" : ""}`, class: t.your_turn ? "btn primary" : "" }, words[t.action] || "watch")));
+      tb.practice ? el("span", { class: "pill", "data-practice": "", title: t("the seed is chosen and public: every deal can be known in advance") }, t("practice · seed {seed}", { seed: tb.practice.seed })) : ""),
+    el("td", {}, tb.seats.map((s) => (s.kind === "open" ? t("open seat") : s.name)).join(", ")),
+    el("td", {}, el("a", { href: `/tables/${tb.id}${tb.action === "play here" ? "?here=1" : ""}`, class: tb.your_turn ? "btn primary" : "" }, t(words[tb.action] || "watch"))));
   // Your own games first, at the top of the page (a phone scrolled past the whole form).
   $("#yours-box").hidden = !data.yours.length;
   $("#yours").replaceChildren(...data.yours.map(row));
   const body = $("#tables");
-  if (!data.tables.length) body.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "No tables to join yet: create one above.")));
+  if (!data.tables.length) body.replaceChildren(el("tr", {}, el("td", { class: "muted" }, t("No tables to join yet: create one above."))));
   else body.replaceChildren(...data.tables.map(row));
   const recent = $("#recent");
-  if (!data.recent.length) { recent.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "none yet"))); return; }
+  if (!data.recent.length) { recent.replaceChildren(el("tr", {}, el("td", { class: "muted" }, t("none yet")))); return; }
   recent.replaceChildren(...data.recent.map((r) => el("tr", { "data-recent": r.id },
     el("td", {}, title(r.game)),
     el("td", { class: "muted" }, when(r.ended)),
-    el("td", {}, el("a", { href: r.replay }, "replay")))));
+    el("td", {}, el("a", { href: r.replay }, t("replay"))))));
 }
 
 /** A server refusal in plain words beside the field it is about. */
@@ -222,17 +222,17 @@ $("#create").addEventListener("submit", async (ev) => {
   const shared = mine.length > 1;  // one shared screen: every "You" seat at this device
   const sitters = [];
   if (sit >= 0) {
-    if (!name) { $("#name-err").textContent = "Enter your name to take a seat."; nameInput.focus(); return; }
+    if (!name) { $("#name-err").textContent = t("Enter your name to take a seat."); nameInput.focus(); return; }
     if (!shared) { body.sit = sit; body.name = name; }
     else {
       for (const seat of mine) {
         const input = document.querySelector(`#seats [data-seat-name="${seat}"]`);
         const who = seat === sit ? name : input.value.trim();
-        if (!who) { $("#create-err").textContent = `Enter the name of the person in seat ${seat + 1}.`; input.focus(); return; }
+        if (!who) { $("#create-err").textContent = t("Enter the name of the person in seat {seat}.", { seat: seat + 1 }); input.focus(); return; }
         sitters.push({ seat, name: who });
       }
       if (new Set(sitters.map((s) => s.name.toLowerCase())).size < sitters.length) {
-        $("#create-err").textContent = "Give each person at this device their own name."; return;
+        $("#create-err").textContent = t("Give each person at this device their own name."); return;
       }
       body.settings.shared_screen = true;
     }
@@ -255,10 +255,11 @@ async function loadSettings() {
     input.max = String(s.max);
     if (s.default !== null) input.value = String(s.default);
   }
-  $("#hold-said").textContent = $("#reaction_hold_seconds").value;
+  $("#hold-said").textContent = t("everyone's short moment to answer a card; \"Wait!\" gives a player {seconds} s", { seconds: $("#reaction_hold_seconds").value });
 }
 
 async function load() {
+  await initLanguage();  // the page's language first: everything below is drawn in it
   await loadSettings();
   games = (await api("/api/games")).sort((a, b) => (DIFFICULTY[a.difficulty] ?? 9) - (DIFFICULTY[b.difficulty] ?? 9));
   const sel = $("#game");

@@ -2,7 +2,7 @@
 // cards or pieces (GET /api/games/{game}/rules: the game's rules.py, the same text as
 // `gamenight rules`), searchable as you type. showRule(key) opens it at one entry (a card's
 // right-click, the "?" key). Built from text nodes only, never markup from data.
-import { api, el, rich } from "/static/common.js";
+import { api, el, rich, t } from "/static/common.js";
 
 const entries = new Map(); // entry key -> {entry, node}
 let panel = null;          // the <details> that holds the panel
@@ -13,7 +13,7 @@ let shown = null;          // the entry last opened by showRule
 export function ruleOf(key) { return entries.get(key)?.entry.rule || ""; }
 
 function clauses(ids) {
-  return ids.length ? el("small", { class: "clauses", title: "the clauses of the rules spec" }, ids.join(" · ")) : null;
+  return ids.length ? el("small", { class: "clauses", title: t("the clauses of the rules spec") }, ids.join(" · ")) : null;
 }
 
 function sectionNode(s) {
@@ -45,9 +45,9 @@ export async function initRules(box, game, pageHelp = "") {
   panel = box.closest("details");
   let rules;
   try { rules = await api(`/api/games/${encodeURIComponent(game)}/rules`); }
-  catch (e) { box.replaceChildren(el("p", { class: "muted" }, `The rules could not be loaded: ${e.message}`)); return; }
-  search = el("input", { type: "search", id: "rules-search", placeholder: "search the rules", autocomplete: "off" });
-  const none = el("p", { class: "muted", id: "rules-none", hidden: true }, "Nothing in the rules matches.");
+  catch (e) { box.replaceChildren(el("p", { class: "muted" }, t("The rules could not be loaded: {reason}", { reason: e.message }))); return; }
+  search = el("input", { type: "search", id: "rules-search", placeholder: t("search the rules"), autocomplete: "off" });
+  const none = el("p", { class: "muted", id: "rules-none", hidden: true }, t("Nothing in the rules matches."));
   const entriesHead = el("h4", { class: "rules-entries" }, rules.entries_title);
   entries.clear();
   const entryNodes = rules.entries.map((e) => {
@@ -55,12 +55,12 @@ export async function initRules(box, game, pageHelp = "") {
     entries.set(e.key, { entry: e, node });
     return node;
   });
-  const list = el("div", { id: "rules-list", tabindex: "0", role: "region", "aria-label": `${rules.title} rules` },
+  const list = el("div", { id: "rules-list", tabindex: "0", role: "region", "aria-label": t("{game} rules", { game: rules.title }) },
     ...rules.sections.map(sectionNode), entriesHead, ...entryNodes);
   search.addEventListener("input", () => filter(list, none, entriesHead));
   const howTo = pageHelp ? rich(pageHelp) : null;
   if (howTo) howTo.className = "controls";
-  box.replaceChildren(howTo, el("label", { class: "rules-search" }, "Search ", search), none, list);
+  box.replaceChildren(howTo, el("label", { class: "rules-search" }, `${t("Search")} `, search), none, list);
 }
 
 /** Open the panel at the entry `key` (a card type, a piece kind); unknown or none: the

@@ -1,4 +1,4 @@
-import { api, connect, el, $, toast } from "/static/common.js";
+import { api, connect, el, $, toast, initLanguage, t, tn, N_ } from "/static/common.js";
 import { chatMessage, chatOffline, chatState, initChat } from "/static/chat.js";
 import { initTurnSignal, turnSignal } from "/static/turn-signal.js";
 import { initShared, sharedState } from "/static/shared-screen.js";
@@ -14,11 +14,11 @@ let resultsShown = false;
 let logCount = 0;
 let actedOn = null;
 let helloSent = false;     // the newest version we made an action on
-const STATUS_WORDS = { open: "waiting for players", running: "playing", finished: "finished", abandoned: "abandoned" };
+const STATUS_WORDS = { open: N_("waiting for players"), running: N_("playing"), finished: N_("finished"), abandoned: N_("abandoned") };
 
 $("#invite-url").textContent = `${location.origin}/tables/${tableId}`;
 $("#invite").addEventListener("click", async () => {
-  try { await navigator.clipboard.writeText(`${location.origin}/tables/${tableId}`); toast("invite link copied"); }
+  try { await navigator.clipboard.writeText(`${location.origin}/tables/${tableId}`); toast(t("invite link copied")); }
   catch (_) { toast(`${location.origin}/tables/${tableId}`); }
 });
 $("#join-name").value = localStorage.getItem("gamenight.name") || "";
@@ -30,7 +30,8 @@ $("#start").addEventListener("click", async () => {
   catch (e) { $("#lobby-msg").textContent = e.message; }
 });
 
-function names() { return (last?.table || info).seats.map((s) => s.name || `seat ${s.seat + 1}`); }
+function seatName(seat) { return t("seat {seat}", { seat: seat + 1 }); }
+function names() { return (last?.table || info).seats.map((s) => s.name || seatName(s.seat)); }
 
 const ctx = {
   tableId,
@@ -124,7 +125,7 @@ document.addEventListener("focusout", (ev) => {
 
 async function join(seat) {
   const name = $("#join-name").value.trim();
-  if (!name) { $("#lobby-msg").textContent = "enter your name first"; $("#join-name").focus(); return; }
+  if (!name) { $("#lobby-msg").textContent = t("enter your name first"); $("#join-name").focus(); return; }
   localStorage.setItem("gamenight.name", name);
   try {
     info = await api(`/api/tables/${tableId}/join`, { seat, name });
@@ -142,53 +143,53 @@ async function arrange(seat, to) {
 
 function ownerButton(s) {
   if (!info || !info.owner || info.you === s.seat) return "";
-  if (s.kind === "open") return el("button", { type: "button", onclick: () => arrange(s.seat, "bot"), "data-seat-bot": s.seat }, "Add a bot");
-  if (s.kind === "bot") return el("button", { type: "button", onclick: () => arrange(s.seat, "open"), "data-seat-open": s.seat }, "Open the seat");
-  const remove = el("button", { type: "button", onclick: () => arrange(s.seat, "open"), "data-seat-remove": s.seat }, "Remove");
+  if (s.kind === "open") return el("button", { type: "button", onclick: () => arrange(s.seat, "bot"), "data-seat-bot": s.seat }, t("Add a bot"));
+  if (s.kind === "bot") return el("button", { type: "button", onclick: () => arrange(s.seat, "open"), "data-seat-open": s.seat }, t("Open the seat"));
+  const remove = el("button", { type: "button", onclick: () => arrange(s.seat, "open"), "data-seat-remove": s.seat }, t("Remove"));
   if (!waiting(table()).includes(s.seat)) return remove;
   // A rematch seat still waiting for its person: the owner may start without them.
-  return el("span", {}, el("button", { type: "button", onclick: () => arrange(s.seat, "bot"), "data-seat-bot": s.seat }, "A bot instead"), " ", remove);
+  return el("span", {}, el("button", { type: "button", onclick: () => arrange(s.seat, "bot"), "data-seat-bot": s.seat }, t("A bot instead")), " ", remove);
 }
 
 // The series of rematches (issue 14): every game's scores by name and the totals.
 function table() { return (last && last.table) || info; }
-function seriesOf(t) { return (t && t.settings && t.settings.series) || null; }
-function waiting(t) { const s = seriesOf(t); return (s && s.pending) || []; }
+function seriesOf(tb) { return (tb && tb.settings && tb.settings.series) || null; }
+function waiting(tb) { const s = seriesOf(tb); return (s && s.pending) || []; }
 
 // The server sends the standing (server/series.standing): every finished game, this one
 // too once it is over, and the totals; the page only draws it.
 function seriesLine(standing) {
-  const wins = Object.entries(standing.wins).map(([n, w]) => `${n} ${w} ${w === 1 ? "win" : "wins"}`).join(", ");
+  const wins = Object.entries(standing.wins).map(([n, w]) => tn("{name} {n} win", "{name} {n} wins", w, { name: n })).join(", ");
   const played = standing.games.length;
-  return `Series after ${played} ${played === 1 ? "game" : "games"}: ${wins || "no winner yet"}`;
+  return tn("Series after {n} game: {wins}", "Series after {n} games: {wins}", played, { wins: wins || t("no winner yet") });
 }
 
-function drawSeries(t) {
-  const s = t && t.series;
+function drawSeries(tb) {
+  const s = tb && tb.series;
   let box = document.getElementById("series");
   if (!s) { if (box) box.remove(); return; }
   if (!box) {
-    box = el("section", { class: "panel", id: "series", "aria-label": "the series" });
+    box = el("section", { class: "panel", id: "series", "aria-label": t("the series") });
     $("#players").after(box);
   }
-  const rows = s.games.map((g, i) => el("tr", { "data-game": i + 1 }, el("td", {}, `Game ${i + 1}`),
+  const rows = s.games.map((g, i) => el("tr", { "data-game": i + 1 }, el("td", {}, t("Game {number}", { number: i + 1 })),
     el("td", {}, Object.entries(g.scores).map(([n, x]) => `${n} ${x}`).join(", ")),
-    el("td", {}, g.winners.join(" and "))));
-  const total = el("tr", { id: "series-totals" }, el("td", {}, "Totals"),
+    el("td", {}, g.winners.join(t(" and ")))));
+  const total = el("tr", { id: "series-totals" }, el("td", {}, t("Totals")),
     el("td", {}, Object.entries(s.totals).map(([n, x]) => `${n} ${x}`).join(", ")),
-    el("td", {}, Object.entries(s.wins).map(([n, w]) => `${n} ${w} ${w === 1 ? "win" : "wins"}`).join(", ")));
-  box.replaceChildren(el("h3", { id: "series-h" }, `Series: game ${s.now}`),
-    el("table", { class: "list" }, el("tr", {}, el("th", {}, "game"), el("th", {}, "scores"), el("th", {}, "won")), rows, total));
+    el("td", {}, Object.entries(s.wins).map(([n, w]) => tn("{name} {n} win", "{name} {n} wins", w, { name: n })).join(", ")));
+  box.replaceChildren(el("h3", { id: "series-h" }, t("Series: game {number}", { number: s.now })),
+    el("table", { class: "list" }, el("tr", {}, el("th", {}, t("game")), el("th", {}, t("scores")), el("th", {}, t("won"))), rows, total));
 }
 
 function rematchOffer(msg) {
   const old = document.getElementById("rematch-offer");
   if (old) old.remove();
-  const go = el("a", { href: `/tables/${msg.table}`, id: "rematch-link" }, "look at the new table");
-  const bar = el("div", { class: "panel", id: "rematch-offer" }, `${msg.by} wants a rematch. `, go);
+  const go = el("a", { href: `/tables/${msg.table}`, id: "rematch-link" }, t("look at the new table"));
+  const bar = el("div", { class: "panel", id: "rematch-offer" }, `${t("{name} wants a rematch.", { name: msg.by })} `, go);
   if (last && last.seat !== null) {
-    bar.append(" ", el("button", { type: "button", class: "primary", id: "rematch-accept", onclick: acceptRematch }, "Accept"),
-      " ", el("button", { type: "button", id: "rematch-decline", onclick: declineRematch }, "Decline"));
+    bar.append(" ", el("button", { type: "button", class: "primary", id: "rematch-accept", onclick: acceptRematch }, t("Accept")),
+      " ", el("button", { type: "button", id: "rematch-decline", onclick: declineRematch }, t("Decline")));
   }
   (!$("#results").hidden ? $("#results-body") : $("main")).prepend(bar);
 }
@@ -199,20 +200,20 @@ async function acceptRematch() {
 }
 
 async function declineRematch() {
-  try { await api(`/api/tables/${tableId}/decline`, {}); toast("you declined the rematch"); document.getElementById("rematch-offer")?.remove(); }
+  try { await api(`/api/tables/${tableId}/decline`, {}); toast(t("you declined the rematch")); document.getElementById("rematch-offer")?.remove(); }
   catch (e) { toast(e.message, "error"); }
 }
 
-function rematchMark(t, s) {
-  const series = seriesOf(t);
+function rematchMark(tb, s) {
+  const series = seriesOf(tb);
   if (!series || !(series.pending || []).includes(s.seat)) return "";
   const no = (series.declined || []).includes(s.seat);
-  return el("span", { class: `pill ${no ? "" : "warn"}`, "data-waiting": s.seat }, no ? "declined" : "not yet accepted");
+  return el("span", { class: `pill ${no ? "" : "warn"}`, "data-waiting": s.seat }, no ? t("declined") : t("not yet accepted"));
 }
 
 // A seat taken while signed in (messages.public_table "account"): a guest cannot pass for it.
 function accountMark(s) {
-  return s.account ? el("span", { class: "pill ok", title: "signed in: this seat is an account's", "data-account": s.seat }, "account") : "";
+  return s.account ? el("span", { class: "pill ok", title: t("signed in: this seat is an account's"), "data-account": s.seat }, t("account")) : "";
 }
 
 function drawLobby(table) {
@@ -221,18 +222,18 @@ function drawLobby(table) {
   for (const s of table.seats) {
     const mine = info && info.you === s.seat;
     const body = s.kind === "open"
-      ? (info && info.you === null ? el("button", { type: "button", class: "primary", onclick: () => join(s.seat), "data-join": s.seat }, "Sit here") : el("span", { class: "muted" }, "open"))
-      : el("span", {}, s.name, " ", accountMark(s), mine ? " (you)" : "", rematchMark(table, s));
-    box.append(el("div", { class: `seat ${mine ? "me" : ""}` }, el("div", { class: "muted" }, `Seat ${s.seat + 1}`), body, " ", ownerButton(s)));
+      ? (info && info.you === null ? el("button", { type: "button", class: "primary", onclick: () => join(s.seat), "data-join": s.seat }, t("Sit here")) : el("span", { class: "muted" }, t("open")))
+      : el("span", {}, s.name, " ", accountMark(s), mine ? ` ${t("(you)")}` : "", rematchMark(table, s));
+    box.append(el("div", { class: `seat ${mine ? "me" : ""}` }, el("div", { class: "muted" }, t("Seat {seat}", { seat: s.seat + 1 })), body, " ", ownerButton(s)));
   }
   const full = table.seats.every((s) => s.kind !== "open");
   $("#start").hidden = !(info && info.owner);
   $("#start").disabled = !full;
   // A rematch waits for the people who have not accepted yet: said by name.
   const pending = waiting(table).filter((i) => !(seriesOf(table).declined || []).includes(i) && i !== info?.you)
-    .map((i) => table.seats[i].name || `seat ${i + 1}`);
-  const who = pending.length ? `waiting for ${pending.join(" and ")} to accept the rematch` : "";
-  $("#lobby-msg").textContent = who || (full ? (info?.owner ? "" : "waiting for the creator to start") : "waiting for every seat to be filled");
+    .map((i) => table.seats[i].name || seatName(i));
+  const who = pending.length ? t("waiting for {names} to accept the rematch", { names: pending.join(t(" and ")) }) : "";
+  $("#lobby-msg").textContent = who || (full ? (info?.owner ? "" : t("waiting for the creator to start")) : t("waiting for every seat to be filled"));
   // The name box is for taking a seat: not shown to someone already seated.
   $("#join-name").closest("label").hidden = !(info && info.you === null && !full);
 }
@@ -242,17 +243,17 @@ function drawPlayers(msg) {
   box.replaceChildren();
   const view = msg.view;
   const toAct = view && !view.over ? (view.to_act ?? (view.actors || [])[0]) : null;
-  box.append(el("h3", {}, "Players"));
+  box.append(el("h3", {}, t("Players")));
   for (const s of msg.table.seats) {
     box.append(el("div", { class: `seat ${s.seat === msg.seat ? "me" : ""} ${s.seat === toAct ? "turn" : ""}` },
       el("span", { class: `status-dot ${s.connected ? "online" : "offline"}` }), " ",
-      el("strong", {}, s.name || `seat ${s.seat + 1}`), " ", accountMark(s), s.seat === msg.seat ? " (you)" : "",
-      s.seat === toAct ? el("span", { class: "pill warn" }, s.seat === msg.seat ? "your move" : "to move") : "",
+      el("strong", {}, s.name || seatName(s.seat)), " ", accountMark(s), s.seat === msg.seat ? ` ${t("(you)")}` : "",
+      s.seat === toAct ? el("span", { class: "pill warn" }, s.seat === msg.seat ? t("your move") : t("to move")) : "",
       clockChip(msg, s), awayNote(msg, s), standIn(msg, s)));
   }
   drawAway(msg);
   const watching = msg.table.spectators || [];
-  if (watching.length) box.append(el("div", { class: "muted", id: "spectators" }, `Watching: ${watching.join(", ")}`));
+  if (watching.length) box.append(el("div", { class: "muted", id: "spectators" }, t("Watching: {names}", { names: watching.join(", ") })));
 }
 
 // A person whose page is closed: said in words, with when a bot takes over for them.
@@ -263,9 +264,9 @@ function isAway(msg, s) {
   return !shared || !!s.bot_at;
 }
 function awayText(name, until) {
-  if (!until) return `${name} is away`;
+  if (!until) return t("{name} is away", { name });
   const left = Math.max(0, Math.ceil(until - Date.now() / 1000));
-  return left > 0 ? `${name} is away — a bot plays for them in ${left} s` : `${name} is away — a bot plays for them now`;
+  return left > 0 ? t("{name} is away — a bot plays for them in {seconds} s", { name, seconds: left }) : t("{name} is away — a bot plays for them now", { name });
 }
 function awayUntil(msg, s) {
   return s.bot_at ? s.bot_at + (Date.now() / 1000 - msg.now) : 0;  // in this clock
@@ -273,8 +274,8 @@ function awayUntil(msg, s) {
 function awayNote(msg, s) {
   if (!isAway(msg, s)) return "";
   const until = awayUntil(msg, s);
-  return el("div", { class: "away-note muted", "data-away": s.seat, "data-until": until ? String(until) : false, "data-name": s.name || `seat ${s.seat + 1}` },
-    awayText(s.name || `seat ${s.seat + 1}`, until));
+  return el("div", { class: "away-note muted", "data-away": s.seat, "data-until": until ? String(until) : false, "data-name": s.name || seatName(s.seat) },
+    awayText(s.name || seatName(s.seat), until));
 }
 function drawAway(msg) {
   let box = document.getElementById("away");
@@ -283,7 +284,7 @@ function drawAway(msg) {
   if (!box) { box = el("div", { id: "away", class: "panel away", role: "status" }); $(".layout").before(box); }
   box.replaceChildren(...gone.map((s) => {
     const until = awayUntil(msg, s);
-    return el("div", { "data-away": s.seat, "data-until": until ? String(until) : false, "data-name": s.name || `seat ${s.seat + 1}` }, awayText(s.name || `seat ${s.seat + 1}`, until));
+    return el("div", { "data-away": s.seat, "data-until": until ? String(until) : false, "data-name": s.name || seatName(s.seat) }, awayText(s.name || seatName(s.seat), until));
   }));
 }
 setInterval(() => {
@@ -296,11 +297,11 @@ setInterval(() => {
 // the owner may hand a gone person's seat to a bot.
 function standIn(msg, s) {
   if (s.kind !== "person" || msg.table.status !== "running") return "";
-  const name = s.name || `seat ${s.seat + 1}`;
+  const name = s.name || seatName(s.seat);
   if (s.stand_in) {
-    const note = el("div", { class: "pill", "data-stand-in": s.seat }, `bot playing for ${name}`);
+    const note = el("div", { class: "pill", "data-stand-in": s.seat }, t("bot playing for {name}", { name }));
     if (s.seat !== msg.seat) return note;
-    return el("div", {}, note, el("button", { type: "button", id: "take-back", onclick: () => conn.send({ type: "take_back" }) }, "Take my seat back"));
+    return el("div", {}, note, el("button", { type: "button", id: "take-back", onclick: () => conn.send({ type: "take_back" }) }, t("Take my seat back")));
   }
   // not for your own seat played on your other device (your account's): "Play here" is
   if (info && info.owner && s.seat !== msg.seat && s.seat !== info.account_seat) {
@@ -308,7 +309,7 @@ function standIn(msg, s) {
     // page is open (perhaps away from the keys) a quiet link, so the owner can still help.
     const away = !s.connected;
     return el("div", { class: "seat-action" }, el("button", { type: "button", class: away ? "" : "linkish", "data-hand": s.seat, "data-away-hand": away ? "1" : "0", onclick: () => arrange(s.seat, "bot") },
-      away ? `Let a bot play for ${name} now` : `${name} not at the keys? Let a bot play`));
+      away ? t("Let a bot play for {name} now", { name }) : t("{name} not at the keys? Let a bot play", { name })));
   }
   return "";
 }
@@ -323,7 +324,7 @@ function clockChip(msg, s) {
   if (!banks || banks[String(s.seat)] === undefined || msg.table.status !== "running") return "";
   const turn = msg.table.settings.clock_turn;
   const running = turn && turn[0] === s.seat;
-  const chip = el("span", { class: `pill ${running ? "warn" : ""}`, "data-clock": s.seat, title: "time bank" }, `clock ${clockText(banks[String(s.seat)])}`);
+  const chip = el("span", { class: `pill ${running ? "warn" : ""}`, "data-clock": s.seat, title: t("time bank") }, t("clock {time}", { time: clockText(banks[String(s.seat)]) }));
   if (running) {
     const skew = Date.now() / 1000 - msg.now;
     chip.dataset.until = String(turn[1] + banks[String(s.seat)] + skew);
@@ -332,7 +333,7 @@ function clockChip(msg, s) {
 }
 setInterval(() => {
   for (const chip of document.querySelectorAll("[data-clock][data-until]")) {
-    chip.textContent = `clock ${clockText(Number(chip.dataset.until) - Date.now() / 1000)}`;
+    chip.textContent = t("clock {time}", { time: clockText(Number(chip.dataset.until) - Date.now() / 1000) });
   }
 }, 250);
 
@@ -352,11 +353,11 @@ function drawTimer(msg) {
   box.hidden = false;
   const skew = Date.now() / 1000 - msg.now;
   const total = Math.max(1, msg.deadline - msg.now);
-  const who = msg.deadline_seat === msg.seat ? "you" : names()[msg.deadline_seat];
+  const who = msg.deadline_seat === msg.seat ? t("you") : names()[msg.deadline_seat];
   const tick = () => {
     const left = Math.max(0, msg.deadline - (Date.now() / 1000 - skew));
     const clocked = msg.table.settings && msg.table.settings.clock_turn;  // a turn clock, not a window's countdown
-    $("#timer-text").textContent = clocked ? `${who}: ${clockText(left)} left on the clock` : `${who}: ${left.toFixed(left < 10 ? 1 : 0)} s left to answer`;
+    $("#timer-text").textContent = clocked ? t("{who}: {time} left on the clock", { who, time: clockText(left) }) : t("{who}: {seconds} s left to answer", { who, seconds: left.toFixed(left < 10 ? 1 : 0) });
     $("#timer-bar").style.width = `${(100 * left) / total}%`;
     const inBanner = document.getElementById("window-timer");
     if (inBanner) inBanner.textContent = ` ${left.toFixed(left < 10 ? 1 : 0)} s`;
@@ -412,13 +413,13 @@ async function drawResults(msg) {
   const o = msg.outcome;
   const nm = names();
   const order = nm.map((n, i) => i).sort((a, b) => o.ranks[a] - o.ranks[b]);
-  const rows = order.map((i) => el("tr", {}, el("td", {}, `${o.ranks[i]}.`), el("td", {}, nm[i], i === msg.seat ? " (you)" : ""),
-    el("td", {}, String(o.scores[i])), el("td", {}, o.winners.includes(i) ? "★ winner" : "")));
+  const rows = order.map((i) => el("tr", {}, el("td", {}, `${o.ranks[i]}.`), el("td", {}, nm[i], i === msg.seat ? ` ${t("(you)")}` : ""),
+    el("td", {}, String(o.scores[i])), el("td", {}, o.winners.includes(i) ? `★ ${t("winner")}` : "")));
   const body = $("#results-body");
   body.replaceChildren();
-  const winners = o.winners.map((i) => nm[i]).join(" and ");
-  body.append(el("p", { id: "winner-line" }, o.truncated ? "The game was cut off without a winner." : `${winners} ${o.winners.length > 1 ? "win" : "wins"}!`));
-  body.append(el("table", { class: "list" }, el("tr", {}, el("th", {}, "rank"), el("th", {}, "player"), el("th", {}, "score"), el("th", {}, "")), rows));
+  const winners = o.winners.map((i) => nm[i]).join(t(" and "));
+  body.append(el("p", { id: "winner-line" }, o.truncated ? t("The game was cut off without a winner.") : tn("{names} wins!", "{names} win!", o.winners.length, { names: winners })));
+  body.append(el("table", { class: "list" }, el("tr", {}, el("th", {}, t("rank")), el("th", {}, t("player")), el("th", {}, t("score")), el("th", {}, "")), rows));
   if (module && module.resultDetails) body.append(module.resultDetails(msg, nm));
   if (msg.table.series) body.append(el("p", { id: "results-series" }, seriesLine(msg.table.series)));
   $("#rematch").hidden = msg.seat === null && !(info && info.owner);
@@ -439,12 +440,12 @@ function drawWatching(msg) {
   const yours = info?.account_seat;  // the seat your account holds, played on another device
   const live = msg.table.status === "open" || msg.table.status === "running";
   if (live && yours !== null && yours !== undefined && msg.table.seats[yours]?.kind === "person") {
-    const name = msg.table.seats[yours].name || `seat ${yours + 1}`;
-    line.replaceChildren(`You play ${name} (seat ${yours + 1}) from another device. `,
-      el("button", { type: "button", class: "primary", id: "reclaim", onclick: reclaim }, "Play here"));
+    const name = msg.table.seats[yours].name || seatName(yours);
+    line.replaceChildren(`${t("You play {name} (seat {seat}) from another device.", { name, seat: yours + 1 })} `,
+      el("button", { type: "button", class: "primary", id: "reclaim", onclick: reclaim }, t("Play here")));
     return;
   }
-  line.textContent = open ? "You are watching. Sit in an open seat to play." : "You are watching this game.";
+  line.textContent = open ? t("You are watching. Sit in an open seat to play.") : t("You are watching this game.");
 }
 
 // Signed in on another device (or after clearing cookies): this device takes the seat.
@@ -475,7 +476,7 @@ function onMessage(msg) {
   }
   if (msg.type === "error") { toast(msg.reason, "error"); return; }
   if (msg.type === "rematch") {
-    toast(`${msg.by} wants a rematch`);
+    toast(t("{name} wants a rematch", { name: msg.by }));
     rematchOffer(msg);
     return;
   }
@@ -493,9 +494,9 @@ function onMessage(msg) {
   chatState(msg);
   sharedState(msg);
   drawWatching(msg);
-  turnSignal(msg, `${info?.title || "gamenight"}: your decision`);
+  turnSignal(msg, t("{game}: your decision", { game: info?.title || "gamenight" }));
   if (info && msg.seat !== info.you) info.you = msg.seat;
-  $("#status").textContent = STATUS_WORDS[msg.table.status] || msg.table.status;
+  $("#status").textContent = t(STATUS_WORDS[msg.table.status] || msg.table.status);
   $("#status").className = `pill ${msg.table.status === "running" ? "warn" : msg.table.status === "open" ? "ok" : ""}`;
   document.body.dataset.status = msg.table.status;
   document.body.dataset.version = msg.version;
@@ -512,17 +513,18 @@ function onMessage(msg) {
 }
 
 async function main() {
+  await initLanguage();  // the page's language first: everything below is drawn in it
   try { info = await api(`/api/tables/${tableId}`); }
   catch (e) {  // a wrong or old address: say so, and the way back
     $("#game").replaceChildren(el("div", { class: "panel", role: "alert" }, el("p", {}, e.message),
-      el("a", { class: "btn primary", href: "/" }, "Back to the lobby")));
+      el("a", { class: "btn primary", href: "/" }, t("Back to the lobby"))));
     document.querySelector(".layout aside").hidden = true;
     $("#invite").hidden = true;
     return;
   }
   $("#title").textContent = info.title || info.game;
   if (info.practice) {  // everyone who comes sees that the deal follows a known seed
-    $("#status").after(el("span", { class: "pill", id: "practice", title: "the seed is chosen and public: every deal can be known in advance" }, `practice · seed ${info.practice.seed}`));
+    $("#status").after(el("span", { class: "pill", id: "practice", title: t("the seed is chosen and public: every deal can be known in advance") }, t("practice · seed {seed}", { seed: info.practice.seed })));
   }
   document.title = `gamenight — ${info.title || info.game}`;
   module = await import(`/static/games/${info.game}.js`);

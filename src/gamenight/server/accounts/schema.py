@@ -21,6 +21,8 @@ accounts = Table(
     Column("skeleton", String(96), nullable=True, unique=True),
     # "keep my games out of the open archive" (migration 0009; server/archive.py)
     Column("archive_opt_out", Boolean, nullable=False, default=False, server_default=false()),
+    # the pages' language ("de"; NULL: the browser's), migration 0011 (server/language.py)
+    Column("language", String(8), nullable=True),
 )
 
 sessions = Table(

@@ -166,15 +166,21 @@ def _learn(name: str) -> dict[str, Any] | None:
 
 
 @router.get("/api/games")
-async def list_games() -> list[dict[str, Any]]:
+async def list_games(request: Request) -> list[dict[str, Any]]:
     from gamenight.bots import LEVELS, PARAMETER_CEILINGS
+    from gamenight.i18n import game_text
+    from gamenight.server.language import request_language
 
+    lang = request_language(request)  # the pitch and length in the page's language
     out = []
     for name in games():
         options = describe_options(game_class(name).Options)
+        shown = spec(name).to_json()
+        for word in ("pitch", "length"):
+            shown[word] = game_text(spec(name).package, shown[word], lang)
         out.append(
             {
-                **spec(name).to_json(),
+                **shown,
                 "options": options,
                 "levels": list(LEVELS),
                 "file_options": [o["name"] for o in options if o["served"]],

@@ -1,7 +1,7 @@
 // Arne's components drawn as SVG: card faces (colour band with a symbol, value or icon, full
 // name), stack marks and the colour symbols. A card's rule in words is the game's rules.py
 // (the rules panel, rules.js), written once.
-import { svg } from "/static/common.js";
+import { svg, t, N_ } from "/static/common.js";
 import { ruleOf } from "/static/rules.js";
 
 // Colours never carry meaning alone: each has a symbol drawn in its band and next to names.
@@ -16,28 +16,28 @@ export const COLOURS = {
 
 export const BLACK = new Set(["MINUS200", "STOP", "CRUSH", "REVERSE", "CHAMELEON", "THIEF", "LOCK"]);
 
-// name on the card (one or two lines), big mark in the middle.
+// name on the card (one or two lines, each a message: "Take a" / "card"), big mark in the middle.
 export const CARDS = {
-  P50: { lines: ["50 points"], big: "50" },
-  P100: { lines: ["100 points"], big: "100" },
-  P200: { lines: ["200 points"], big: "200" },
-  P500: { lines: ["500 points"], big: "500" },
-  P1000: { lines: ["1000 points"], big: "1000" },
-  X2: { lines: ["Doubler"], big: "×2" },
-  X3: { lines: ["Tripler"], big: "×3" },
-  TAKE_RANDOM: { lines: ["Take a", "card"], icon: "take" },
-  DEMAND_POINTS: { lines: ["Demand", "2 points"], icon: "demand" },
-  DEMAND_BLACK: { lines: ["Demand", "2 black"], icon: "demand" },
-  DRAW_THREE: { lines: ["Draw", "three"], icon: "draw" },
-  PASS_HANDS: { lines: ["Pass", "hands"], icon: "pass" },
-  SWAP_PLACES: { lines: ["Swap", "places"], icon: "swap" },
-  MINUS200: { lines: ["Minus 200"], big: "−200" },
-  CHAMELEON: { lines: ["Chameleon"], icon: "chameleon" },
-  THIEF: { lines: ["Thief"], icon: "thief" },
-  CRUSH: { lines: ["Crush"], icon: "crush" },
-  LOCK: { lines: ["Lock"], icon: "lock" },
-  STOP: { lines: ["Stop!"], icon: "stop" },
-  REVERSE: { lines: ["Reverse!"], icon: "reverse" },
+  P50: { lines: [N_("50 points")], big: "50" },
+  P100: { lines: [N_("100 points")], big: "100" },
+  P200: { lines: [N_("200 points")], big: "200" },
+  P500: { lines: [N_("500 points")], big: "500" },
+  P1000: { lines: [N_("1000 points")], big: "1000" },
+  X2: { lines: [N_("Doubler")], big: "×2" },
+  X3: { lines: [N_("Tripler")], big: "×3" },
+  TAKE_RANDOM: { lines: [N_("Take a"), N_("card")], icon: "take" },
+  DEMAND_POINTS: { lines: [N_("Demand"), N_("2 points")], icon: "demand" },
+  DEMAND_BLACK: { lines: [N_("Demand"), N_("2 black")], icon: "demand" },
+  DRAW_THREE: { lines: [N_("Draw"), N_("three")], icon: "draw" },
+  PASS_HANDS: { lines: [N_("Pass"), N_("hands")], icon: "pass" },
+  SWAP_PLACES: { lines: [N_("Swap"), N_("places")], icon: "swap" },
+  MINUS200: { lines: [N_("Minus 200")], big: "−200" },
+  CHAMELEON: { lines: [N_("Chameleon")], icon: "chameleon" },
+  THIEF: { lines: [N_("Thief")], icon: "thief" },
+  CRUSH: { lines: [N_("Crush")], icon: "crush" },
+  LOCK: { lines: [N_("Lock")], icon: "lock" },
+  STOP: { lines: [N_("Stop!")], icon: "stop" },
+  REVERSE: { lines: [N_("Reverse!")], icon: "reverse" },
 };
 
 export const MARKS = {
@@ -62,7 +62,7 @@ export function cardWords(name) {
   if (colour && type.startsWith("P")) return `${colourWord(colour)} ${info.big}`; // PASS_HANDS has no colour
   if (type === "X2") return `${colourWord(colour)} doubler`;
   if (type === "MINUS200") return `${colourWord(colour)} −200`;
-  return info.lines.join(" ");
+  return info.lines.map((line) => t(line)).join(" ");
 }
 
 /** The card's rule in player words (from the rules panel's data: "" until it is loaded). */
@@ -116,7 +116,7 @@ export function cardFace(name, { width = 56, marks = null, label = null } = {}) 
       textLength: big.length > 3 ? 46 : false, lengthAdjust: "spacingAndGlyphs" }, big));
   }
   const lines = marks && Object.keys(MARKS).some((k) => marks[k]) ? [] : info.lines;
-  lines.forEach((line, i) => {
+  lines.map((line) => t(line)).forEach((line, i) => {  // each line of the name in the page's language
     const y = lines.length === 1 ? 68 : 62 + i * 10;
     face.append(svg("text", { x: 28, y, "font-size": 9, "text-anchor": "middle", fill: ink,
       textLength: line.length > 9 ? 48 : false, lengthAdjust: "spacingAndGlyphs" }, line));

@@ -1,20 +1,20 @@
 // Arne in the lobby: its picture, its variants and the options players choose, in player
 // words. Every other option is a designer's setting, shown only under "Advanced".
-import { svg } from "/static/common.js";
+import { svg, N_ } from "/static/common.js";
 import { cardFace } from "/static/games/arne-cards.js";
 
 export const variants = [
-  { id: "normal", title: "Normal", sentence: "The highest display wins.", options: {}, players: [2, 6] },
-  { id: "losing", title: "Losing game", sentence: "The lowest display wins: give your cards away.", options: { mode: "losing" }, players: [2, 6] },
-  { id: "team", title: "Team game", sentence: "Teams of two share a colour and add their scores.", options: { variant: "team" }, players: [4, 12], even: true },
-  { id: "dummy", title: "Dummy game", sentence: "One extra colour belongs to nobody; Reverse! takes it over.", options: { variant: "dummy" }, players: [2, 5] },
-  { id: "learning", title: "Learning game", sentence: "Fewer cards, no doubler: a first game to learn the cards.", options: { learning: true }, players: [2, 6] },
+  { id: "normal", title: N_("Normal"), sentence: N_("The highest display wins."), options: {}, players: [2, 6] },
+  { id: "losing", title: N_("Losing game"), sentence: N_("The lowest display wins: give your cards away."), options: { mode: "losing" }, players: [2, 6] },
+  { id: "team", title: N_("Team game"), sentence: N_("Teams of two share a colour and add their scores."), options: { variant: "team" }, players: [4, 12], even: true },
+  { id: "dummy", title: N_("Dummy game"), sentence: N_("One extra colour belongs to nobody; Reverse! takes it over."), options: { variant: "dummy" }, players: [2, 5] },
+  { id: "learning", title: N_("Learning game"), sentence: N_("Fewer cards, no doubler: a first game to learn the cards."), options: { learning: true }, players: [2, 6] },
 ];
 
 // Options a player may want, with words; the rest go under "Advanced (designers)".
 export const playerOptions = [
-  { name: "hand_size", label: "Cards in hand", sentence: "Cards dealt to each player at the start." },
-  { name: "series_games", label: "Games in a row", sentence: "Play several games; the totals decide." },
+  { name: "hand_size", label: N_("Cards in hand"), sentence: N_("Cards dealt to each player at the start.") },
+  { name: "series_games", label: N_("Games in a row"), sentence: N_("Play several games; the totals decide.") },
 ];
 
 export function picture() {

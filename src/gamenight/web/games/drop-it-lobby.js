@@ -1,12 +1,12 @@
 // Drop It in the lobby: its picture and the variants players choose.
-import { svg } from "/static/common.js";
+import { svg, N_ } from "/static/common.js";
 
 export const variants = [
-  { id: "standard", title: "Standard", sentence: "Edge marks forbid touching the board's edge in a colour.", options: {}, players: [2, 4] },
-  { id: "easy", title: "Easy edges", sentence: "No edge marks: only pieces of your shape or colour are off limits.", options: { edge_mode: "none" }, players: [2, 4] },
-  { id: "shape", title: "Shape edges", sentence: "The edge marks forbid shapes instead of colours.", options: { edge_mode: "shape" }, players: [2, 4] },
-  { id: "teams", title: "Teams", sentence: "Two teams, seats alternating; each team drops for one side.", options: { teams: true }, players: [2, 6] },
-  { id: "jokers", title: "Jokers", sentence: "Two jokers per side rescue a drop that broke a rule; unused ones score 3.", options: { jokers: true }, players: [2, 4] },
+  { id: "standard", title: N_("Standard"), sentence: N_("Edge marks forbid touching the board's edge in a colour."), options: {}, players: [2, 4] },
+  { id: "easy", title: N_("Easy edges"), sentence: N_("No edge marks: only pieces of your shape or colour are off limits."), options: { edge_mode: "none" }, players: [2, 4] },
+  { id: "shape", title: N_("Shape edges"), sentence: N_("The edge marks forbid shapes instead of colours."), options: { edge_mode: "shape" }, players: [2, 4] },
+  { id: "teams", title: N_("Teams"), sentence: N_("Two teams, seats alternating; each team drops for one side."), options: { teams: true }, players: [2, 6] },
+  { id: "jokers", title: N_("Jokers"), sentence: N_("Two jokers per side rescue a drop that broke a rule; unused ones score 3."), options: { jokers: true }, players: [2, 4] },
 ];
 
 export const playerOptions = [];

@@ -1,15 +1,15 @@
 // Drop or Stop in the lobby: its picture, its decks and the options players choose.
-import { svg } from "/static/common.js";
+import { svg, N_ } from "/static/common.js";
 
 export const variants = [
-  { id: "standard", title: "Standard deck", sentence: "Cards 1 to 5, seven of each, and four FLEX cards.", options: {} },
-  { id: "descending", title: "Gentle deck", sentence: "More low cards than high ones: easier to stay under 11.", options: { deck: "descending" } },
-  { id: "1to6", title: "Deck with sixes", sentence: "Cards 1 to 6 and three FLEX: every draw is a bigger risk.", options: { deck: "1to6" } },
+  { id: "standard", title: N_("Standard deck"), sentence: N_("Cards 1 to 5, seven of each, and four FLEX cards."), options: {} },
+  { id: "descending", title: N_("Gentle deck"), sentence: N_("More low cards than high ones: easier to stay under 11."), options: { deck: "descending" } },
+  { id: "1to6", title: N_("Deck with sixes"), sentence: N_("Cards 1 to 6 and three FLEX: every draw is a bigger risk."), options: { deck: "1to6" } },
 ];
 
 export const playerOptions = [
-  { name: "wins_to_win", label: "Round wins to win", sentence: "How many rounds a player must win to win the game." },
-  { name: "target", label: "Target total", sentence: "The highest total that does not go over." },
+  { name: "wins_to_win", label: N_("Round wins to win"), sentence: N_("How many rounds a player must win to win the game.") },
+  { name: "target", label: N_("Target total"), sentence: N_("The highest total that does not go over.") },
 ];
 
 function card(x, rot, text, fill) {

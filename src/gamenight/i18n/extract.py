@@ -1,0 +1,126 @@
+"""Babel extraction methods for what Babel cannot read itself (named in babel.cfg and
+games-babel.cfg as `gamenight.i18n.extract.<function>`):
+
+- `extract_html`: every text and every shown attribute (title, placeholder, aria-label,
+  alt) of a page; the page's own script translates the same texts at load (common.js).
+- `extract_rules`: a game's rules in player words (its `rules.py`, data, no `_()` calls):
+  every section title and paragraph, entry name and rule, and the entries' heading.
+- `extract_spec`: the player-facing words of a game's SPEC (its pitch and length).
+
+Each yields Babel's (lineno, funcname, message, comments).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Collection, Iterator, Mapping
+from html.parser import HTMLParser
+from typing import IO, Any
+
+Found = tuple[int, str | None, str | tuple[str, ...], list[str]]
+
+SHOWN_ATTRIBUTES = ("title", "placeholder", "aria-label", "alt")
+SKIPPED_TAGS = ("script", "style", "code")  # code: addresses, never words
+
+
+def one_space(text: str) -> str:
+    """Text as a page shows it: runs of white space are one space, none at either end."""
+    return " ".join(text.split())
+
+
+class _PageTexts(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[int, str]] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in SKIPPED_TAGS:
+            self._skip += 1
+        for name, value in attrs:
+            if name in SHOWN_ATTRIBUTES and value and one_space(value):
+                self.found.append((self.getpos()[0], one_space(value)))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in SKIPPED_TAGS and self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        text = one_space(data)
+        if text and not self._skip and any(ch.isalpha() for ch in text):
+            self.found.append((self.getpos()[0], text))
+
+
+def page_texts(source: str) -> list[tuple[int, str]]:
+    """(line, text) of every text a page shows as written (white space made one space)."""
+    parser = _PageTexts()
+    parser.feed(source)
+    parser.close()
+    return parser.found
+
+
+def extract_html(
+    fileobj: IO[bytes],
+    keywords: Collection[str],
+    comment_tags: Collection[str],
+    options: Mapping[str, Any],
+) -> Iterator[Found]:
+    source = fileobj.read().decode(options.get("encoding", "utf-8"))
+    for line, text in page_texts(source):
+        if text != "gamenight":  # the name of the platform is not translated
+            yield line, None, text, []
+
+
+def _lines(tree: ast.AST) -> dict[str, int]:
+    """Each string constant of a module -> its first line (adjacent literals are one)."""
+    found: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found.setdefault(node.value, node.lineno)
+    return found
+
+
+def rules_messages(rules: Any) -> Iterator[tuple[str, str]]:
+    """(message, note for translators) of a game's rules module, in the order shown."""
+    for section in rules.SECTIONS:
+        yield section.title, f"rules section '{section.key}': title"
+        for paragraph in section.paragraphs:
+            yield paragraph, f"rules section '{section.key}'"
+    yield rules.ENTRIES_TITLE, "heading of the cards, pieces or terms"
+    for entry in rules.ENTRIES:
+        yield entry.name, f"rules entry '{entry.key}': its name"
+        yield entry.rule, f"rules entry '{entry.key}': its rule"
+
+
+def extract_rules(
+    fileobj: IO[bytes],
+    keywords: Collection[str],
+    comment_tags: Collection[str],
+    options: Mapping[str, Any],
+) -> Iterator[Found]:
+    source = fileobj.read().decode(options.get("encoding", "utf-8"))
+    name = getattr(fileobj, "name", "rules.py")
+    namespace: dict[str, Any] = {"__name__": "gamenight_rules_extracted"}
+    exec(compile(source, name, "exec"), namespace)  # data only: the rules as the game has them
+    lines = _lines(ast.parse(source))
+    rules = type("Rules", (), namespace)
+    for message, note in rules_messages(rules):
+        yield lines.get(message, 0), None, message, [note]
+
+
+SPEC_WORDS = ("pitch", "length")  # the SPEC's fields a person reads (the title is a name)
+
+
+def extract_spec(
+    fileobj: IO[bytes],
+    keywords: Collection[str],
+    comment_tags: Collection[str],
+    options: Mapping[str, Any],
+) -> Iterator[Found]:
+    source = fileobj.read().decode(options.get("encoding", "utf-8"))
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "GameSpec"):
+            continue
+        for word in node.keywords:
+            if word.arg in SPEC_WORDS and isinstance(word.value, ast.Constant):
+                yield word.value.lineno, None, str(word.value.value), [f"the game's {word.arg}"]

@@ -1,0 +1,42 @@
+"""The terminal speaks the language of LANG / LC_ALL / LANGUAGE (issue 46, item 4)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+from tests.terminal.helpers import GAMENIGHT, environment
+
+
+def run_in(lang: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = environment(LANG=lang, LC_ALL="", LC_MESSAGES="", LANGUAGE="", COLUMNS="100")
+    return subprocess.run(
+        [*GAMENIGHT, *argv], env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_gamenight_games_in_german() -> None:
+    run = run_in("de_DE.UTF-8", "games")
+    assert run.returncode == 0, run.stderr
+    header = run.stdout.splitlines()[1]
+    assert "Spiel" in header and "Spieler" in header and "Optionen" in header, run.stdout
+    assert "gerade" in run.stdout  # Arne's team game: "4-12, gerade"
+    assert "players" not in header and not re.search(r"\beven\b", run.stdout)
+
+
+def test_the_rules_in_russian_and_dutch_and_a_card_by_its_translated_name() -> None:
+    run = run_in("ru_RU.UTF-8", "rules", "drop-or-stop")
+    assert run.returncode == 0, run.stderr
+    assert "Drop or Stop: правила" in run.stdout and "Цель игры" in run.stdout
+    assert all(len(line) <= 80 for line in run.stdout.splitlines())
+    card = run_in("nl_NL.UTF-8", "rules", "arne", "Keer om!")
+    assert card.returncode == 0, card.stderr
+    assert card.stdout.startswith("Keer om!:") and "(A35, A37, A51)" in card.stdout
+
+
+def test_an_error_line_in_german_and_english_under_c() -> None:
+    run = run_in("de_DE.UTF-8", "rules", "chess")
+    assert run.returncode != 0
+    assert run.stderr.startswith("Fehler: kein Spiel 'chess'"), run.stderr
+    plain = run_in("C", "rules", "chess")
+    assert plain.stderr.startswith("error: no game 'chess'"), plain.stderr

@@ -1,0 +1,197 @@
+"""The pages in German, Dutch and Russian (issue 46, item 4): chosen from the browser's
+languages, switched in the header, remembered per device and per account; no English left
+on the lobby (aside from names) and nothing wider than a 390 px phone."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.pofile import read_po
+from playwright.sync_api import Browser, Page
+
+from gamenight.i18n.build import domains
+from tests.server.helpers import Server, wait_js
+from tests.web.conftest import PHONE, serious_violations
+
+SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+NAMES = {"gamenight", "arne", "drop", "stop", "flex", "bot", "bots", "min", "lobby", "ann"}
+WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def words(text: str) -> set[str]:
+    return {w.lower() for w in WORD.findall(text)}
+
+
+def catalogue_words(lang: str) -> tuple[set[str], set[str]]:
+    """(words of every English message, words of `lang`'s translations) of every catalogue."""
+    english: set[str] = set()
+    translated: set[str] = set()
+    for domain in domains():
+        with domain.po(lang).open("rb") as file:
+            po = read_po(file, locale=lang)
+        for message in po:
+            if not message.id:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            english |= words(" ".join(ids))
+            translated |= words(" ".join(s for s in strings if s))
+    return english, translated
+
+
+def english_left(text: str, lang: str) -> set[str]:
+    """Words on the page that are words of our English messages and of no translation."""
+    english, translated = catalogue_words(lang)
+    return (words(text) & english) - translated - NAMES
+
+
+OVERFLOW_JS = """() => {
+  const width = document.documentElement.clientWidth;
+  const page = document.documentElement.scrollWidth;
+  const bad = page > width + 1 ? [`page ${page}px`] : [];
+  const scrolls = (n) => {
+    for (let p = n.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === "auto" || o === "scroll") return true;
+    }
+    return false;
+  };
+  for (const n of document.querySelectorAll("body *")) {
+    const r = n.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    if (n.closest("[hidden], details:not([open]) > :not(summary)")) continue;
+    const style = getComputedStyle(n);
+    if (style.visibility === "hidden" || style.position === "fixed") continue;
+    const what = `${n.localName}${n.id ? "#" + n.id : ""}: ${n.textContent.trim().slice(0, 40)}`;
+    const out = r.right > width + 1 || r.left < -1;
+    if (!scrolls(n) && out) bad.push(`${what} (right ${Math.round(r.right)})`);
+    const clips = style.overflowX === "hidden" || style.textOverflow === "ellipsis";
+    if (clips && n.scrollWidth > n.clientWidth + 1) bad.push(`${what} (clipped)`);
+  }
+  return bad;
+}"""
+
+
+def open_in(browser: Browser, lang: str, size: dict[str, int] = PHONE) -> Page:
+    """A fresh person whose browser speaks `lang` (navigator.languages, Accept-Language)."""
+    context = browser.new_context(viewport=size, locale=lang)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors  # type: ignore[attr-defined]
+    page.set_default_timeout(15000)
+    return page
+
+
+def lobby_in(page: Page, server: Server, lang: str) -> None:
+    page.goto(server.url)
+    page.wait_for_selector(".game-card .pic svg")
+    wait_js(page, f"document.documentElement.lang === {lang!r}")
+    page.wait_for_selector("label.variant")  # the game's own lobby module has drawn
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang", "sample"),
+    [
+        ("de-DE", "de", "Was spielen wir?"),
+        ("nl-NL", "nl", "Wat gaan we spelen?"),
+        ("ru-RU", "ru", "Во что сыграем?"),
+    ],
+)
+def test_the_lobby_speaks_the_browsers_language_with_no_english_left_and_fits_a_phone(
+    server: Server, browser: Browser, locale: str, lang: str, sample: str
+) -> None:
+    page = open_in(browser, locale)
+    lobby_in(page, server, lang)
+    text = page.locator("body").inner_text()
+    assert sample in text
+    assert english_left(text, lang) == set(), text
+    for game in ("arne", "drop-it"):  # every game's variants and pitch, too
+        page.click(f'.game-card[data-game="{game}"]')
+        page.wait_for_selector(f'.game-card.chosen[data-game="{game}"]')
+        assert english_left(page.locator("body").inner_text(), lang) == set()
+    page.click('.game-card[data-game="drop-or-stop"]')
+    assert page.evaluate(OVERFLOW_JS) == []
+    assert serious_violations(page) == []
+    if lang in ("de", "ru"):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(SHOTS / f"i18n-lobby-{lang}.png"))
+        page.screenshot(path=str(SHOTS / f"i18n-lobby-{lang}-full.png"), full_page=True)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_header_switches_the_language_and_the_device_remembers_it(
+    server: Server, browser: Browser
+) -> None:
+    page = open_in(browser, "en-US")
+    lobby_in(page, server, "en")
+    assert "What shall we play?" in page.locator("body").inner_text()
+    with page.expect_navigation():
+        page.select_option("#lang", "nl")
+    lobby_in(page, server, "nl")
+    assert "Wat gaan we spelen?" in page.locator("body").inner_text()
+    assert page.evaluate("localStorage.getItem('gamenight.lang')") == "nl"
+    # The server's own answers follow the page: the games' pitch and the rules panel.
+    games: list[dict[str, Any]] = page.evaluate("fetch('/api/games').then((r) => r.json())")
+    pitch = next(g["pitch"] for g in games if g["name"] == "drop-or-stop")
+    assert "11" in pitch and "Draw another card" not in pitch
+    page.goto(server.url)  # a new visit: still Dutch
+    lobby_in(page, server, "nl")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_an_account_keeps_its_language_on_every_device(server: Server, browser: Browser) -> None:
+    first = open_in(browser, "en-US")
+    first.goto(server.url)
+    signup = first.request.post(
+        f"{server.url}/api/accounts",
+        data={"name": "Lotte", "password": "a long and odd passphrase 7"},
+    )
+    assert signup.status in (200, 201), signup.text()
+    lobby_in(first, server, "en")
+    with first.expect_navigation():
+        first.select_option("#lang", "ru")
+    lobby_in(first, server, "ru")
+    # Another device, a German browser: signed in as Lotte, the page is Russian.
+    other = open_in(browser, "de-DE")
+    other.goto(server.url)
+    login = other.request.post(
+        f"{server.url}/api/session",
+        data={"name": "Lotte", "password": "a long and odd passphrase 7"},
+    )
+    assert login.status == 200, login.text()
+    lobby_in(other, server, "ru")
+    assert (
+        other.request.post(f"{server.url}/api/account/language", data={"language": "xx"}).status
+        == 400
+    )
+
+
+def test_the_table_page_and_its_rules_panel_speak_german(server: Server, browser: Browser) -> None:
+    page = open_in(browser, "de-DE", {"width": 1280, "height": 900})
+    page.goto(server.url)
+    r = page.request.post(
+        f"{server.url}/api/tables",
+        data={
+            "game": "drop-or-stop",
+            "options": {"players": 2},
+            "seats": ["open", "easy"],
+            "sit": 0,
+            "name": "Ann",
+            "settings": {"bot_delay": 0},
+        },
+    )
+    assert r.status == 201, r.text()
+    page.goto(f"{server.url}/tables/{r.json()['id']}")
+    wait_js(page, "document.body.dataset.status === 'running'")
+    page.wait_for_selector("#rules-list .rule-section")
+    text = page.locator("body").inner_text()
+    assert "Spieler" in text and "Spielprotokoll" in text and "Regeln" in text
+    rules = page.locator("#rules-list").inner_text()
+    assert "Das Ziel" in rules and "The goal" not in rules
+    assert not page.errors  # type: ignore[attr-defined]
