@@ -66,16 +66,29 @@ function drawCatalogue() {
   }
 }
 
+// A seat option (declared seat=True: the engine's seat index from 0, or "random") is chosen
+// as a player number from 1, as people count; the value sent is the engine's index.
+function seatChoices(select) {
+  const players = Math.max(1, Number($('#players-opt [name="players"]')?.value) || 1);
+  const values = ["random", ...Array.from({ length: Math.min(players, 12) }, (_, i) => String(i))];
+  const kept = select.value || select.dataset.value;
+  const want = values.includes(kept) ? kept : values.includes(select.dataset.default) ? select.dataset.default : "random";
+  select.replaceChildren(...values.map((v) => el("option", { value: v, selected: v === want },
+    v === "random" ? "random" : `player ${Number(v) + 1}`)));
+}
+
 function optionInput(o, value) {
   const shown = value === null || value === undefined ? "" : Array.isArray(value) ? value.join(",") : String(value);
   let input;
-  if (o.choices) input = el("select", { name: o.name }, o.choices.map((c) => el("option", { value: String(c), selected: String(c) === shown }, String(c))));
+  if (o.seat) input = el("select", { name: o.name, "data-seat-option": "true", "data-value": shown });
+  else if (o.choices) input = el("select", { name: o.name }, o.choices.map((c) => el("option", { value: String(c), selected: String(c) === shown }, String(c))));
   else if (o.type === "bool") input = el("select", { name: o.name }, ["true", "false"].map((c) => el("option", { value: c, selected: shown === c }, c === "true" ? t("yes") : t("no"))));
   else {
     const numeric = o.type === "int" || o.type === "float";
     input = el("input", { name: o.name, value: shown, type: numeric ? "number" : "text", step: o.type === "float" ? "any" : "1", min: o.min ?? false, max: o.max ?? false });
   }
   input.dataset.default = o.default === null ? "" : Array.isArray(o.default) ? o.default.join(",") : String(o.default);
+  if (o.seat) seatChoices(input);
   return input;
 }
 
@@ -115,7 +128,7 @@ function drawForm() {
   const pOpt = game.options.find((o) => o.name === "players");
   const pInput = el("input", { name: "players", type: "number", step: "1", value: String(game.default_players), "aria-describedby": "players-err players-hint" });
   pInput.dataset.default = String(pOpt ? pOpt.default : game.default_players);
-  pInput.addEventListener("change", () => { checkPlayers(); drawSeats(); });
+  pInput.addEventListener("change", () => { checkPlayers(); drawSeats(); document.querySelectorAll("[data-seat-option]").forEach(seatChoices); });
   pInput.addEventListener("input", checkPlayers);
   $("#players-opt").replaceChildren(el("label", { class: "opt" }, t("Players"), pInput,
     el("small", { id: "players-hint" }), el("small", { class: "field-err", id: "players-err", role: "alert" })));
