@@ -17,7 +17,20 @@ from tests.server.helpers import Server, wait_js
 from tests.web.conftest import PHONE, serious_violations
 
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
-NAMES = {"gamenight", "arne", "drop", "stop", "flex", "bot", "bots", "min", "lobby", "ann"}
+# names, and each language in its own words in the switcher
+NAMES = {
+    "gamenight",
+    "arne",
+    "drop",
+    "stop",
+    "flex",
+    "bot",
+    "bots",
+    "min",
+    "lobby",
+    "ann",
+    "english",
+}
 WORD = re.compile(r"[A-Za-z]{3,}")
 
 
@@ -172,8 +185,13 @@ def test_an_account_keeps_its_language_on_every_device(server: Server, browser: 
     )
 
 
-def test_the_table_page_and_its_rules_panel_speak_german(server: Server, browser: Browser) -> None:
-    page = open_in(browser, "de-DE", {"width": 1280, "height": 900})
+@pytest.mark.parametrize(("locale", "lang"), [("de-DE", "de"), ("ru-RU", "ru"), ("nl-NL", "nl")])
+def test_a_drop_or_stop_table_speaks_the_language_and_fits_a_phone(
+    server: Server, browser: Browser, locale: str, lang: str
+) -> None:
+    """The table page's chrome, the game's own page, its log and its rules panel: no English
+    left (names aside) at 390 px, nothing wider than the phone, after a few moves."""
+    page = open_in(browser, locale)
     page.goto(server.url)
     r = page.request.post(
         f"{server.url}/api/tables",
@@ -189,9 +207,22 @@ def test_the_table_page_and_its_rules_panel_speak_german(server: Server, browser
     assert r.status == 201, r.text()
     page.goto(f"{server.url}/tables/{r.json()['id']}")
     wait_js(page, "document.body.dataset.status === 'running'")
-    page.wait_for_selector("#rules-list .rule-section")
+    page.wait_for_selector("#rules-list .rule-section", state="attached")
+    for _ in range(3):  # a few moves: the log's sentences, perhaps a reveal
+        page.wait_for_selector("#drop:not([disabled]), #results:not([hidden])")
+        if page.locator("#results:not([hidden])").count():
+            break
+        page.click("#drop" if _ < 2 else "#stop")
+        page.wait_for_timeout(300)
+    page.wait_for_selector("#log div")
     text = page.locator("body").inner_text()
-    assert "Spieler" in text and "Spielprotokoll" in text and "Regeln" in text
+    assert english_left(text, lang) == set(), text
+    page.click("#howto summary")  # the rules panel, closed on a phone, opened
     rules = page.locator("#rules-list").inner_text()
-    assert "Das Ziel" in rules and "The goal" not in rules
+    assert english_left(rules, lang) == set(), rules
+    assert {"de": "Das Ziel", "ru": "Цель игры", "nl": "Het doel"}[lang] in rules
+    assert page.evaluate(OVERFLOW_JS) == []
+    if lang in ("de", "ru"):
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(SHOTS / f"i18n-table-{lang}.png"), full_page=True)
     assert not page.errors  # type: ignore[attr-defined]

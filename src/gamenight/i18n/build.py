@@ -42,7 +42,9 @@ from gamenight.i18n import DEFAULT, GAME_DOMAIN, LANGUAGES, PLATFORM_DOMAIN, pac
 
 HERE = Path(__file__).parent
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT)
-WEB_PREFIX = "web/"  # a message with a location under here is in the pages' JSON
+# A message with a location under web/ is in the pages' JSON, and so is one of these server
+# modules, whose words the pages show (the chat's quick phrases).
+WEB_SOURCES = ("web/", "server/chat.py")
 # The files whose every message is translated (the check fails on a gap there); the rest
 # is on its way (a message missing a translation is shown in English). Every game's own
 # catalogue (its rules, its pitch) is covered whole.
@@ -53,6 +55,13 @@ COVERED = (
     "web/table.js",
     "web/common.js",
     "web/rules.js",
+    "web/chat.js",
+    "web/turn-signal.js",
+    "web/shared-screen.js",
+    "web/moment.js",
+    "server/chat.py",
+    "web/games/drop-or-stop.js",
+    "web/games/coach.js",
     "web/games/*-lobby.js",
     "web/games/arne-cards.js",
     "cli/*.py",
@@ -176,7 +185,7 @@ def web_json(lang: str, po: Catalog | None) -> bytes:
     for message in po or ():
         if not message.id or not message.string or message.fuzzy:
             continue
-        if not any(path.startswith(WEB_PREFIX) for path, _ in message.locations):
+        if not any(path.startswith(WEB_SOURCES) for path, _ in message.locations):
             continue
         if isinstance(message.id, tuple):
             forms = list(message.string)

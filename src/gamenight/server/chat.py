@@ -23,6 +23,7 @@ from fastapi import APIRouter, Request
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, insert, select
 
 from gamenight.engine.core import BadInput
+from gamenight.i18n import N_
 from gamenight.server.db import Store, metadata, token_hash
 from gamenight.server.limits import TokenBucket
 from gamenight.server.names import invisible
@@ -36,13 +37,13 @@ RATE = 0.5  # chat lines per second of one seat...
 BURST = 5  # ...after a burst of this many
 ROOMS_KEPT = 2000  # rooms held in memory (the rest are read again when needed)
 # Quick phrases: one tap, the same words for everyone.
-PHRASES = {
-    "gg": "good game",
-    "nice": "nice drop",
-    "wp": "well played",
-    "hi": "hello!",
-    "think": "thinking…",
-    "oops": "oops",
+PHRASES = {  # (N_: the pages show each in their language, web/chat.js)
+    "gg": N_("good game"),
+    "nice": N_("nice drop"),
+    "wp": N_("well played"),
+    "hi": N_("hello!"),
+    "think": N_("thinking…"),
+    "oops": N_("oops"),
 }
 MESSAGES = ("chat", "chat_share", "chat_sync")  # their refusals are "chat_refused"
 

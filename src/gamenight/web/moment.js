@@ -3,7 +3,7 @@
 // `moment: {version, seconds}`. The page says "seen" once the person has seen it: the game's
 // animation finished while the tab was visible, or they pressed Continue (button or `C`).
 // Sending "seen" only when the server asked for it keeps an older server quiet.
-import { el } from "/static/common.js";
+import { el, t } from "/static/common.js";
 
 let send = null;
 let handled = null;     // the moment version we are showing or have answered
@@ -80,11 +80,11 @@ function drawButton(m) {
   bar = bar || el("div", { id: "continue-bar", class: "continue-bar" });
   const left = el("span", { class: "muted", id: "continue-left" });
   const ends = Date.now() + 1000 * Math.max(0, m.seconds || 0);
-  const tick = () => { left.textContent = m.seconds ? `next in ${Math.max(0, Math.ceil((ends - Date.now()) / 1000))} s` : ""; };
+  const tick = () => { left.textContent = m.seconds ? t("next in {seconds} s", { seconds: Math.max(0, Math.ceil((ends - Date.now()) / 1000)) }) : ""; };
   tick();
   countdown = setInterval(tick, 250);
   bar.replaceChildren(left,
-    el("button", { type: "button", class: "primary", id: "continue", onclick: () => say(m.version, true) }, "Continue (C)"));
+    el("button", { type: "button", class: "primary", id: "continue", onclick: () => say(m.version, true) }, t("Continue (C)")));
   place();
 }
 

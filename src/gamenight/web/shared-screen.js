@@ -1,7 +1,7 @@
 // One shared screen, pass and play (issue 14, item 7). At a table set up for it, this page
 // may hold several seats. The server sends a seat's view only after the page says that
 // person is looking, so between turns the page covers the table and asks to pass the device.
-import { api, el, $, toast } from "/static/common.js";
+import { api, el, $, toast, t } from "/static/common.js";
 
 let tableId = null;
 let send = null;
@@ -20,16 +20,16 @@ export async function initShared(opts) {
   enabled = true;
   held = mine.seats;
   document.body.dataset.sharedScreen = "1";
-  const name = el("input", { id: "shared-name", maxlength: "40", placeholder: "name", "aria-label": "name of the next player at this device" });
-  const add = el("button", { type: "button", id: "shared-sit", class: "primary", onclick: () => sit(name) }, "Add a player at this device");
-  $("#lobby").append(el("div", { class: "row spaced", id: "shared-lobby" }, el("strong", {}, "One shared screen: "), name, add));
+  const name = el("input", { id: "shared-name", maxlength: "40", placeholder: t("name"), "aria-label": t("name of the next player at this device") });
+  const add = el("button", { type: "button", id: "shared-sit", class: "primary", onclick: () => sit(name) }, t("Add a player at this device"));
+  $("#lobby").append(el("div", { class: "row spaced", id: "shared-lobby" }, el("strong", {}, `${t("One shared screen:")} `), name, add));
 }
 
 async function sit(input) {
   const name = input.value.trim();
   if (!name) { input.focus(); return; }
   const seat = lastTable ? (lastTable.seats.find((s) => s.kind === "open") || {}).seat : undefined;
-  if (seat === undefined) { toast("every seat is taken", "error"); return; }
+  if (seat === undefined) { toast(t("every seat is taken"), "error"); return; }
   try {
     const r = await api(`/api/tables/${tableId}/shared/join`, { seat, name });
     held = r.seats;
@@ -56,9 +56,9 @@ function overlay() {
 
 function ask(seat, name) {
   const box = overlay();
-  $("#handover-h").textContent = `Pass the device to ${name}`;
-  $("#handover-p").textContent = `Tap when only ${name} is looking.`;
-  $("#handover-ready").textContent = `I am ${name}: show my cards`;
+  $("#handover-h").textContent = t("Pass the device to {name}", { name });
+  $("#handover-p").textContent = t("Tap when only {name} is looking.", { name });
+  $("#handover-ready").textContent = t("I am {name}: show my cards", { name });
   box.dataset.seat = seat;
   box.hidden = false;
 }
@@ -73,7 +73,7 @@ export function sharedState(msg) {
     if (msg.seat !== null && asking !== who) send({ type: "look", seat: null });  // hide the last hand now
     asking = who;
     const s = msg.table.seats[who];
-    ask(who, s.name || `seat ${who + 1}`);
+    ask(who, s.name || t("seat {seat}", { seat: who + 1 }));
     overlay().dataset.window = view.window ? "1" : "0";  // a reaction window waits too
     return;
   }

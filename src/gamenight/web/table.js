@@ -1,4 +1,4 @@
-import { api, connect, el, $, toast, initLanguage, t, tn, N_ } from "/static/common.js";
+import { api, connect, el, $, toast, initLanguage, language, t, tn, N_ } from "/static/common.js";
 import { chatMessage, chatOffline, chatState, initChat } from "/static/chat.js";
 import { initTurnSignal, turnSignal } from "/static/turn-signal.js";
 import { initShared, sharedState } from "/static/shared-screen.js";
@@ -31,7 +31,14 @@ $("#start").addEventListener("click", async () => {
 });
 
 function seatName(seat) { return t("seat {seat}", { seat: seat + 1 }); }
-function names() { return (last?.table || info).seats.map((s) => s.name || seatName(s.seat)); }
+const BOT_LEVELS = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard"), random: N_("random moves") };
+/** A seat's name as shown: a bot's name the server gave ("Bot 2 (easy)") in the page's words. */
+function shownName(s) {
+  const bot = s.kind === "bot" && /^Bot (\d+) \((\w+)\)$/.exec(s.name || "");
+  if (bot) return t("Bot {number} ({level})", { number: bot[1], level: t(BOT_LEVELS[bot[2]] || bot[2]) });
+  return s.name || seatName(s.seat);
+}
+function names() { return (last?.table || info).seats.map(shownName); }
 
 const ctx = {
   tableId,
@@ -223,7 +230,7 @@ function drawLobby(table) {
     const mine = info && info.you === s.seat;
     const body = s.kind === "open"
       ? (info && info.you === null ? el("button", { type: "button", class: "primary", onclick: () => join(s.seat), "data-join": s.seat }, t("Sit here")) : el("span", { class: "muted" }, t("open")))
-      : el("span", {}, s.name, " ", accountMark(s), mine ? ` ${t("(you)")}` : "", rematchMark(table, s));
+      : el("span", {}, shownName(s), " ", accountMark(s), mine ? ` ${t("(you)")}` : "", rematchMark(table, s));
     box.append(el("div", { class: `seat ${mine ? "me" : ""}` }, el("div", { class: "muted" }, t("Seat {seat}", { seat: s.seat + 1 })), body, " ", ownerButton(s)));
   }
   const full = table.seats.every((s) => s.kind !== "open");
@@ -247,7 +254,7 @@ function drawPlayers(msg) {
   for (const s of msg.table.seats) {
     box.append(el("div", { class: `seat ${s.seat === msg.seat ? "me" : ""} ${s.seat === toAct ? "turn" : ""}` },
       el("span", { class: `status-dot ${s.connected ? "online" : "offline"}` }), " ",
-      el("strong", {}, s.name || seatName(s.seat)), " ", accountMark(s), s.seat === msg.seat ? ` ${t("(you)")}` : "",
+      el("strong", {}, shownName(s)), " ", accountMark(s), s.seat === msg.seat ? ` ${t("(you)")}` : "",
       s.seat === toAct ? el("span", { class: "pill warn" }, s.seat === msg.seat ? t("your move") : t("to move")) : "",
       clockChip(msg, s), awayNote(msg, s), standIn(msg, s)));
   }
@@ -384,7 +391,7 @@ function drawLog(msg) {
     if (quiet && line.who && prev && prev.dataset.who) {  // "Bot 2, Bot 3 and Ann pass."
       const who = [...prev.dataset.who.split("|"), line.who];
       prev.dataset.who = who.join("|");
-      prev.textContent = `${who.slice(0, -1).join(", ")} and ${who[who.length - 1]} pass.`;
+      prev.textContent = t("{names} and {last} pass.", { names: who.slice(0, -1).join(", "), last: who[who.length - 1] });
       continue;
     }
     box.append(el("div", { class: quiet ? "quiet" : "", "data-who": quiet && line.who ? line.who : false }, body));
@@ -399,7 +406,9 @@ function standInLine(msg, e, body) {
   if (typeof body !== "string" || typeof e.seat !== "number") return body;
   const s = msg.table.seats[e.seat];
   if (!s || !s.stand_in) return body;
-  const name = s.name || `seat ${e.seat + 1}`;
+  const name = s.name || seatName(e.seat);
+  // (a sentence is rebuilt only in English; another language says it after the line)
+  if (language() !== "en") return t("{line} (a bot plays for {name})", { line: body, name });
   if (!body.startsWith(`${name} `)) return body;
   const rest = body.slice(name.length + 1).replace(/[.!]$/, "");
   return `A bot ${rest} for ${name}.`;

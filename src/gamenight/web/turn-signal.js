@@ -1,7 +1,7 @@
 // Knowing it's your turn (issue 14, item 5): when this page must act, the tab's title and
 // favicon change; an optional short beep (off by default, one switch, made with WebAudio:
 // no sound file); a browser notification when the tab is hidden and notifications are allowed.
-import { el, $ } from "/static/common.js";
+import { el, $, t } from "/static/common.js";
 
 const SOUND_KEY = "gamenight.turnSound";
 const ICON = "/static/favicon.svg";
@@ -30,7 +30,7 @@ function beep() {
 function notify(text) {
   if (!("Notification" in window) || Notification.permission !== "granted") return;
   try {
-    const n = new Notification("gamenight: your turn", { body: text, tag: "gamenight-turn" });
+    const n = new Notification(t("gamenight: your turn"), { body: text, tag: "gamenight-turn" });
     n.onclick = () => { window.focus(); n.close(); };
     document.body.dataset.notified = String(Number(document.body.dataset.notified || 0) + 1);
   } catch (_) { /* some browsers only notify from a service worker */ }
@@ -53,9 +53,9 @@ export function initTurnSignal(title) {
   const allow = el("button", { type: "button", id: "turn-notify", class: "linkish", onclick: async () => {
     try { await Notification.requestPermission(); } catch (_) { /* refused or unsupported */ }
     drawNotify();
-  } }, "Tell me when the tab is hidden");
+  } }, t("Tell me when the tab is hidden"));
   const box = el("div", { class: "panel", id: "turn-signal" },
-    el("label", { class: "opt", id: "turn-sound-label" }, sound, " sound on my turn"), allow,
+    el("label", { class: "opt", id: "turn-sound-label" }, sound, ` ${t("sound on my turn")}`), allow,
     el("span", { id: "turn-notify-state", class: "muted" }));
   $("#players").after(box);
   drawNotify();
@@ -65,8 +65,8 @@ function drawNotify() {
   const known = "Notification" in window;
   const state = known ? Notification.permission : "unsupported";
   $("#turn-notify").hidden = state !== "default";
-  $("#turn-notify-state").textContent = state === "granted" ? "notifications on when the tab is hidden"
-    : state === "denied" ? "notifications are blocked in this browser" : "";
+  $("#turn-notify-state").textContent = state === "granted" ? t("notifications on when the tab is hidden")
+    : state === "denied" ? t("notifications are blocked in this browser") : "";
 }
 
 // Every state message: does this page have to act now?
@@ -75,9 +75,9 @@ export function turnSignal(msg, what) {
   document.body.dataset.yourTurn = now ? "1" : "0";
   if (now === mustAct) return;
   mustAct = now;
-  document.title = now ? `● Your turn — ${baseTitle}` : baseTitle;
+  document.title = now ? `● ${t("Your turn")} — ${baseTitle}` : baseTitle;
   setIcon(now ? TURN_ICON : ICON);
   if (!now) return;
   if (soundOn()) beep();
-  if (document.visibilityState === "hidden") notify(what || "it is your turn");
+  if (document.visibilityState === "hidden") notify(what || t("it is your turn"));
 }

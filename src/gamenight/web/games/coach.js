@@ -1,7 +1,7 @@
 // The coach's switch, shared by the games' tables: shown only to a seat whose every other
 // seat is a bot (never in a replay, never to a spectator); the advice is asked once per
 // table version, in the server's worker pool, and drawn by the game (`show`).
-import { api, el } from "/static/common.js";
+import { api, el, t } from "/static/common.js";
 
 let on = localStorage.getItem("gamenight.coach") === "1";
 let forVersion = -1;   // the version the advice was asked for
@@ -27,15 +27,15 @@ export function coachAdvice(msg) {
 export function percent(x) { return `${Math.round(100 * x)}%`; }
 
 /** The switch and, when on, `show(advice)` (or "thinking…"); `redraw()` draws the table again. */
-export function coachPanel(msg, ctx, redraw, show, idle = " shows the hard bot's view on your turn") {
+export function coachPanel(msg, ctx, redraw, show, idle = ` ${t("shows the hard bot's view on your turn")}`) {
   if (!coachAllowed(msg)) return "";
   const toggle = el("label", { class: "coach-switch" }, el("input", { type: "checkbox", id: "coach", checked: on,
-    onchange: (ev) => { on = ev.target.checked; localStorage.setItem("gamenight.coach", on ? "1" : "0"); redraw(); } }), " Coach");
+    onchange: (ev) => { on = ev.target.checked; localStorage.setItem("gamenight.coach", on ? "1" : "0"); redraw(); } }), ` ${t("Coach")}`);
   const box = el("div", { class: "coach", id: "coach-advice", "aria-live": "polite" }, toggle);
   if (!on) return box;
   if (!msg.asked) { box.append(el("span", { class: "muted" }, idle)); return box; }
   if (forVersion === msg.version && advice) { box.append(...[show(advice)].flat()); return box; }
-  box.append(el("span", { class: "muted", id: "coach-thinking" }, trouble ? ` ${trouble}` : " thinking…"));
+  box.append(el("span", { class: "muted", id: "coach-thinking" }, trouble ? ` ${trouble}` : ` ${t("thinking…")}`));
   if (forVersion !== msg.version) {
     if (retrying !== msg.version) { tries = 0; trouble = null; }  // (a retry keeps its count)
     retrying = null;
@@ -49,8 +49,8 @@ export function coachPanel(msg, ctx, redraw, show, idle = " shows the hard bot's
       // A busy server (429: the person's coach budget, or its workers) is not a reason to
       // switch the coach off (it was, before issue 45): say so and ask again in a moment.
       if (forVersion !== asked) return;
-      if (tries >= MAX_TRIES) { trouble = `the coach could not answer: ${e.message}`; redraw(); return; }
-      trouble = "the coach is busy; asking again…";
+      if (tries >= MAX_TRIES) { trouble = t("the coach could not answer: {reason}", { reason: e.message }); redraw(); return; }
+      trouble = t("the coach is busy; asking again…");
       redraw();
       setTimeout(() => { if (forVersion === asked) { forVersion = -1; retrying = asked; redraw(); } }, 1500 * tries);
     });

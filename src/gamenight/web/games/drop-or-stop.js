@@ -1,10 +1,10 @@
 // Drop or Stop: your hidden hand (peek), everyone's face-up drops, DROP / STOP, the reveal.
-import { el, svg, plural } from "/static/common.js";
+import { el, svg, t, tn } from "/static/common.js";
 import { coachPanel } from "/static/games/coach.js";
 import { playingUntil, reducedMotion } from "/static/moment.js";
 
 // How to play at this table (the rules themselves are the rules panel's, rules.js).
-export const pageHelp = "Keys: `D` drop, `S` stop, `P` peek at your hand.";
+export const pageHelp = t("Keys: `D` drop, `S` stop, `P` peek at your hand.");
 
 let peeking = false;
 let seenRounds = null;  // the last round drawn (null before the first message)
@@ -18,9 +18,9 @@ function cardSvg(id, cards, { back = false, small = false, note = "", fresh = fa
   const w = small ? 36 : 54, h = small ? 51 : 76;
   const info = cards && cards[id];
   const flex = info && info.flex;
-  const label = back ? "face-down card" : flex ? `FLEX card${note ? ` counted as ${note.replace("=", "")}` : ", counts 1 or 5"}` : `card ${info ? info.value : id}`;
+  const label = back ? t("face-down card") : flex ? (note ? t("FLEX card counted as {value}", { value: note.replace("=", "") }) : t("FLEX card, counts 1 or 5")) : t("card {value}", { value: info ? info.value : id });
   const face = svg("svg", { width: w, height: h, viewBox: "0 0 52 74", role: "img", "aria-label": label, class: `card-svg${fresh ? " flip" : ""}` });
-  face.append(svg("title", {}, back ? "a hidden card" : flex ? "FLEX: counts 1 or 5, whichever is better for its owner" : `worth ${info ? info.value : id}`));
+  face.append(svg("title", {}, back ? t("a hidden card") : flex ? t("FLEX: counts 1 or 5, whichever is better for its owner") : t("worth {value}", { value: info ? info.value : id })));
   face.append(svg("rect", { x: 1, y: 1, width: 50, height: 72, rx: 6, fill: back ? "#2f5fb3" : flex ? "#fff3c4" : "#fff", stroke: "#333", "stroke-width": 1.5 }));
   if (back) face.append(svg("path", { d: "M8 8h36v58H8z", fill: "none", stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "4 3" }));
   else if (flex) {
@@ -40,25 +40,25 @@ function odds(o) { return `${(100 * o.value).toFixed(1)}${o.margin ? ` ±${(100 
 function coachOdds(advice) {
   const parts = advice.options.map((o) => el("span", { class: `odds${o.action.type === advice.best ? " best" : ""}`, "data-option": o.action.type },
     `${o.label}: ${odds(o)}`));
-  return [...parts, el("span", { class: "muted" }, ` ${advice.measure} (${advice.how || "the hard bot's exact count"})`)];
+  return [...parts, el("span", { class: "muted" }, ` ${advice.measure} (${advice.how || t("the hard bot's exact count")})`)];
 }
 
 /** The coach's review of one decision, in words (the replay page). */
 export function reviewWords(advice, played) {
-  return { played: played.type === "drop" ? "Drop" : "Stop",
-    options: advice.options.map((o) => `${o.label}: ${odds(o)} to win the round`) };
+  return { played: played.type === "drop" ? t("Drop") : t("Stop"),
+    options: advice.options.map((o) => t("{option}: {odds} to win the round", { option: o.label, odds: odds(o) })) };
 }
 
-function seatName(ctx, s) { return ctx.names[s] || `seat ${s + 1}`; }
+function seatName(ctx, s) { return ctx.names[s] || t("seat {seat}", { seat: s + 1 }); }
 
 function scoring(wins, need) {
-  const box = el("span", { class: "scoring", title: `${wins} of ${need} scoring cards turned` });
+  const box = el("span", { class: "scoring", title: tn("{wins} of {n} scoring card turned", "{wins} of {n} scoring cards turned", need, { wins }) });
   for (let i = 0; i < need; i++) box.append(el("span", { class: `pill ${i < wins ? "ok" : ""}` }, i < wins ? "★" : "☆"));
   return box;
 }
 
 /** A total over the target: the view says "OVERFLOW" (R17), older logs null. */
-function over(t) { return typeof t !== "number"; }
+function over(total) { return typeof total !== "number"; }
 
 /** One player's line of the reveal: hidden + face-up cards, the total, how FLEX counted. */
 function revealRow(view, ctx, me, r, s) {
@@ -68,14 +68,14 @@ function revealRow(view, ctx, me, r, s) {
   for (const c of r.hands[s]) cards.append(face(c));
   cards.append(el("span", { class: "muted" }, " + "));
   for (const c of r.tableaux[s]) cards.append(face(c));
-  const t = r.totals[s];
-  const flexText = r.flex[s].length ? `FLEX counted as ${r.flex[s].join(" and ")}` : "";
+  const total = r.totals[s];
+  const flexText = r.flex[s].length ? t("FLEX counted as {values}", { values: r.flex[s].join(t(" and ")) }) : "";
   const won = r.winners.includes(s);
   return el("div", { class: `reveal-row${won ? " winner" : ""}`, "data-reveal-seat": s },
-    el("strong", { class: "who" }, s === me ? "You" : seatName(ctx, s)), cards,
-    el("span", { class: "total" }, el("strong", {}, over(t) ? `OVERFLOW (over ${view.target})` : `= ${t}`),
+    el("strong", { class: "who" }, s === me ? t("You") : seatName(ctx, s)), cards,
+    el("span", { class: "total" }, el("strong", {}, over(total) ? t("OVERFLOW (over {target})", { target: view.target }) : `= ${total}`),
       flexText ? el("span", { class: "muted" }, ` (${flexText})`) : "",
-      won ? el("span", { class: "pill ok" }, "wins the round") : ""));
+      won ? el("span", { class: "pill ok" }, t("wins the round")) : ""));
 }
 
 /** The round's moment, said where the eye is (above your buttons): who won and why, how FLEX
@@ -83,17 +83,26 @@ function revealRow(view, ctx, me, r, s) {
 function moment(view, ctx, me) {
   const r = view.rounds[view.rounds.length - 1];
   // "You" starts a sentence, "you" sits inside one ("Bot 2 and you win", "Ann had 6, you had 8")
-  const n = (s, i) => (s === me ? (i === 0 ? "You" : "you") : seatName(ctx, s));
+  const n = (s, i) => (s === me ? (i === 0 ? t("You") : t("you")) : seatName(ctx, s));
   const best = r.winners.length ? r.totals[r.winners[0]] : null;
-  const who = r.winners.length ? `${r.winners.map(n).join(" and ")} ${r.winners.length > 1 || r.winners[0] === me ? "win" : "wins"} round ${r.round} with ${best}` : `Nobody wins round ${r.round}: everyone went over ${view.target}`;
-  const losers = r.totals.map((t, s) => [t, s]).filter(([, s]) => !r.winners.includes(s));
-  const others = losers.map(([t, s], i) => `${n(s, i)} ${over(t) ? `went over ${view.target}` : `had ${t}`}`);
+  const many = r.winners.length > 1 || r.winners[0] === me;  // "you win", "Ann and Bob win"
+  const won = { names: r.winners.map(n).join(t(" and ")), round: r.round, total: best };
+  const who = r.winners.length
+    ? (r.winners.length === 1 && r.winners[0] === me ? t("You win round {round} with {total}", won)
+      : many ? t("{names} win round {round} with {total}", won) : t("{names} wins round {round} with {total}", won))
+    : t("Nobody wins round {round}: everyone went over {target}", { round: r.round, target: view.target });
+  const losers = r.totals.map((total, s) => [total, s]).filter(([, s]) => !r.winners.includes(s));
+  const others = losers.map(([total, s], i) => (over(total) ? t("{name} went over {target}", { name: n(s, i), target: view.target }) : t("{name} had {total}", { name: n(s, i), total })));
   const flexed = r.flex.map((f, s) => [f, s]).filter(([f]) => f.length);
-  const flex = flexed.map(([f, s], i) => `${s === me ? (i === 0 ? "Your" : "your") : `${seatName(ctx, s)}'s`} FLEX counted as ${f.join(" and ")}`);
+  const flex = flexed.map(([f, s], i) => {
+    const values = f.join(t(" and "));
+    if (s !== me) return t("{name}'s FLEX counted as {values}", { name: seatName(ctx, s), values });
+    return i === 0 ? t("Your FLEX counted as {values}", { values }) : t("your FLEX counted as {values}", { values });
+  });
   return el("div", { class: "moment", id: "moment", role: "status", "data-round": r.round },
     el("strong", {}, `${who}.`), others.length ? ` ${others.join(", ")}.` : "", flex.length ? ` ${flex.join("; ")}.` : "",
     el("div", { "data-moment-slot": "" }),  // Continue, next to the words (a phone's hand bar covers the end)
-    el("div", { class: "reveal", id: "reveal", "aria-label": `round ${r.round}: all hands shown` }, r.totals.map((_, s) => revealRow(view, ctx, me, r, s))));
+    el("div", { class: "reveal", id: "reveal", "aria-label": t("round {round}: all hands shown", { round: r.round }) }, r.totals.map((_, s) => revealRow(view, ctx, me, r, s))));
 }
 
 /** The reveal played step by step: each player's hidden cards turn over, then their total. */
@@ -123,12 +132,12 @@ export function render(root, msg, ctx) {
   const me = msg.seat;
   const legal = msg.actions ? msg.actions.map((a) => a.type) : [];
   const parts = [];
-  const turnText = view.over ? "game over" : view.to_act === me ? "Your turn: drop or stop?" : `${seatName(ctx, view.to_act)} is deciding…`;
+  const turnText = view.over ? t("game over") : view.to_act === me ? t("Your turn: drop or stop?") : t("{name} is deciding…", { name: seatName(ctx, view.to_act) });
   parts.push(el("div", { class: "panel dos-head" },
-    el("div", { class: "row" }, el("strong", {}, `Round ${view.round}`),
-      el("span", {}, `best total up to ${view.target} wins the round`),
-      el("span", {}, `${plural(view.wins_to_win, "round win")} to win the game`),
-      el("span", { class: "muted" }, `${plural(view.draw_pile_size, "card")} to draw`)),
+    el("div", { class: "row" }, el("strong", {}, t("Round {round}", { round: view.round })),
+      el("span", {}, t("best total up to {target} wins the round", { target: view.target })),
+      el("span", {}, tn("{n} round win to win the game", "{n} round wins to win the game", view.wins_to_win)),
+      el("span", { class: "muted" }, tn("{n} card to draw", "{n} cards to draw", view.draw_pile_size))),
     el("div", { class: "now", id: "who-acts" }, turnText)));
   // The reveal is drawn once per round and kept across redraws, so its animation plays once;
   // it plays when the round ends before your eyes (or the server holds the table for it).
@@ -147,23 +156,23 @@ export function render(root, msg, ctx) {
     const hand = el("div", { class: "cards", id: "hand" });
     for (const c of view.hand || []) hand.append(cardSvg(c, view.cards, { back: !peeking }));
     const peek = el("button", { type: "button", id: "peek", "aria-pressed": String(peeking),
-      onclick: () => { peeking = !peeking; render(root, lastMsg, lastCtx); } }, peeking ? "Hide" : "Peek");
-    const total = peeking ? el("span", { id: "own-total" }, `your total: ${view.own_total}`) : el("span", { class: "muted" }, "peek to see your total");
+      onclick: () => { peeking = !peeking; render(root, lastMsg, lastCtx); } }, peeking ? t("Hide") : t("Peek"));
+    const total = peeking ? el("span", { id: "own-total" }, t("your total: {total}", { total: view.own_total })) : el("span", { class: "muted" }, t("peek to see your total"));
     // On your turn a choice the rules do not offer stays clickable and says why (the
     // server answers with the rules' own reason, R12a/R14); off your turn both rest.
     const choice = (kind, cls, text) => {
       const why = legal.length > 0 && !legal.includes(kind);
       return el("button", { type: "button", id: kind, class: `${cls}${why ? " unavailable" : ""}`, disabled: legal.length === 0,
-        "aria-disabled": why ? "true" : false, title: why ? "not possible now: click to see why" : false,
+        "aria-disabled": why ? "true" : false, title: why ? t("not possible now: click to see why") : false,
         onclick: () => ctx.act({ type: kind }) }, text);
     };
     const drop = choice("drop", "primary big", "DROP");
     const stop = choice("stop", "big", "STOP");
-    parts.push(el("div", { class: `panel${legal.length ? " handbar asked" : ""}`, id: "my-hand", "data-focus-home": "" }, el("h3", {}, "Your hidden cards"), el("div", { class: "row" }, hand, peek, total),
-      el("div", { class: "row spaced" }, drop, stop), coachPanel(msg, ctx, () => render(root, lastMsg, lastCtx), coachOdds, " shows the odds on your turn")));
+    parts.push(el("div", { class: `panel${legal.length ? " handbar asked" : ""}`, id: "my-hand", "data-focus-home": "" }, el("h3", {}, t("Your hidden cards")), el("div", { class: "row" }, hand, peek, total),
+      el("div", { class: "row spaced" }, drop, stop), coachPanel(msg, ctx, () => render(root, lastMsg, lastCtx), coachOdds, ` ${t("shows the odds on your turn")}`)));
   }
 
-  const seats = el("div", { class: "panel" }, el("h3", {}, "The table"));
+  const seats = el("div", { class: "panel" }, el("h3", {}, t("The table")));
   const fresh_cards = new Set();
   view.seats.forEach((st, i) => { if (st.tableau.length > (tableauSizes[i] ?? st.tableau.length)) fresh_cards.add(st.tableau[st.tableau.length - 1]); });
   tableauSizes = view.seats.map((st) => st.tableau.length);
@@ -173,10 +182,10 @@ export function render(root, msg, ctx) {
     for (let k = 0; k < s.hand_size; k++) tab.append(cardSvg("", view.cards, { back: true, small: true }));
     if (s.hand_size) tab.append(el("span", { class: "muted" }, " + "));
     for (const c of s.tableau) tab.append(cardSvg(c, view.cards, { small: true, fresh: fresh_cards.has(c) }));
-    row.append(el("div", { class: "row" }, el("strong", {}, seatName(ctx, i)), i === me ? "(you)" : "",
-      s.active ? el("span", { class: "pill" }, "in the round") : el("span", { class: "pill" }, "stopped"),
-      el("span", {}, `face up: ${s.tableau_value}`),
-      s.certainly_over ? el("span", { class: "pill bad" }, "certainly over") : "",
+    row.append(el("div", { class: "row" }, el("strong", {}, seatName(ctx, i)), i === me ? t("(you)") : "",
+      s.active ? el("span", { class: "pill" }, t("in the round")) : el("span", { class: "pill" }, t("stopped")),
+      el("span", {}, t("face up: {value}", { value: s.tableau_value })),
+      s.certainly_over ? el("span", { class: "pill bad" }, t("certainly over")) : "",
       scoring(s.wins, view.wins_to_win)), tab);
     seats.append(row);
   });
@@ -196,19 +205,21 @@ document.addEventListener("keydown", (ev) => {
 });
 
 export function describeEvent(e, names, view) {
-  const n = (s) => names[s] || `seat ${s + 1}`;
-  const card = (id) => { const c = view && view.cards && view.cards[id]; return c ? (c.flex ? "a FLEX" : `a ${c.value}`) : id; };
+  const n = (s) => names[s] || t("seat {seat}", { seat: s + 1 });
+  const and = t(" and ");
+  const card = (id) => { const c = view && view.cards && view.cards[id]; return c ? (c.flex ? t("a FLEX") : t("a {value}", { value: c.value })) : id; };
   switch (e.kind) {
-    case "dealt": return `Round ${e.round}: two hidden cards each; ${n(e.start_seat)} starts.`;
+    case "dealt": return t("Round {round}: two hidden cards each; {name} starts.", { round: e.round, name: n(e.start_seat) });
     case "hand": return null;
-    case "dropped": return `${n(e.seat)} drops ${card(e.card)}.`;
-    case "stopped": return `${n(e.seat)} stops.`;
+    case "dropped": return t("{name} drops {card}.", { name: n(e.seat), card: card(e.card) });
+    case "stopped": return t("{name} stops.", { name: n(e.seat) });
     case "revealed": {  // each total with its player's name, in seat order
-      const totals = e.totals.map((t, s) => `${n(s)} ${over(t) ? `over${view && view.target ? ` ${view.target}` : ""}` : t}`);
-      return `Round ${e.round}: ${e.winners.map(n).join(" and ") || "nobody"} ${e.winners.length === 1 ? "wins" : "win"} (${totals.join(", ")}).`;
+      const totals = e.totals.map((total, s) => (over(total) ? (view && view.target ? t("{name} over {target}", { name: n(s), target: view.target }) : t("{name} over", { name: n(s) })) : `${n(s)} ${total}`));
+      if (!e.winners.length) return t("Round {round}: nobody wins ({totals}).", { round: e.round, totals: totals.join(", ") });
+      return tn("Round {round}: {names} wins ({totals}).", "Round {round}: {names} win ({totals}).", e.winners.length, { round: e.round, names: e.winners.map(n).join(and), totals: totals.join(", ") });
     }
-    case "reshuffled": return "The discard pile is shuffled into a new draw pile.";
-    case "game_over": return `Game over: ${e.winners.map(n).join(" and ")} ${e.winners.length === 1 ? "wins" : "win"}.`;
+    case "reshuffled": return t("The discard pile is shuffled into a new draw pile.");
+    case "game_over": return tn("Game over: {names} wins.", "Game over: {names} win.", e.winners.length, { names: e.winners.map(n).join(and) });
     default: return null;
   }
 }
@@ -216,8 +227,8 @@ export function describeEvent(e, names, view) {
 /** Under the results table: every player's round wins by name (seat order). */
 export function resultDetails(msg, names = []) {
   const v = msg.view;
-  const wins = v.seats.map((s, i) => `${names[i] || `seat ${i + 1}`} ${s.wins}`).join(", ");
-  return el("p", { class: "muted", id: "round-wins" }, `Round wins: ${wins} after ${plural(v.round, "round")}.`);
+  const wins = v.seats.map((s, i) => `${names[i] || t("seat {seat}", { seat: i + 1 })} ${s.wins}`).join(", ");
+  return el("p", { class: "muted", id: "round-wins" }, tn("Round wins: {wins} after {n} round.", "Round wins: {wins} after {n} rounds.", v.round, { wins }));
 }
 
 /** Cards of a hand as small faces (the replay's "reveal all hands"). */
