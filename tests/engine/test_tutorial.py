@@ -12,15 +12,7 @@ import gamenight
 from gamenight.engine.registry import spec
 from gamenight.engine.tutorial import Lesson, Move, Step, check, refusal
 
-# Issue 46 item 1 is not done for these games: they have no tutorial.py yet. Strict,
-# so a test that starts passing (the module written) fails until its game leaves this set.
-NOT_YET = {"drop-it": "Drop It's tutorial is not written yet"}
-ALL = [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET[name]))
-    if name in NOT_YET
-    else name
-    for name in gamenight.games()
-]
+ALL = gamenight.games()
 
 
 def lesson(name: str) -> Lesson:
@@ -116,3 +108,25 @@ def test_arne_tutorial_tells_what_happens() -> None:
     assert end.over and end.outcome().winners == (0,)
     assert end.view(0)["scores"] == [3000, 500]
     assert "3000" in steps[2].why and "500 + 200 - 200 = 500" in steps[6].why
+
+
+def test_drop_it_tutorial_tells_what_happens() -> None:
+    """Drops fall without noise: your circle on the floor covers the medium bonus circle
+    (level 1 + 2 = 3), Bot's circle touches its blue floor mark (0), your turned triangle
+    glances off your circle and lies flat on yellow and blue marks (1)."""
+    runner = lesson("drop-it")
+    steps = runner.steps
+    first = runner.before(2).view(0)["sides"]
+    assert [side["total"] for side in first] == [3, 0]
+    last = runner.before(2).view(0)["last"]
+    assert last["piece"] == "blue-circle-0" and last["violations"][0]["rule"] == "EDGE"
+    assert last["cells"] == ["bottom-2"]  # the blue floor mark
+    end = runner.before(len(steps)).view(0)
+    assert end["last"]["piece"] == "red-triangle-0" and end["last"]["awarded"] == 1
+    assert end["last"]["violations"] == [] and end["last"]["cells"] == ["bottom-6", "bottom-7"]
+    assert [side["total"] for side in end["sides"]] == [4, 0]
+    where = {p["id"]: round(p["x"]) for p in end["pieces"]}  # the circles knocked left
+    assert where == {"yellow-circle-0": 70, "blue-circle-0": 27, "red-triangle-0": 209}
+    assert "so it scores 3" in steps[1].why and "1 point" in steps[4].why
+    moved = runner.answer(4, {"type": "drop", "piece": "red-triangle", "x": 175, "angle": 0.8})
+    assert moved.accepted  # anywhere in the step's range: made at the step's own spot

@@ -42,3 +42,16 @@ def test_learn_arne_followed_to_the_end() -> None:
     assert "final round: player 2 and player 1 play once more" in text
     assert "game 1 scores: player 1: 3000, player 2: 500" in text
     assert text.count("Done. ") == 7
+
+
+def test_learn_drop_it_followed_to_the_end() -> None:
+    # Enter (choose), a wrong spot, the circle at 170, Enter, Enter, the triangle
+    keys = "\nyellow circle 120 0\nyellow circle 170 0\n\n\nred triangle 170 45\n"
+    run = gamenight("learn", "drop-it", keys=keys)
+    assert run.code == 0, run
+    text = " ".join(run.out.split())
+    assert "Step 1 of 5" in text and "Step 5 of 5" in text
+    assert "Not this time: drop your yellow circle on the bonus circle at the bottom right." in text
+    assert "side 1 scores 3; total 3" in text and "side 2 scores 0; total 0" in text
+    assert "side 1 scores 1; total 4" in text
+    assert text.count("Done. ") == 5

@@ -79,7 +79,12 @@ class Guide:
         state = self.lesson.before(k)
         seat = self.lesson.tutorial.seat
         lines = self.ui.describe_actions(state, seat)  # type: ignore[attr-defined]
-        for action, line in zip(state.actions(seat), lines, strict=False):
+        legal = state.actions(seat)
+        if len(lines) != len(legal):  # a summary (Drop It's pieces), not one line a move
+            for line in lines:
+                say(line, "dim")
+            return
+        for action, line in zip(legal, lines, strict=True):
             asked = step.accepts(action.to_json())
             out.print(Text(f"{'->' if asked else '  '} {line}", style="bold" if asked else "dim"))
 

@@ -25,6 +25,8 @@ from typing import Any
 from gamenight.engine.core import Action, BadInput, Event, Game, State
 from gamenight.engine.registry import load
 
+MAX_ACTIONS_LISTED = 400  # a page is sent the legal moves when there are at most this many
+
 
 @dataclass(frozen=True)
 class Step:
@@ -251,6 +253,7 @@ class Lesson:
         state = self.before(k)
         legal = state.actions(seat) if seat in state.actors else []
         step = self.steps[k] if k < len(self.steps) else None
+        listed = len(legal) <= MAX_ACTIONS_LISTED  # (a grid of drops is not listed)
         return {
             "game": self.game_name,
             "title": self.tutorial.title,
@@ -259,7 +262,8 @@ class Lesson:
             "seat": seat,
             "names": list(self.tutorial.names),
             "view": state.view(seat),
-            "actions": [action.to_json() for action in legal],
+            "actions": [action.to_json() for action in legal] if listed else None,
+            "asked": bool(state.actors) and state.actors[0] == seat,
             "events": [event.to_json() for event in state.events(seat)],
             "step": step.to_json() if step is not None else None,
             "outcome": state.outcome().to_json() if state.over else None,

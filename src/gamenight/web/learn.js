@@ -24,7 +24,7 @@ function message(p) {
     seat: p.seat,
     view: p.view,
     actions: p.actions,
-    asked: p.actions.length > 0,
+    asked: p.asked,
     you: {},
     events: [],
     events_from: 0,
@@ -104,10 +104,10 @@ let pointAt = 0;      // which of the step's elements is pointed at
 let pointed = null;   // that element
 function point() {
   const target = phase === "do" && step() ? document.querySelector(`#game ${step().point[pointAt]}`) : null;
+  document.body.dataset.pointAt = String(pointAt);
   if (target && target === pointed && target.classList.contains("learn-target")) return;
   for (const old of document.querySelectorAll(".learn-target")) old.classList.remove("learn-target");
   pointed = target;
-  document.body.dataset.pointAt = String(pointAt);
   document.body.dataset.pointed = phase !== "do" || !step() ? "" : target ? "1" : "missing";
   if (!target) return;
   target.classList.add("learn-target");
@@ -180,7 +180,7 @@ async function main() {
   $("#title").textContent = page.title;
   document.title = `gamenight — ${page.title}`;
   module = await import(`/static/games/${page.game}.js`);
-  if (module.init) await module.init($("#game"), { id: "learn", game, learn: true, options: page.view.options }, ctx);
+  if (module.init) await module.init($("#game"), { id: "", game, learn: true }, ctx);
   draw();
 }
 

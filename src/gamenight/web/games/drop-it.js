@@ -66,15 +66,16 @@ function piecesLayer(pieces, last) {
   const bad = last && last.violations && last.violations.length;
   const layer = svg("g", { id: "pieces" });
   for (const p of pieces) {
-    if (p.id === lastId) layer.append(shapeEl(p.id, p.x, p.y, p.angle, bad ? "#c00000" : "#00a000", 4, { "data-last": "1" }));
-    else if (touching.has(p.id)) layer.append(shapeEl(p.id, p.x, p.y, p.angle, "#ff7f00", 3));
-    else layer.append(shapeEl(p.id, p.x, p.y, p.angle));
+    if (p.id === lastId) layer.append(shapeEl(p.id, p.x, p.y, p.angle, bad ? "#c00000" : "#00a000", 4, { "data-last": "1", "data-piece-id": p.id }));
+    else if (touching.has(p.id)) layer.append(shapeEl(p.id, p.x, p.y, p.angle, "#ff7f00", 3, { "data-piece-id": p.id }));
+    else layer.append(shapeEl(p.id, p.x, p.y, p.angle, "#222", 1, { "data-piece-id": p.id }));
   }
   return layer;
 }
 
 function bonusLayer() {
-  return svg("g", { "aria-hidden": "true" }, B.board.bonus.map((c) => svg("circle", { cx: X(c.center[0]), cy: Y(c.center[1]), r: c.radius * B.scale, fill: "none", stroke: "#08306b", "stroke-width": 1.5, "stroke-dasharray": "4 3" })));
+  // (its inside takes clicks too: they aim at it, as anywhere on the board)
+  return svg("g", { "aria-hidden": "true" }, B.board.bonus.map((c) => svg("circle", { cx: X(c.center[0]), cy: Y(c.center[1]), r: c.radius * B.scale, fill: "none", stroke: "#08306b", "stroke-width": 1.5, "stroke-dasharray": "4 3", "pointer-events": "all", "data-bonus": c.id })));
 }
 
 /** Words for a piece id or kind: "red circle". */
