@@ -226,3 +226,37 @@ def test_a_drop_or_stop_table_speaks_the_language_and_fits_a_phone(
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(SHOTS / f"i18n-table-{lang}.png"), full_page=True)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("de-DE", "de"), ("ru-RU", "ru")])
+def test_an_arne_table_speaks_the_language_and_fits_a_phone(
+    server: Server, browser: Browser, locale: str, lang: str
+) -> None:
+    """Arne's table at 390 px, in the person's language: the header, whose turn, hands and
+    scores, the displays, the hand bar, the cards' names and the log."""
+    page = open_in(browser, locale)
+    page.goto(server.url)
+    r = page.request.post(
+        f"{server.url}/api/tables",
+        data={
+            "game": "arne",
+            "options": {"players": 2},
+            "seats": ["open", "easy"],
+            "sit": 0,
+            "name": "Ann",
+            "settings": {"bot_delay": 0},
+        },
+    )
+    assert r.status == 201, r.text()
+    page.goto(f"{server.url}/tables/{r.json()['id']}")
+    wait_js(page, "document.body.dataset.status === 'running'")
+    page.wait_for_selector("#arne-head")
+    page.click("#choices .colour-choice >> nth=0")  # choose a colour: the cards are dealt
+    page.wait_for_selector("#hand .handcard")
+    page.wait_for_timeout(1500)  # the bot's first moves reach the log
+    text = page.locator("body").inner_text()
+    assert english_left(text, lang) == set(), text
+    assert page.evaluate(OVERFLOW_JS) == []
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / f"i18n-arne-{lang}.png"), full_page=True)
+    assert not page.errors  # type: ignore[attr-defined]

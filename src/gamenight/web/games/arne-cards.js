@@ -6,12 +6,12 @@ import { ruleOf } from "/static/rules.js";
 
 // Colours never carry meaning alone: each has a symbol drawn in its band and next to names.
 export const COLOURS = {
-  red: { fill: "#c62828", symbol: "●", name: "red" },
-  green: { fill: "#2e7d32", symbol: "▲", name: "green" },
-  yellow: { fill: "#f2c200", symbol: "★", name: "yellow", dark: true },
-  blue: { fill: "#1565c0", symbol: "■", name: "blue" },
-  c5: { fill: "#6a3fb5", symbol: "◆", name: "purple" },
-  c6: { fill: "#ef6c00", symbol: "✚", name: "orange", dark: true }, // white on it is 3.1:1
+  red: { fill: "#c62828", symbol: "●", name: N_("red") },
+  green: { fill: "#2e7d32", symbol: "▲", name: N_("green") },
+  yellow: { fill: "#f2c200", symbol: "★", name: N_("yellow"), dark: true },
+  blue: { fill: "#1565c0", symbol: "■", name: N_("blue") },
+  c5: { fill: "#6a3fb5", symbol: "◆", name: N_("purple") },
+  c6: { fill: "#ef6c00", symbol: "✚", name: N_("orange"), dark: true }, // white on it is 3.1:1
 };
 
 export const BLACK = new Set(["MINUS200", "STOP", "CRUSH", "REVERSE", "CHAMELEON", "THIEF", "LOCK"]);
@@ -41,10 +41,10 @@ export const CARDS = {
 };
 
 export const MARKS = {
-  chameleon: { icon: "chameleon", name: "Chameleon", rule: "carried in by a chameleon: counts in this display's colour" },
-  x3: { icon: "x3", name: "Tripler", rule: "this stack counts three times" },
-  crush: { icon: "crush", name: "Crushed", rule: "this stack does not count" },
-  lock: { icon: "lock", name: "Locked", rule: "a locked crush counts again; a locked −200 no longer counts" },
+  chameleon: { icon: "chameleon", name: N_("Chameleon"), rule: N_("carried in by a chameleon: counts in this display's colour") },
+  x3: { icon: "x3", name: N_("Tripler"), rule: N_("this stack counts three times") },
+  crush: { icon: "crush", name: N_("Crushed"), rule: N_("this stack does not count") },
+  lock: { icon: "lock", name: N_("Locked"), rule: N_("a locked crush counts again; a locked −200 no longer counts") },
 };
 
 export function parse(name) {
@@ -52,7 +52,7 @@ export function parse(name) {
   return parts.length === 2 ? { colour: parts[0], type: parts[1] } : { colour: null, type: parts[0] };
 }
 
-export function colourWord(c) { return c ? (COLOURS[c]?.name || c) : "no colour"; }
+export function colourWord(c) { return c ? t(COLOURS[c]?.name || c) : t("no colour"); }
 
 /** "red 500", "Chameleon", "−200 (blue)": the words for a card in a sentence. */
 export function cardWords(name) {
@@ -60,7 +60,7 @@ export function cardWords(name) {
   const info = CARDS[type];
   if (!info) return name;
   if (colour && type.startsWith("P")) return `${colourWord(colour)} ${info.big}`; // PASS_HANDS has no colour
-  if (type === "X2") return `${colourWord(colour)} doubler`;
+  if (type === "X2") return t("{colour} doubler", { colour: colourWord(colour) });
   if (type === "MINUS200") return `${colourWord(colour)} −200`;
   return info.lines.map((line) => t(line)).join(" ");
 }
@@ -139,7 +139,7 @@ export function legend() {
   for (const m of Object.values(MARKS)) {
     const pic = svg("svg", { width: 20, height: 20, viewBox: "0 0 20 20", "aria-hidden": "true" }, icon(m.icon, 10, 10, m.icon === "crush" ? "#c62828" : "#111"));
     const item = document.createElement("span");
-    item.append(pic, ` ${m.name}: ${m.rule}`);
+    item.append(pic, ` ${t(m.name)}: ${t(m.rule)}`);
     box.append(item);
   }
   return box;
