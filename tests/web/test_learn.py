@@ -156,3 +156,27 @@ def test_the_lobby_card_offers_the_tutorial(server: Server, browser: Browser) ->
     wait_js(page, "document.body.dataset.phase === 'intro'")
     assert "About" in (page.text_content("#coachmark") or "")
     page.context.close()
+
+
+def test_arne_tutorial_by_keyboard(server: Server, browser: Browser) -> None:
+    """The pointer follows keys too: a card taken with Enter points at where it goes."""
+    page = _open(browser, DESKTOP)
+    page.goto(f"{server.url}/learn/arne")
+    page.click("#learn-start")
+    wait_js(page, "document.body.dataset.pointed === '1'")
+    page.focus(".learn-target")  # Take purple
+    page.keyboard.press("Enter")
+    wait_js(page, "document.body.dataset.phase === 'why'")
+    page.focus("#learn-next")
+    page.keyboard.press("Enter")
+    wait_js(page, "document.body.dataset.pointed === '1'")
+    page.focus(".learn-target")  # the purple 1000
+    page.keyboard.press("Enter")
+    wait_js(page, "document.body.dataset.pointAt === '1'")
+    assert page.locator(".learn-target").get_attribute("data-display") == "0"
+    page.focus(".learn-target")  # your display
+    page.keyboard.press("Enter")
+    wait_js(page, "document.body.dataset.phase === 'why'")
+    assert "1000" in (page.text_content("#learn-why") or "")
+    assert page.errors == [], page.errors  # type: ignore[attr-defined]
+    page.context.close()

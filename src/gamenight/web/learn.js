@@ -119,12 +119,18 @@ new MutationObserver(() => point()).observe($("#game"), { childList: true, subtr
 // Pressing the element pointed at (after the table's own handler: Peek still shows the
 // hand, a picked card lights its targets) points at the step's next one; the last one of a
 // look step does the step; a move step is done by the move the table sends.
-document.addEventListener("click", (ev) => {
+function pressed(ev) {
   if (phase !== "do" || !step() || sending) return;
   const target = ev.target.closest && ev.target.closest(".learn-target");
   if (!target) return;
   if (pointAt + 1 < step().point.length) { pointAt += 1; point(); return; }
   if (step().look) setTimeout(() => move(null), 0);
+}
+document.addEventListener("click", pressed);
+// (a card the table answers on Enter or Space without a click: the same as pressing it)
+document.addEventListener("keydown", (ev) => {
+  const button = ev.target.localName === "button";  // (a button's Enter is a click too)
+  if (!button && (ev.key === "Enter" || ev.key === " ")) pressed(ev);
 });
 
 function drawTable() {
