@@ -260,3 +260,38 @@ def test_an_arne_table_speaks_the_language_and_fits_a_phone(
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(SHOTS / f"i18n-arne-{lang}.png"), full_page=True)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("de-DE", "de"), ("ru-RU", "ru")])
+def test_a_drop_it_table_speaks_the_language_and_fits_a_phone(
+    server: Server, browser: Browser, locale: str, lang: str
+) -> None:
+    """Drop It's table at 390 px after one drop: the supply, the aim line, the last drop
+    explained, the scores and the log, in the person's language."""
+    page = open_in(browser, locale)
+    page.goto(server.url)
+    r = page.request.post(
+        f"{server.url}/api/tables",
+        data={
+            "game": "drop-it",
+            "options": {"players": 2},
+            "seats": ["open", "easy"],
+            "sit": 0,
+            "name": "Ann",
+            "settings": {"bot_delay": 0},
+        },
+    )
+    assert r.status == 201, r.text()
+    page.goto(f"{server.url}/tables/{r.json()['id']}")
+    wait_js(page, "document.body.dataset.status === 'running'")
+    page.wait_for_selector("#drop-btn")
+    page.click("#drop-btn")
+    page.click("#drop-btn")  # (a tap arms, the second drops)
+    page.wait_for_selector("#result, #log div", timeout=30000)
+    page.wait_for_timeout(2500)  # the fall, then the bot's drop
+    text = page.locator("body").inner_text()
+    assert english_left(text, lang) == set(), text
+    assert page.evaluate(OVERFLOW_JS) == []
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / f"i18n-drop-it-{lang}.png"), full_page=True)
+    assert not page.errors  # type: ignore[attr-defined]

@@ -31,7 +31,7 @@ $("#start").addEventListener("click", async () => {
 });
 
 function seatName(seat) { return t("seat {seat}", { seat: seat + 1 }); }
-const BOT_LEVELS = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard"), random: N_("random moves") };
+const BOT_LEVELS = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard"), random: N_("random") };
 /** A seat's name as shown: a bot's name the server gave ("Bot 2 (easy)") in the page's words. */
 function shownName(s) {
   const bot = s.kind === "bot" && /^Bot (\d+) \((\w+)\)$/.exec(s.name || "");

@@ -1,12 +1,12 @@
 // Drop It: aim along the top (mouse or keys), rotate (wheel or keys), drop; the fall is
 // animated from the server's trajectory frames and the result is explained.
-import { api, el, svg, plural } from "/static/common.js";
+import { api, el, svg, t, tn, N_ } from "/static/common.js";
 import { coachAdvice, coachPanel } from "/static/games/coach.js";
 import { playingUntil } from "/static/moment.js";
 import { showRule } from "/static/rules.js";
 
 // How to play at this table (the rules themselves are the rules panel's, rules.js).
-export const pageHelp = "Mouse: move to aim, wheel to turn, click to drop. Phone: tap to aim, tap *Drop* (or the same spot again) to confirm. Keys: `←` `→` move (`Shift` faster), `↑` `↓` or `Q` `E` turn, `[` `]` choose a piece, `Enter` drop. While you aim, a warning shows where the piece would land on an edge mark of its own. Right-click a piece for its rule.";
+export const pageHelp = t("Mouse: move to aim, wheel to turn, click to drop. Phone: tap to aim, tap *Drop* (or the same spot again) to confirm. Keys: `←` `→` move (`Shift` faster), `↑` `↓` or `Q` `E` turn, `[` `]` choose a piece, `Enter` drop. While you aim, a warning shows where the piece would land on an edge mark of its own. Right-click a piece for its rule.");
 
 // Colours never carry meaning alone: each colour has a mark drawn on its pieces.
 const COLOUR_MARKS = { red: "●", yellow: "★", blue: "■", green: "▲" };
@@ -79,7 +79,23 @@ function bonusLayer() {
 }
 
 /** Words for a piece id or kind: "red circle". */
-function pieceWords(id) { const [c, k] = id.split("-"); return k ? `${c} ${k}` : id; }
+// Each piece kind of each colour in words, one message each (a German adjective agrees with its noun).
+const PIECE_WORDS = {
+  "red-circle": N_("red circle"), "red-square": N_("red square"), "red-triangle": N_("red triangle"), "red-diamond": N_("red diamond"),
+  "yellow-circle": N_("yellow circle"), "yellow-square": N_("yellow square"), "yellow-triangle": N_("yellow triangle"), "yellow-diamond": N_("yellow diamond"),
+  "blue-circle": N_("blue circle"), "blue-square": N_("blue square"), "blue-triangle": N_("blue triangle"), "blue-diamond": N_("blue diamond"),
+  "green-circle": N_("green circle"), "green-square": N_("green square"), "green-triangle": N_("green triangle"), "green-diamond": N_("green diamond"),
+};
+const COLOUR_WORDS = { red: N_("red"), yellow: N_("yellow"), blue: N_("blue"), green: N_("green") };
+/** An edge mark's symbol in words: a colour ("green") in the page's language, a shape as drawn. */
+function markSymbol(symbol) { return COLOUR_WORDS[symbol] ? t(COLOUR_WORDS[symbol]) : SHAPE_WORDS[symbol] ? t(SHAPE_WORDS[symbol]) : symbol; }
+const SHAPE_WORDS = { circle: N_("circle"), square: N_("square"), triangle: N_("triangle"), diamond: N_("diamond") };
+
+function pieceWords(id) {
+  const [c, k] = id.split("-");
+  const key = [c, k].join("-");
+  return k ? (PIECE_WORDS[key] ? t(PIECE_WORDS[key]) : `${c} ${k}`) : id;
+}
 
 function mySupply(view) {
   if (view.side === null || view.side === undefined) return [];
@@ -104,51 +120,60 @@ function usedUp(view) {
 
 function canDrop(msg) { return msg.asked && msg.view.phase === "drop" && !sent; }
 
+// A bonus circle by its size, on a level or not (an adjective agrees with its noun).
+const BONUS_WORDS = {
+  small: [N_("the small bonus circle on level {level} (+{points})"), N_("the small bonus circle (+{points})")],
+  medium: [N_("the medium bonus circle on level {level} (+{points})"), N_("the medium bonus circle (+{points})")],
+  large: [N_("the large bonus circle on level {level} (+{points})"), N_("the large bonus circle (+{points})")],
+  "": [N_("the bonus circle on level {level} (+{points})"), N_("the bonus circle (+{points})")],
+};
+
 /** A bonus circle as the rulebook names it: "the small bonus circle on level 6 (+3)". */
 function bonusWords(id) {
   const c = B && B.board.bonus.find((b) => b.id === id);
-  if (!c) return "a bonus circle";
-  return `the ${c.size ? `${c.size} ` : ""}bonus circle${c.level ? ` on level ${c.level}` : ""} (+${c.points})`;
+  if (!c) return t("a bonus circle");
+  const [onLevel, anywhere] = BONUS_WORDS[c.size || ""] || BONUS_WORDS[""];
+  return c.level ? t(onLevel, { level: c.level, points: c.points }) : t(anywhere, { points: c.points });
 }
 
 /** "a", "a and b", "a, b and c" */
-function andList(words) { return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : words[0] || ""; }
+function andList(words) { return words.length > 1 ? `${words.slice(0, -1).join(", ")}${t(" and ")}${words[words.length - 1]}` : words[0] || ""; }
 
 /** A side in player words: its player, or its team's players ("Ann and Cleo"). */
 function sideName(side, names, view) {
   const s = view && view.sides && view.sides[side];
-  if (!s) return names[side] || `player ${side + 1}`;
-  return andList(s.seats.map((x) => names[x] || `player ${x + 1}`));
+  if (!s) return names[side] || t("player {n}", { n: side + 1 });
+  return andList(s.seats.map((x) => names[x] || t("player {n}", { n: x + 1 })));
 }
 
 function explain(last) {
-  if (!last) return el("p", { class: "muted" }, "No piece dropped yet.");
+  if (!last) return el("p", { class: "muted" }, t("No piece dropped yet."));
   const parts = [];
-  parts.push(el("div", {}, el("strong", {}, pieceWords(last.piece)), ` reached level ${last.level}`,
-    last.bonus && last.bonus.length ? ` and covered ${andList(last.bonus.map(bonusWords))}` : ", no bonus circle"));
+  parts.push(el("div", {}, el("strong", {}, pieceWords(last.piece)), ` ${t("reached level {level}", { level: last.level })}`,
+    last.bonus && last.bonus.length ? ` ${t("and covered {circles}", { circles: andList(last.bonus.map(bonusWords)) })}` : t(", no bonus circle")));
   if (last.violations.length) {
-    for (const v of last.violations) parts.push(el("div", { class: "pill bad" }, `broke the ${RULE_WORDS[v.rule] || v.rule} rule: ${ruleWords(v)}`));
-  } else parts.push(el("div", { class: "pill ok" }, "broke no rule"));
-  const sum = `level ${last.level} + bonus ${last.raw_points - last.level}`;
+    for (const v of last.violations) parts.push(el("div", { class: "pill bad" }, t("broke the {rule} rule: {why}", { rule: t(RULE_WORDS[v.rule] || v.rule), why: ruleWords(v) })));
+  } else parts.push(el("div", { class: "pill ok" }, t("broke no rule")));
+  const sum = t("level {level} + bonus {bonus}", { level: last.level, bonus: last.raw_points - last.level });
   if ("awarded" in last) {
-    const lost = last.awarded !== last.raw_points ? `: it would have scored ${last.raw_points} (${sum})` : ` (${sum})`;
-    parts.push(el("div", {}, el("strong", { id: "awarded" }, `${last.awarded} point${last.awarded === 1 ? "" : "s"}`),
-      `${lost}${last.joker_used ? ", a joker was spent" : ""}`));
-  } else parts.push(el("div", {}, `${last.raw_points} points with a joker (${sum}), 0 without: the joker is to be decided`));
-  if (!last.settled) parts.push(el("div", { class: "muted" }, "the pile did not settle in time"));
+    const lost = last.awarded !== last.raw_points ? `: ${t("it would have scored {points} ({sum})", { points: last.raw_points, sum })}` : ` (${sum})`;
+    parts.push(el("div", {}, el("strong", { id: "awarded" }, tn("{n} point", "{n} points", last.awarded)),
+      `${lost}${last.joker_used ? t(", a joker was spent") : ""}`));
+  } else parts.push(el("div", {}, t("{points} points with a joker ({sum}), 0 without: the joker is to be decided", { points: last.raw_points, sum })));
+  if (!last.settled) parts.push(el("div", { class: "muted" }, t("the pile did not settle in time")));
   return el("div", { id: "result" }, parts);
 }
 
 let boardImage = null;  // the server's board picture as an image URL (never parsed as markup)
 
 function sideWords(s, ctx) {
-  return `${andList(s.seats.map((x) => ctx.names[x]))} (${s.colours.map((c) => `${COLOUR_MARKS[c] || ""} ${c}`).join(", ")})`;
+  return `${andList(s.seats.map((x) => ctx.names[x]))} (${s.colours.map((c) => `${COLOUR_MARKS[c] || ""} ${COLOUR_WORDS[c] ? t(COLOUR_WORDS[c]) : c}`).join(", ")})`;
 }
 
 function drawBoard(msg, pieces, last, anim) {
   if (!boardImage) boardImage = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(B.svg)}`;
   const board = svg("svg", { viewBox: `0 0 ${B.width} ${B.height}`, id: "board", role: "img",
-    "aria-label": `the Drop It board with ${plural(pieces.length, "piece")}`, class: "board" });
+    "aria-label": tn("the Drop It board with {n} piece", "the Drop It board with {n} pieces", pieces.length), class: "board" });
   board.append(svg("image", { href: boardImage, x: 0, y: 0, width: B.width, height: B.height }));
   board.append(piecesLayer(pieces, last), bonusLayer(), svg("g", { id: "coach-ghosts" }, anim ? [] : coachGhosts(msg)),
     svg("g", { id: "ghost-layer" }, anim ? [] : ghostEls(msg)));
@@ -166,28 +191,28 @@ function coachGhosts(msg) {
     svg("text", { x: X(o.rest.x) + 14, y: Y(o.rest.y) - 10, "font-size": 12, "font-weight": 700, "text-anchor": "middle" }, String(i + 1))));
 }
 
-function dropWords(a) { return `${pieceWords(a.piece)} at ${a.x.toFixed(0)} mm, turned ${((a.angle * 180) / Math.PI).toFixed(0)}°`; }
+function dropWords(a) { return t("{piece} at {x} mm, turned {angle}°", { piece: pieceWords(a.piece), x: a.x.toFixed(0), angle: ((a.angle * 180) / Math.PI).toFixed(0) }); }
 
 /** The coach's review of one decision, in words (the replay page). */
 export function reviewWords(advice, played) {
-  const joker = (a) => (a.spend ? "Spend the joker" : "Keep the joker");
+  const joker = (a) => (a.spend ? t("Spend the joker") : t("Keep the joker"));
   if (advice.joker) return { played: joker(played), options: [joker(advice.joker)] };
-  return { played: dropWords(played), options: advice.options.map((o) => `${dropWords(o.action)} — ${o.points.toFixed(1)} points expected`) };
+  return { played: dropWords(played), options: advice.options.map((o) => `${dropWords(o.action)} — ${t("{points} points expected", { points: o.points.toFixed(1) })}`) };
 }
 
 /** The coach's words: each drop with its expected points; a button aims it for you. */
 function coachDrops(advice) {
-  if (advice.joker) return el("span", { class: "odds best", id: "coach-joker" }, `The planner would ${advice.joker.spend ? "spend" : "keep"} its joker.`);
+  if (advice.joker) return el("span", { class: "odds best", id: "coach-joker" }, advice.joker.spend ? t("The planner would spend its joker.") : t("The planner would keep its joker."));
   const list = el("ol", { class: "coach-plays", id: "coach-drops" });
   for (const [i, o] of advice.options.entries()) {
     const a = o.action;
     const words = dropWords(a);
     list.append(el("li", { class: `odds${i === 0 ? " best" : ""}`, "data-rank": i + 1 },
-      el("strong", {}, words), ` — ${o.points.toFixed(1)} points expected `,
-      el("button", { type: "button", class: "coach-aim", "aria-label": `aim ${words}`,
-        onclick: () => { aim = { piece: a.piece, x: a.x, angle: a.angle }; armed = false; draw(); } }, "aim here")));
+      el("strong", {}, words), ` — ${t("{points} points expected", { points: o.points.toFixed(1) })} `,
+      el("button", { type: "button", class: "coach-aim", "aria-label": t("aim {drop}", { drop: words }),
+        onclick: () => { aim = { piece: a.piece, x: a.x, angle: a.angle }; armed = false; draw(); } }, t("aim here"))));
   }
-  return [el("span", { class: "muted" }, `The planner's best drops (${advice.simulations} simulations; ghosts on the board):`), list];
+  return [el("span", { class: "muted" }, t("The planner's best drops ({n} simulations; ghosts on the board):", { n: advice.simulations })), list];
 }
 
 function drawControls(msg, ctx) {
@@ -195,54 +220,54 @@ function drawControls(msg, ctx) {
   const controls = el("div", { class: "panel dropbar", id: "controls", "data-focus-home": me === null || me === undefined ? false : "" });
   if (canDrop(msg)) {
     const kinds = kindsLeft(mySupply(view));
-    controls.append(el("div", { class: "row", id: "supply", role: "radiogroup", "aria-label": "your pieces" }, kinds.map(([k, n]) =>
+    controls.append(el("div", { class: "row", id: "supply", role: "radiogroup", "aria-label": t("your pieces") }, kinds.map(([k, n]) =>
       el("button", { type: "button", class: `piece ${k === aim.piece ? "chosen" : ""}`, "data-piece": k, role: "radio", "aria-checked": String(k === aim.piece),
-        "aria-label": `${pieceWords(k)}, ${n} left`, title: `${pieceWords(k)} (${n} left)`, onclick: () => { aim.piece = k; armed = false; draw(); },
+        "aria-label": t("{piece}, {n} left", { piece: pieceWords(k), n }), title: t("{piece} ({n} left)", { piece: pieceWords(k), n }), onclick: () => { aim.piece = k; armed = false; draw(); },
         oncontextmenu: (ev) => { ev.preventDefault(); showRule(kindOf(k)); } },  // its rule in the rules panel
       pieceIcon(k), el("span", { class: "count" }, `×${n}`))),
     ...usedUp(view).map((k) => el("button", { type: "button", class: "piece unavailable", "data-piece": k, role: "radio", "aria-checked": "false", "aria-disabled": "true",
-      "aria-label": `${pieceWords(k)}, none left: click to see why`, title: `${pieceWords(k)}: none left`,
+      "aria-label": t("{piece}, none left: click to see why", { piece: pieceWords(k) }), title: t("{piece}: none left", { piece: pieceWords(k) }),
       onclick: () => ctx.act({ type: "drop", piece: k, x: Number(aim.x.toFixed(2)), angle: Number(aim.angle.toFixed(4)), depth: 0 }) },
     pieceIcon(k), el("span", { class: "count" }, "×0")))));
     controls.append(el("div", { class: "row spaced" },
-      el("button", { type: "button", class: "turnbtn", "aria-label": "turn left", onclick: () => turn(-15) }, "⟲"),
-      el("button", { type: "button", class: "turnbtn", "aria-label": "turn right", onclick: () => turn(15) }, "⟳"),
+      el("button", { type: "button", class: "turnbtn", "aria-label": t("turn left"), onclick: () => turn(-15) }, "⟲"),
+      el("button", { type: "button", class: "turnbtn", "aria-label": t("turn right"), onclick: () => turn(15) }, "⟳"),
       el("span", { class: "muted", id: "aim-text" }, aimText()),
-      el("button", { type: "button", class: "primary big", id: "drop-btn", onclick: doDrop }, "Drop")));
+      el("button", { type: "button", class: "primary big", id: "drop-btn", onclick: doDrop }, t("Drop"))));
     const warning = riskWords();
     controls.append(el("div", { class: "edge-warning", id: "edge-warning", role: "status", hidden: !warning }, warning));
   } else if (msg.asked && view.phase === "joker") {
-    controls.append(el("p", {}, "Your drop broke a rule. Spend a joker to score it anyway?"),
+    controls.append(el("p", {}, t("Your drop broke a rule. Spend a joker to score it anyway?")),
       el("div", { class: "row" },
-        el("button", { type: "button", class: "primary", id: "joker-spend", onclick: () => ctx.act({ type: "joker", spend: true }) }, "Spend a joker"),
-        el("button", { type: "button", id: "joker-keep", onclick: () => ctx.act({ type: "joker", spend: false }) }, "Keep it")));
+        el("button", { type: "button", class: "primary", id: "joker-spend", onclick: () => ctx.act({ type: "joker", spend: true }) }, t("Spend a joker")),
+        el("button", { type: "button", id: "joker-keep", onclick: () => ctx.act({ type: "joker", spend: false }) }, t("Keep it"))));
   } else if (me === null || me === undefined) {
-    controls.append(el("p", { class: "muted" }, "You are watching."));
+    controls.append(el("p", { class: "muted" }, t("You are watching.")));
     return controls;
   } else if (view.phase !== "over") {
-    const who = ctx.names[view.actors[0]] || "the next player";
-    controls.append(el("p", { class: "muted" }, view.phase === "joker" ? `Waiting for ${who}'s joker decision…` : `Waiting for ${who}'s drop…`));
-  } else controls.append(el("p", {}, "All pieces are in."));
-  if (view.phase !== "over") controls.append(coachPanel(msg, ctx, draw, coachDrops, " shows the planner's best drops on your turn"));
+    const who = ctx.names[view.actors[0]] || t("the next player");
+    controls.append(el("p", { class: "muted" }, view.phase === "joker" ? t("Waiting for {name}'s joker decision…", { name: who }) : t("Waiting for {name}'s drop…", { name: who })));
+  } else controls.append(el("p", {}, t("All pieces are in.")));
+  if (view.phase !== "over") controls.append(coachPanel(msg, ctx, draw, coachDrops, ` ${t("shows the planner's best drops on your turn")}`));
   return controls;
 }
 
 function draw() {
   const msg = lastMsg, ctx = lastCtx, view = msg.view;
   const head = el("div", { class: "panel" },
-    el("div", { class: "row" }, el("strong", {}, `Drop ${Math.min(view.turn + 1, view.turns)} of ${view.turns}`),
+    el("div", { class: "row" }, el("strong", {}, t("Drop {number} of {total}", { number: Math.min(view.turn + 1, view.turns), total: view.turns })),
       ...view.sides.map((s) => el("span", { class: `pill ${s.side === view.active_side ? "warn" : ""}`, "data-side": s.side },
-        `${sideWords(s, ctx)}: ${plural(s.total, "point")}${view.jokers_variant ? ` · ${plural(s.jokers, "joker")}` : ""}`))),
-    el("div", { class: "now", id: "who-acts" }, view.phase === "over" ? "Game over."
-      : msg.asked ? (view.phase === "joker" ? "Your joker decision." : "Your drop: aim along the top, then drop.") : `${ctx.names[view.actors[0]]} drops…`));
+        `${sideWords(s, ctx)}: ${tn("{n} point", "{n} points", s.total)}${view.jokers_variant ? ` · ${tn("{n} joker", "{n} jokers", s.jokers)}` : ""}`))),
+    el("div", { class: "now", id: "who-acts" }, view.phase === "over" ? t("Game over.")
+      : msg.asked ? (view.phase === "joker" ? t("Your joker decision.") : t("Your drop: aim along the top, then drop.")) : t("{name} drops…", { name: ctx.names[view.actors[0]] })));
   let pieces = view.pieces;
   let last = view.last;
   const anim = animating && animating.turn === (view.last && view.last.turn) ? animating : null;
   if (anim) {
     const f = view.frames;
-    const t = animTime(anim);
+    const time = animTime(anim);
     let i = 0;
-    while (i < f.steps.length - 1 && f.steps[i] * B.dt < t) i++;
+    while (i < f.steps.length - 1 && f.steps[i] * B.dt < time) i++;
     pieces = f.pieces.map((id, k) => ({ id, x: f.poses[i][k][0], y: f.poses[i][k][1], angle: f.poses[i][k][2] }));
     last = null;
   }
@@ -257,7 +282,7 @@ function draw() {
   if (canDrop(msg)) hookAim(board);
   root.replaceChildren(head,
     el("div", { class: "boardwrap" }, el("div", { class: "panel boardpanel" }, board), drawControls(msg, ctx)),
-    el("div", { class: "panel" }, el("h3", {}, "Last drop"), anim ? el("p", { class: "muted" }, "falling…") : explain(view.last)));
+    el("div", { class: "panel" }, el("h3", {}, t("Last drop")), anim ? el("p", { class: "muted" }, t("falling…")) : explain(view.last)));
 }
 
 // The edge rule (D21) before the drop: a piece touching an edge mark of its own colour (or
@@ -322,15 +347,18 @@ function safeX(kind, angle, pieces) {
 
 function markWords(cell) {
   const side = cell.id.split("-")[0];
-  return `the ${cell.symbol} mark ${side === "bottom" ? "on the floor" : `on the ${side} wall`}`;
+  const symbol = markSymbol(cell.symbol);
+  if (side === "bottom") return t("the {symbol} mark on the floor", { symbol });
+  return side === "left" ? t("the {symbol} mark on the left wall", { symbol }) : t("the {symbol} mark on the right wall", { symbol });
 }
 
 function riskWords() {
   if (!lastMsg || !canDrop(lastMsg)) return "";
   const risk = edgeRisk(aim.piece, aim.x, aim.angle, lastMsg.view.pieces);
   if (!risk.length) return "";
-  const own = lastMsg.view.edge_mode === "shape" ? "shape" : "colour";
-  return `⚠ Here it would likely land on ${markWords(risk[0])}: a piece touching an edge mark of its own ${own} scores 0.`;
+  const mark = markWords(risk[0]);
+  return lastMsg.view.edge_mode === "shape" ? `⚠ ${t("Here it would likely land on {mark}: a piece touching an edge mark of its own shape scores 0.", { mark })}`
+    : `⚠ ${t("Here it would likely land on {mark}: a piece touching an edge mark of its own colour scores 0.", { mark })}`;
 }
 
 function ghostEls(msg) {
@@ -342,8 +370,8 @@ function ghostEls(msg) {
 }
 
 function aimText() {
-  const where = aim.x < B.board.width / 3 ? "left" : aim.x > (2 * B.board.width) / 3 ? "right" : "middle";
-  return `${armed ? "tap again or Drop · " : ""}${where}, ${aim.x.toFixed(0)} mm · turned ${((aim.angle * 180) / Math.PI).toFixed(0)}°`;
+  const where = aim.x < B.board.width / 3 ? t("left") : aim.x > (2 * B.board.width) / 3 ? t("right") : t("middle");
+  return `${armed ? `${t("tap again or Drop")} · ` : ""}${t("{where}, {x} mm · turned {angle}°", { where, x: aim.x.toFixed(0), angle: ((aim.angle * 180) / Math.PI).toFixed(0) })}`;
 }
 
 function updateGhost() {
@@ -455,7 +483,7 @@ document.addEventListener("keydown", (ev) => {
   } else if (k === "Enter" || k === " ") { if (ev.target.tagName !== "BUTTON") { doDrop(); ev.preventDefault(); } }
 });
 
-const RULE_WORDS = { SHAPE: "shape", COLOUR: "colour", EDGE: "edge", HEIGHT: "height" };
+const RULE_WORDS = { SHAPE: N_("shape"), COLOUR: N_("colour"), EDGE: N_("edge"), HEIGHT: N_("height") };
 
 function ownMark(view = lastMsg && lastMsg.view) { return view && view.edge_mode === "shape" ? "shape" : "colour"; }
 
@@ -464,31 +492,52 @@ function ruleWords(v, view) {
   const cell = (id) => {
     const c = B && B.cells ? B.cells.find((x) => x.id === id) : null;
     const side = id.split("-")[0];
-    return `${c && c.symbol ? `the ${c.symbol} ` : "an "}edge mark ${side === "bottom" ? "on the floor" : `on the ${side} wall`}`;
+    const where = side === "bottom" ? "floor" : side === "left" ? "left" : "right";
+    if (!(c && c.symbol)) return { floor: t("an edge mark on the floor"), left: t("an edge mark on the left wall"), right: t("an edge mark on the right wall") }[where];
+    const symbol = markSymbol(c.symbol);
+    return { floor: t("the {symbol} edge mark on the floor", { symbol }), left: t("the {symbol} edge mark on the left wall", { symbol }),
+      right: t("the {symbol} edge mark on the right wall", { symbol }) }[where];
   };
+  const which = v.with.length ? ` (${v.with.map(pieceWords).join(", ")})` : "";
   switch (v.rule) {
-    case "SHAPE": return `touched a piece of the same shape${v.with.length ? ` (${v.with.map(pieceWords).join(", ")})` : ""}`;
-    case "COLOUR": return `touched a piece of the same colour${v.with.length ? ` (${v.with.map(pieceWords).join(", ")})` : ""}`;
-    case "EDGE": return `touched ${v.with.length ? v.with.map(cell).join(" and ") : "an edge mark"}, and a piece may not touch an edge mark of its own ${ownMark(view)}`;
-    case "HEIGHT": return "sticks out above the top";
-    default: return `broke the ${v.rule.toLowerCase()} rule`;
+    case "SHAPE": return `${t("touched a piece of the same shape")}${which}`;
+    case "COLOUR": return `${t("touched a piece of the same colour")}${which}`;
+    case "EDGE": {
+      const marks = v.with.length ? v.with.map(cell).join(t(" and ")) : t("an edge mark");
+      return ownMark(view) === "shape" ? t("touched {marks}, and a piece may not touch an edge mark of its own shape", { marks })
+        : t("touched {marks}, and a piece may not touch an edge mark of its own colour", { marks });
+    }
+    case "HEIGHT": return t("sticks out above the top");
+    default: return t("broke the {rule} rule", { rule: v.rule.toLowerCase() });
   }
 }
 
 function ruleList(violations) {
-  const words = violations.map((v) => RULE_WORDS[v.rule] || v.rule.toLowerCase());
-  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]} rules` : `${words[0]} rule`;
+  const words = violations.map((v) => (RULE_WORDS[v.rule] ? t(RULE_WORDS[v.rule]) : v.rule.toLowerCase()));
+  return words.length > 1 ? t("{rules} and {last} rules", { rules: words.slice(0, -1).join(", "), last: words[words.length - 1] }) : t("{rule} rule", { rule: words[0] });
 }
 
 /** A log line in a sentence. */
 export function describeEvent(e, names, view) {
-  if (e.kind === "scored") return `${e.awarded === 0 ? "No points" : `${e.awarded} point${e.awarded === 1 ? "" : "s"}`} for the ${pieceWords(e.piece)}${e.joker_used ? " (a joker was spent)" : ""}; ${sideName(e.side, names, view)} now ${view && view.sides[e.side]?.seats.length > 1 ? "have" : "has"} ${e.total}.`;
-  if (e.kind === "dropped") return `${names[e.seat]} drops a ${pieceWords(e.piece)}: level ${e.level}${e.violations.length ? `, breaks the ${ruleList(e.violations)}: it ${e.violations.map((v) => ruleWords(v, view)).join("; ")}` : ""}.`;
-  if (e.kind === "game_over") return `Game over: ${e.totals.map((t, side) => `${sideName(side, names, view)} ${t}`).join(", ")}.`;
+  if (e.kind === "scored") {
+    const points = e.awarded === 0 ? t("No points") : tn("{n} point", "{n} points", e.awarded);
+    const many = view && view.sides[e.side]?.seats.length > 1;
+    const said = { points, piece: pieceWords(e.piece), side: sideName(e.side, names, view), total: e.total };
+    const line = e.joker_used
+      ? (many ? t("{points} for the {piece} (a joker was spent); {side} now have {total}.", said) : t("{points} for the {piece} (a joker was spent); {side} now has {total}.", said))
+      : many ? t("{points} for the {piece}; {side} now have {total}.", said) : t("{points} for the {piece}; {side} now has {total}.", said);
+    return line;
+  }
+  if (e.kind === "dropped") {
+    const said = { name: names[e.seat], piece: pieceWords(e.piece), level: e.level };
+    if (!e.violations.length) return t("{name} drops a {piece}: level {level}.", said);
+    return t("{name} drops a {piece}: level {level}, breaks the {rules}: it {why}.", { ...said, rules: ruleList(e.violations), why: e.violations.map((v) => ruleWords(v, view)).join("; ") });
+  }
+  if (e.kind === "game_over") return t("Game over: {totals}.", { totals: e.totals.map((total, side) => `${sideName(side, names, view)} ${total}`).join(", ") });
   return null;
 }
 
 export function resultDetails(msg, names = []) {
   const v = msg.view;
-  return el("p", { class: "muted", id: "final-totals" }, `Final totals: ${v.sides.map((s) => `${sideName(s.side, names, v)} (${s.colours.join(" and ")}) ${s.total}`).join(", ")}.`);
+  return el("p", { class: "muted", id: "final-totals" }, t("Final totals: {totals}.", { totals: v.sides.map((s) => `${sideName(s.side, names, v)} (${s.colours.map((c) => (COLOUR_WORDS[c] ? t(COLOUR_WORDS[c]) : c)).join(t(" and "))}) ${s.total}`).join(", ") }));
 }
