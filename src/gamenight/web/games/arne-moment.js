@@ -2,7 +2,7 @@
 // flies there from the player who played it, the final round is announced, and the scoring
 // at the end is counted display by display, stack by stack. Short animations (Web Animations
 // API); with prefers-reduced-motion nothing moves, things only appear.
-import { el } from "/static/common.js";
+import { el, t } from "/static/common.js";
 import { announce, playingUntil, reducedMotion } from "/static/moment.js";
 import { cardFace, cardWords, parse } from "/static/games/arne-cards.js";
 
@@ -67,15 +67,15 @@ export function animateMoves(root, prev, msg) {
 /** The draw pile ran out: the final round is said on top of the page. */
 export function announceFinal(prev, view, names) {
   if (!prev || prev.final_round || !view.final_round) return;
-  announce(`The draw pile is empty: final round. Each player may play one black card: ${view.final_round.map(names).join(", ")}.`, 3500);
+  announce(t("The draw pile is empty: final round. Each player may play one black card: {names}.", { names: view.final_round.map(names).join(", ") }), 3500);
 }
 
 /** What a stack adds to its display, in the words of the count ("+500", "×2", "crushed"). */
 function stackPart(st) {
   const times = st.x3 ? 3 : 1;
   const type = parse(st.base).type;  // "red P500" -> P500
-  if (type === "MINUS200") return st.lock ? { text: "−200 locked: 0" } : { minus: 200 * times, text: `−${200 * times}` };
-  if (st.crush && !st.lock) return { text: "crushed: 0" };
+  if (type === "MINUS200") return st.lock ? { text: t("−200 locked: 0") } : { minus: 200 * times, text: `−${200 * times}` };
+  if (st.crush && !st.lock) return { text: t("crushed: 0") };
   if (type === "X2") return { factor: 2 * times, text: `×${2 * times}` };
   const face = FACE[type] || 0;
   return { points: face * times, text: st.x3 ? `+${face}×3` : `+${face}` };
@@ -83,11 +83,11 @@ function stackPart(st) {
 
 function displayRows(view, names, me) {
   return view.displays.map((d) => {
-    const owner = d.owner_seat === null ? "The dummy" : names(view.seats[d.owner_seat].player);
+    const owner = d.owner_seat === null ? null : names(view.seats[d.owner_seat].player);
     const you = d.owner_seat !== null && view.seats[d.owner_seat].player === me;
     const steps = d.stacks.map((st) => ({ st, part: stackPart(st) }));
     const row = el("div", { class: "score-row", "data-score-display": d.display },
-      el("strong", { class: "who" }, you ? "Your display" : `${owner}'s display`),
+      el("strong", { class: "who" }, you ? t("Your display") : owner === null ? t("The dummy's display") : t("Display of {name}", { name: owner })),
       el("span", { class: "cards" }, steps.map(({ st, part }) => el("span", { class: "score-step" },
         cardFace(st.base, { width: 30, marks: st, label: cardWords(st.base) }), el("small", {}, part.text)))),
       el("span", { class: "running", "aria-hidden": "true" }, "0"),
@@ -101,36 +101,36 @@ function displayRows(view, names, me) {
 export function playScoring(view, names, me, scores) {
   document.getElementById("announce")?.click();  // the count takes the stage (a click ends it)
   const rows = displayRows(view, names, me);
-  const result = el("p", { class: "score-result" }, `Scores: ${scores.map((s, p) => `${p === me ? "you" : names(p)} ${s}`).join(", ")}.`);
-  const skipBtn = el("button", { type: "button", id: "scoring-skip" }, "Show all");
+  const result = el("p", { class: "score-result" }, t("Scores: {scores}.", { scores: scores.map((s, p) => `${p === me ? t("you") : names(p)} ${s}`).join(", ") }));
+  const skipBtn = el("button", { type: "button", id: "scoring-skip" }, t("Show all"));
   const box = el("div", { class: "panel scoring", id: "scoring", role: "dialog", "aria-labelledby": "scoring-h" },
-    el("h2", { id: "scoring-h" }, view.over ? "The final count" : "The count of this game"),
+    el("h2", { id: "scoring-h" }, view.over ? t("The final count") : t("The count of this game")),
     rows.map((r) => r.row), result, el("div", { class: "row" }, skipBtn, el("div", { "data-moment-slot": "" })));
   const overlay = el("div", { class: "overlay scoring-overlay", id: "scoring-overlay" }, box);
   document.body.append(overlay);
   const total = rows.reduce((n, r) => n + r.steps.length + 1, 0);
   const step = reducedMotion() ? 120 : Math.max(90, Math.min(320, 5000 / Math.max(1, total)));
   const timers = [];
-  let t = 300;
+  let at = 300;
   let finish = null;
   const over = new Promise((ok) => { finish = ok; });
   const shown = (node) => { node.classList.add("shown"); if (!reducedMotion()) node.animate([{ transform: "translateY(-6px)", opacity: 0 }, { transform: "none", opacity: 1 }], { duration: 200 }); };
   for (const r of rows) {
     let points = 0, factor = 1, minus = 0;
     const running = r.row.querySelector(".running");
-    timers.push(setTimeout(() => r.row.classList.add("counting"), t));
+    timers.push(setTimeout(() => r.row.classList.add("counting"), at));
     r.row.querySelectorAll(".score-step").forEach((node, i) => {
       const part = r.steps[i].part;
       points += part.points || 0; factor *= part.factor || 1; minus += part.minus || 0;
       const now = points * factor - minus;
-      timers.push(setTimeout(() => { shown(node); running.textContent = String(now); }, t));
-      t += step;
+      timers.push(setTimeout(() => { shown(node); running.textContent = String(now); }, at));
+      at += step;
     });
-    timers.push(setTimeout(() => { r.row.classList.remove("counting"); shown(r.row.querySelector(".score-total")); running.hidden = true; }, t));
-    t += step * 2;
+    timers.push(setTimeout(() => { r.row.classList.remove("counting"); shown(r.row.querySelector(".score-total")); running.hidden = true; }, at));
+    at += step * 2;
   }
-  timers.push(setTimeout(() => shown(result), t));
-  timers.push(setTimeout(finish, t + 1500));
+  timers.push(setTimeout(() => shown(result), at));
+  timers.push(setTimeout(finish, at + 1500));
   const skip = () => {  // everything at once, a moment to read it, then the results
     timers.forEach(clearTimeout);
     box.querySelectorAll(".score-step, .score-total, .score-result").forEach((n) => n.classList.add("shown"));
