@@ -295,3 +295,40 @@ def test_a_drop_it_table_speaks_the_language_and_fits_a_phone(
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(SHOTS / f"i18n-drop-it-{lang}.png"), full_page=True)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_results_and_the_replay_speak_german_on_a_phone(
+    server: Server, browser: Browser
+) -> None:
+    """A short game to its end in German: the results dialog, then the replay page (its
+    controls, the log's sentences step by step), no English left, nothing wider than 390 px."""
+    from tests.web.test_drop_or_stop import play_to_the_end
+
+    page = open_in(browser, "de-DE")
+    page.goto(server.url)
+    r = page.request.post(
+        f"{server.url}/api/tables",
+        data={
+            "game": "drop-or-stop",
+            "options": {"players": 2, "wins_to_win": 1},
+            "seats": ["open", "easy"],
+            "sit": 0,
+            "name": "Ann",
+            "settings": {"bot_delay": 0},
+        },
+    )
+    assert r.status == 201, r.text()
+    tid = r.json()["id"]
+    page.goto(f"{server.url}/tables/{tid}")
+    wait_js(page, "document.body.dataset.status === 'running'")
+    play_to_the_end(page, by_keyboard=False)
+    results = page.locator("#results").inner_text()
+    assert "Spielende" in results and english_left(results, "de") == set(), results
+    page.goto(f"{server.url}/tables/{tid}/replay")
+    page.wait_for_selector("#moves li")
+    page.click("#next")
+    text = page.locator("body").inner_text()
+    assert "Der Anfang." in text and english_left(text, "de") == set(), text
+    assert page.evaluate(OVERFLOW_JS) == []
+    page.screenshot(path=str(SHOTS / "i18n-replay-de.png"), full_page=True)
+    assert not page.errors  # type: ignore[attr-defined]

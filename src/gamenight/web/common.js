@@ -61,6 +61,16 @@ export function tn(one, many, n, params = {}) {
 /** Marks a message in data (a variant's title) for extraction; t() translates it where shown. */
 export function N_(key) { return key; }
 
+const BOT_LEVELS = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard"), random: N_("random") };
+
+/** A seat's name as shown: a bot's name the server gave ("Bot 2 (easy)") in the page's
+ * words, an unnamed seat as "seat 3", a person's name as they wrote it. */
+export function seatWords(seat) {
+  const bot = seat.kind === "bot" && /^Bot (\d+) \((\w+)\)$/.exec(seat.name || "");
+  if (bot) return t("Bot {number} ({level})", { number: bot[1], level: t(BOT_LEVELS[bot[2]] || bot[2]) });
+  return seat.name || t("seat {seat}", { seat: seat.seat + 1 });
+}
+
 /** A number as the page's language writes it. */
 export function number(n, options = {}) { return new Intl.NumberFormat(lang, options).format(n); }
 

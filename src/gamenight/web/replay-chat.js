@@ -1,6 +1,6 @@
 // The table's chat beside a replay, only when every person at the table chose to keep it
 // in (issue 14, item 4); lines are text nodes, never markup.
-import { api, el, $ } from "/static/common.js";
+import { api, el, $, t } from "/static/common.js";
 
 export async function showReplayChat(tableId) {
   let chat;
@@ -8,5 +8,5 @@ export async function showReplayChat(tableId) {
   if (!chat.shared || !chat.lines.length) return;
   const lines = chat.lines.map((l) => el("div", { class: "chat-line" }, el("strong", {}, l.name), ": ", el("span", { class: "chat-text" }, l.text)));
   $("aside").append(el("section", { class: "panel", id: "replay-chat", "aria-labelledby": "replay-chat-h" },
-    el("h3", { id: "replay-chat-h" }, "Chat"), el("div", { id: "chat-lines" }, lines)));
+    el("h3", { id: "replay-chat-h" }, t("Chat")), el("div", { id: "chat-lines" }, lines)));
 }

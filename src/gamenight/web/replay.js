@@ -1,6 +1,6 @@
 // The replay: a finished game step by step, told in the table log's sentences, with a move
 // list, passes skipped on request, and every hand revealed (a finished game hides nothing).
-import { api, el, $, toast, plural } from "/static/common.js";
+import { api, el, $, toast, initLanguage, seatWords, t, tn } from "/static/common.js";
 import { showReplayChat } from "/static/replay-chat.js";
 
 const tableId = location.pathname.split("/")[2];
@@ -11,7 +11,7 @@ showReplayChat(tableId);
 
 const ctx = {
   tableId,
-  get names() { return info.seats.map((s) => s.name || `seat ${s.seat + 1}`); },
+  get names() { return info.seats.map(seatWords); },
   act() {}, send() {},
 };
 
@@ -33,7 +33,7 @@ function drawMoves() {
   const items = [];
   for (let i = 0; i <= data.steps.length; i++) {
     if (skip && isPass(i)) continue;
-    const text = i === 0 ? "The start." : sentences(i).join(" ");
+    const text = i === 0 ? t("The start.") : sentences(i).join(" ");
     items.push(el("li", { "data-step": i, class: i === step ? "current" : "" },
       el("button", { type: "button", class: "linkish", "aria-current": i === step ? "step" : false, onclick: () => go(i) }, `${i}. ${text}`)));
   }
@@ -49,15 +49,15 @@ function drawHands() {
   box.replaceChildren(...everyone.map((r, s) => {
     const hand = (r.views[step] && r.views[step].hand) || [];
     const faces = module.handFaces ? module.handFaces(hand, r.views[step]) : hand.join(", ");
-    return el("div", { class: "row hand-row" }, el("strong", {}, ctx.names[s]), hand.length ? faces : el("span", { class: "muted" }, "no cards"));
+    return el("div", { class: "row hand-row" }, el("strong", {}, ctx.names[s]), hand.length ? faces : el("span", { class: "muted" }, t("no cards")));
   }));
 }
 
 function show() {
   const view = data.views[step];
   $("#slider").value = step;
-  $("#step-text").textContent = `step ${step} of ${data.steps.length}`;
-  $("#step-action").textContent = step === 0 ? "The start." : sentences(step).join(" ");
+  $("#step-text").textContent = t("step {step} of {total}", { step, total: data.steps.length });
+  $("#step-action").textContent = step === 0 ? t("The start.") : sentences(step).join(" ");
   document.body.dataset.step = step;
   module.render($("#game"), {
     type: "state", version: step, seat: data.seat, view, actions: [], asked: false,
@@ -106,9 +106,9 @@ function bestOf(item) { return Number.isInteger(item.best) ? item.best : 0; }
 /** "✓ the coach's choice", or where the played move stands by the coach's own numbers
  * (`rank`: how many options it valued higher) and the one it valued most. */
 function verdict(item, words) {
-  if (item.rank === 0) return "✓ the coach's choice";
+  if (item.rank === 0) return `✓ ${t("the coach's choice")}`;
   const best = words.options[bestOf(item)] || "";
-  return item.rank === null ? `the coach preferred: ${best}` : `the coach's #${item.rank + 1}; it preferred: ${best}`;
+  return item.rank === null ? t("the coach preferred: {best}", { best }) : t("the coach's #{rank}; it preferred: {best}", { rank: item.rank + 1, best });
 }
 
 function drawReview() {
@@ -117,8 +117,8 @@ function drawReview() {
   if (!review) return;
   bar.max = Math.max(1, review.total); bar.value = review.done;
   text.textContent = review.error || (review.finished
-    ? `${plural(review.steps.length, "decision")} reviewed; the coach's choice in ${review.steps.filter((x) => x.rank === 0).length}.`
-    : `reviewing… ${review.done} of ${review.total} decisions`);
+    ? tn("{n} decision reviewed; the coach's choice in {agreed}.", "{n} decisions reviewed; the coach's choice in {agreed}.", review.steps.length, { agreed: review.steps.filter((x) => x.rank === 0).length })
+    : t("reviewing… {done} of {total} decisions", { done: review.done, total: review.total }));
   if (!module.reviewWords) return;
   $("#review").replaceChildren(...review.steps.map((item) => {
     const words = module.reviewWords(item.advice, item.played, (data.views[item.step] || data.views[0]), ctx.names);
@@ -135,7 +135,7 @@ async function showReviewed(item) {
   // Unnumbered: the coach's options in its own order (Drop or Stop: Drop, Stop), the one it
   // valued most marked; numbers would read as ranks.
   const list = el("ul", { class: "coach-plays" }, words.options.map((w, i) => el("li", { class: `odds${i === bestOf(item) ? " best" : ""}` }, w)));
-  $("#review-detail").replaceChildren(el("span", {}, el("strong", {}, `Step ${item.step + 1}: played ${words.played}.`), " The coach's view:"), list);
+  $("#review-detail").replaceChildren(el("span", {}, el("strong", {}, t("Step {number}: played {played}.", { number: item.step + 1, played: words.played })), ` ${t("The coach's view:")}`), list);
   $("#review-detail").hidden = false;
 }
 
@@ -158,11 +158,12 @@ async function startReview() {
 }
 
 async function main() {
+  await initLanguage();  // the page's language first: everything below is drawn in it
   info = await api(`/api/tables/${tableId}`);
-  $("#title").textContent = `${info.title || info.game} — replay`;
+  $("#title").textContent = t("{game} — replay", { game: info.title || info.game });
   for (const s of info.seats) {
-    $("#seat").append(el("option", { value: s.seat }, s.name || `seat ${s.seat + 1}`));
-    $("#review-seat").append(el("option", { value: s.seat }, s.name || `seat ${s.seat + 1}`));
+    $("#seat").append(el("option", { value: s.seat }, seatWords(s)));
+    $("#review-seat").append(el("option", { value: s.seat }, seatWords(s)));
   }
   module = await import(`/static/games/${info.game}.js`);
   if (module.init) await module.init($("#game"), info, ctx);
@@ -176,9 +177,9 @@ async function main() {
   $("#reveal-all").addEventListener("change", revealAll);
   $("#review-start").addEventListener("click", startReview);
   $("#play").addEventListener("click", () => {
-    if (timer) { clearInterval(timer); timer = null; $("#play").textContent = "Play"; return; }
-    $("#play").textContent = "Pause";
-    timer = setInterval(() => { if (step >= data.steps.length) { clearInterval(timer); timer = null; $("#play").textContent = "Play"; } else move(1); }, 700);
+    if (timer) { clearInterval(timer); timer = null; $("#play").textContent = t("Play"); return; }
+    $("#play").textContent = t("Pause");
+    timer = setInterval(() => { if (step >= data.steps.length) { clearInterval(timer); timer = null; $("#play").textContent = t("Play"); } else move(1); }, 700);
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") return;

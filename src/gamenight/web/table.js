@@ -1,4 +1,4 @@
-import { api, connect, el, $, toast, initLanguage, language, t, tn, N_ } from "/static/common.js";
+import { api, connect, el, $, toast, initLanguage, language, seatWords, t, tn, N_ } from "/static/common.js";
 import { chatMessage, chatOffline, chatState, initChat } from "/static/chat.js";
 import { initTurnSignal, turnSignal } from "/static/turn-signal.js";
 import { initShared, sharedState } from "/static/shared-screen.js";
@@ -31,13 +31,7 @@ $("#start").addEventListener("click", async () => {
 });
 
 function seatName(seat) { return t("seat {seat}", { seat: seat + 1 }); }
-const BOT_LEVELS = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard"), random: N_("random") };
-/** A seat's name as shown: a bot's name the server gave ("Bot 2 (easy)") in the page's words. */
-function shownName(s) {
-  const bot = s.kind === "bot" && /^Bot (\d+) \((\w+)\)$/.exec(s.name || "");
-  if (bot) return t("Bot {number} ({level})", { number: bot[1], level: t(BOT_LEVELS[bot[2]] || bot[2]) });
-  return s.name || seatName(s.seat);
-}
+const shownName = seatWords;  // a bot's name in the page's words (common.js)
 function names() { return (last?.table || info).seats.map(shownName); }
 
 const ctx = {
