@@ -286,9 +286,23 @@ def compiled() -> Iterator[tuple[Path, bytes]]:
 def stale() -> list[Path]:
     """Compiled files (`.mo`, the pages' JSON) that are not what their `.po` compiles to (a
     `.po` behind the code is `missing`'s business: a line moved is no change)."""
-    return [
-        path for path, content in compiled() if not path.exists() or path.read_bytes() != content
-    ]
+    return [path for path, content in compiled() if not path.exists() or not same(path, content)]
+
+
+def same(path: Path, content: bytes) -> bool:
+    """Does the file hold `content`? A `.mo` is compared by its messages and plural forms,
+    not its bytes: the header names the Babel version that compiled it."""
+    if path.suffix != ".mo":
+        return path.read_bytes() == content
+    return _mo_messages(path.read_bytes()) == _mo_messages(content)
+
+
+def _mo_messages(data: bytes) -> tuple[dict[Any, str], str]:
+    found = gettext.GNUTranslations(io.BytesIO(data))
+    catalog = dict(found._catalog)  # type: ignore[attr-defined]
+    header = catalog.pop("", "")
+    plural = next((line for line in header.splitlines() if line.startswith("Plural-Forms")), "")
+    return catalog, plural
 
 
 def main(argv: list[str] | None = None) -> int:
