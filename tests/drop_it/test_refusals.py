@@ -37,7 +37,9 @@ def test_D10_a_piece_already_dropped() -> None:
     s.act(0, Drop("red-circle", 100.0, 0.0))
     s.act(1, Drop("blue-circle", 100.0, 0.0))
     words = refusal(s, Drop("red-circle-0", 100.0, 0.0), 0)
-    assert words == "you can't drop that one: it is on the board already; take another of them"
+    assert words == (
+        "you can't drop that red circle: it is on the board already; take another of them"
+    )
 
 
 def test_D33_no_such_piece_says_what_a_piece_is() -> None:

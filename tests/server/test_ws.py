@@ -209,7 +209,7 @@ def test_drop_it_drop_runs_in_the_pool_and_explains_the_result(client: TestClien
             }
         )
         reply = ws.receive_json()
-        assert reply["type"] == "refused" and "is not a piece" in reply["reason"]
+        assert reply["type"] == "refused" and "there is no such piece" in reply["reason"]
         ws.send_json(
             {
                 "type": "act",

@@ -370,10 +370,10 @@ def _why_minus(state: ArneState, player: int, action: A.MinusTwoHundred) -> str:
     if not _holds(state, player, "MINUS200", action.colour):
         return say("not_held", card=card_words(state, "MINUS200", action.colour))
     if not state.displays_of.get(game.kind_colour[kind]):
-        return say("minus_none", card=card_words(state, "MINUS200", action.colour))
+        return say("minus_none", colour=colour_words(state, action.colour))
     if not 0 <= action.display < game.n_displays:
         return say("no_such_display")
-    return say("minus_colour", card=card_words(state, "MINUS200", action.colour))
+    return say("minus_colour", colour=colour_words(state, action.colour))
 
 
 def _why_chameleon(state: ArneState, player: int, action: A.Chameleon, final: bool) -> str:

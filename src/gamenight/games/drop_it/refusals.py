@@ -23,7 +23,9 @@ REASONS: dict[str, str] = {
     # D10: a side drops only its own pieces, each once
     "not_yours": "you can't drop {piece}: it is not one of your pieces (yours: {left})",
     "all_used": "you can't drop {piece}: all of yours are on the board (left: {left})",
-    "this_one_used": "you can't drop that one: it is on the board already; take another of them",
+    "this_one_used": (
+        "you can't drop that {piece}: it is on the board already; take another of them"
+    ),
     "nothing_left": "you can't drop {piece}: you have no pieces left",
     # D11: the aim, in strict mode refused rather than moved inside the slot
     "not_a_number": "you can't drop there: the {what} must be a number",

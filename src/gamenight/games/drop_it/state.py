@@ -8,6 +8,7 @@ The world is plain data on the state: the settled poses and the space's snapshot
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from enum import IntEnum
@@ -134,7 +135,7 @@ class DropItState(State):
         except BadInput:  # D33
             return why.say(
                 "no_such_piece",
-                piece=f'"{action.piece[:30]}"',
+                piece=json.dumps(action.piece[:30], ensure_ascii=False),  # control chars escaped
                 colours=", ".join(COLOURS),
                 kinds=", ".join(KINDS),
             )
@@ -163,7 +164,7 @@ class DropItState(State):
         kind = "-".join(name.split("-")[:2])
         left = why.kinds_left(supply)
         if any(p.startswith(kind + "-") for p in supply):  # "red-circle-0" used, another left
-            return why.say("this_one_used", piece=words)
+            return why.say("this_one_used", piece=words.removeprefix("a "))
         if any(p.startswith(kind + "-") for p in self.game.deal(self.start_side)[side]):
             return why.say("all_used", piece=words, left=left)
         return why.say("not_yours", piece=words, left=left)
