@@ -332,3 +332,24 @@ def test_the_results_and_the_replay_speak_german_on_a_phone(
     assert page.evaluate(OVERFLOW_JS) == []
     page.screenshot(path=str(SHOTS / "i18n-replay-de.png"), full_page=True)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_account_and_profile_pages_speak_dutch_on_a_phone(
+    server: Server, browser: Browser
+) -> None:
+    page = open_in(browser, "nl-NL")
+    page.goto(f"{server.url}/account")
+    wait_js(page, "document.documentElement.lang === 'nl'")
+    assert english_left(page.locator("body").inner_text(), "nl") == set()
+    page.fill("#acc-name", "Joost")
+    page.fill("#acc-password", "een lang wachtwoord 9")
+    page.click("#sign-up")
+    page.wait_for_selector("#signed-in:not([hidden])")
+    text = page.locator("body").inner_text()
+    assert "Ingelogd als Joost." in text and english_left(text, "nl") == set(), text
+    assert page.evaluate(OVERFLOW_JS) == []
+    page.goto(f"{server.url}/players/Joost")
+    page.wait_for_selector("#profile-summary:not(:empty)")
+    text = page.locator("body").inner_text()
+    assert "0 afgelopen spellen" in text and english_left(text, "nl") == set(), text
+    assert not page.errors  # type: ignore[attr-defined]

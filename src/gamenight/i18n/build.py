@@ -68,6 +68,8 @@ COVERED = (
     "web/replay.html",
     "web/replay.js",
     "web/replay-chat.js",
+    "web/profile.html",
+    "web/profile.js",
     "web/games/*-lobby.js",
     "web/games/arne-cards.js",
     "cli/*.py",

@@ -1,6 +1,6 @@
 // Accounts, profiles and leaderboards: /account, /players/NAME, /leaderboard/GAME.
 // Every piece of data reaches the page as a text node (el() builds nodes, never HTML).
-import { $, api, el, when } from "/static/common.js";
+import { $, api, el, when, initLanguage, t, tn } from "/static/common.js";
 
 const path = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 
@@ -21,20 +21,20 @@ async function showMe() {
   const me = $("#me");
   me.replaceChildren(account
     ? el("a", { href: `/players/${encodeURIComponent(account.name)}` }, account.name)
-    : el("a", { href: "/account" }, "Sign in"));
+    : el("a", { href: "/account" }, t("Sign in")));
   return account;
 }
 
 async function accountPage() {
   $("#account").hidden = false;
-  document.title = "gamenight — your account";
+  document.title = t("gamenight — your account");
   const refresh = async () => {
     const account = await showMe();
     $("#account-form").hidden = !!account;
     $("#signed-in").hidden = !account;
     $("#manage").hidden = !account;
     if (account) {
-      $("#signed-in-text").textContent = `Signed in as ${account.name}.`;
+      $("#signed-in-text").textContent = t("Signed in as {name}.", { name: account.name });
       $("#my-profile").href = `/players/${encodeURIComponent(account.name)}`;
       $("#archive-out").checked = (await api("/api/account/archive")).opt_out;
       $("#admin").hidden = !(await api("/api/admin")).admin;
@@ -59,7 +59,7 @@ async function accountPage() {
     try {
       await request("POST", "/api/account/password", { old: $("#pw-old").value, new: $("#pw-new").value });
       $("#password-form").reset();
-      msg.textContent = "Password changed; other devices are signed out.";
+      msg.textContent = t("Password changed; other devices are signed out.");
     } catch (e) { msg.textContent = e.message; }
   });
   // The open archive (issue 48): a person's opt-out, and the operator's admins' download.
@@ -69,14 +69,14 @@ async function accountPage() {
     msg.textContent = "";
     try {
       box.checked = (await request("POST", "/api/account/archive", { opt_out: box.checked })).opt_out;
-      msg.textContent = box.checked ? "Your games stay out of the archive." : "Your games may go into the archive.";
+      msg.textContent = box.checked ? t("Your games stay out of the archive.") : t("Your games may go into the archive.");
     } catch (e) { box.checked = !box.checked; msg.textContent = e.message; }
   });
   for (const g of await api("/api/games")) $("#admin-game").append(el("option", { value: g.name }, g.title));
   $("#admin-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const msg = $("#admin-msg");
-    msg.textContent = "Exporting…";
+    msg.textContent = t("Exporting…");
     const query = new URLSearchParams({ since: $("#admin-since").value, game: $("#admin-game").value });
     const res = await fetch(`/api/admin/archive?${query}`, { credentials: "same-origin" });
     if (!res.ok) {
@@ -88,18 +88,18 @@ async function accountPage() {
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 1000);
     const games = Number(res.headers.get("x-games"));
-    msg.textContent = `${games} ${games === 1 ? "game" : "games"} exported.`;
+    msg.textContent = tn("{n} game exported.", "{n} games exported.", games);
   });
   $("#delete-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const msg = $("#delete-msg");
     msg.textContent = "";
-    if (!confirm("Delete your account for good?")) return;
+    if (!confirm(t("Delete your account for good?"))) return;
     try {
       await request("DELETE", "/api/account", { password: $("#del-password").value });
       $("#delete-form").reset();
       await refresh();
-      $("#account-err").textContent = "Your account was deleted.";
+      $("#account-err").textContent = t("Your account was deleted.");
     } catch (e) { msg.textContent = e.message; }
   });
   await refresh();
@@ -109,7 +109,7 @@ async function accountPage() {
 // "?" until it is settled, as lichess does (accounts.PROVISIONAL_GAMES).
 function ratingCell(r) {
   if (!r.provisional) return el("td", {}, r.rating.toFixed(1));
-  return el("td", { title: "provisional: too few rated games to be sure" }, `${r.mu.toFixed(1)}?`);
+  return el("td", { title: t("provisional: too few rated games to be sure") }, `${r.mu.toFixed(1)}?`);
 }
 
 async function profilePage(name) {
@@ -122,18 +122,18 @@ async function profilePage(name) {
     return;
   }
   $("#profile-h").textContent = p.name;
-  $("#profile-summary").textContent = `${p.games_played} finished game${p.games_played === 1 ? "" : "s"} · playing since ${when(p.since)}`;
+  $("#profile-summary").textContent = tn("{n} finished game · playing since {since}", "{n} finished games · playing since {since}", p.games_played, { since: when(p.since) });
   const ratings = $("#profile-ratings tbody");
   ratings.replaceChildren(...(p.ratings.length ? p.ratings.map((r) => el("tr", {},
     el("td", {}, r.title), ratingCell(r), el("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`),
-    el("td", {}, String(r.games)), el("td", {}, el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}` }, "leaderboard")),
-  )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, "No rated games yet."))]));
+    el("td", {}, String(r.games)), el("td", {}, el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}` }, t("leaderboard"))),
+  )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, t("No rated games yet.")))]));
   const recent = $("#profile-recent tbody");
   recent.replaceChildren(...(p.recent.length ? p.recent.map((g) => el("tr", {},
     el("td", {}, g.title), el("td", {}, when(g.at)), el("td", {}, String(g.players)),
-    el("td", {}, g.rated ? "yes" : "no"),
-    el("td", {}, g.replay ? el("a", { href: g.replay }, "replay") : el("a", { href: `/tables/${g.table}` }, g.status)),
-  )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, "No games yet."))]));
+    el("td", {}, g.rated ? t("yes") : t("no")),
+    el("td", {}, g.replay ? el("a", { href: g.replay }, t("replay")) : el("a", { href: `/tables/${g.table}` }, g.status)),
+  )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, t("No games yet.")))]));
 }
 
 function playerCell(r) {
@@ -150,21 +150,22 @@ async function leaderboardPage(game) {
     $("#board-h").textContent = e.message;
     return;
   }
-  document.title = `gamenight — ${b.title} leaderboard`;
-  $("#board-h").textContent = `${b.title}: leaderboard`;
+  document.title = t("gamenight — {game} leaderboard", { game: b.title });
+  $("#board-h").textContent = t("{game}: leaderboard", { game: b.title });
   const ranked = b.players.filter((r) => !r.provisional);
   const provisional = b.players.filter((r) => r.provisional);
   $("#board tbody").replaceChildren(...(ranked.length ? ranked.map((r) => el("tr", {},
     el("td", {}, String(r.place)), playerCell(r), el("td", {}, r.rating.toFixed(1)),
     el("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`), el("td", {}, String(r.games)),
-  )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, "Nobody is ranked yet."))]));
+  )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, t("Nobody is ranked yet.")))]));
   const n = b.provisional_games;
   $("#provisional").hidden = !provisional.length;
-  $("#provisional-note").textContent = `Fewer than ${n} rated games: not ranked yet. A newcomer's rating (μ − 3σ) is near zero or below until the uncertainty σ shrinks, so these players are listed apart, by their skill estimate μ, and join the ranking after ${n} rated games.`;
+  $("#provisional-note").textContent = t("Fewer than {n} rated games: not ranked yet. A newcomer's rating (μ − 3σ) is near zero or below until the uncertainty σ shrinks, so these players are listed apart, by their skill estimate μ, and join the ranking after {n} rated games.", { n });
   $("#board-provisional tbody").replaceChildren(...provisional.map((r) => el("tr", {},
     playerCell(r), el("td", {}, `${r.mu.toFixed(1)}?`), el("td", {}, `± ${r.sigma.toFixed(1)}`), el("td", {}, String(r.games)))));
 }
 
+await initLanguage();  // the page's language first: everything below is drawn in it
 if (path[0] === "players" && path[1]) profilePage(path[1]);
 else if (path[0] === "leaderboard" && path[1]) leaderboardPage(path[1]);
 else accountPage();
