@@ -329,7 +329,7 @@ def test_a_click_on_drop_when_the_rules_forbid_it_says_why(
     page.wait_for_selector(".toast.error:has-text('over the limit')")
     said = page.locator(".toast.error").last.inner_text()
     print("the click on DROP says:", said)
-    assert said == "you can't drop: your cards are already over the limit (R12a), so you must stop"
+    assert said == "you can't drop: your cards are already over the limit, so you must stop"
     assert page.evaluate("document.body.dataset.version") == version  # nothing happened
     page.screenshot(path=f"{SHOTS}/drop-or-stop-why-not.png")
     page.context.close()

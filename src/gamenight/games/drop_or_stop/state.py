@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from gamenight.engine.core import Action, Event, Outcome, State
 from gamenight.engine.rng import copied_random, seeded_random
-from gamenight.games.drop_or_stop import observation
+from gamenight.games.drop_or_stop import observation, refusals
 from gamenight.games.drop_or_stop.actions import DROP, DROP_OR_STOP, NOTHING, ONLY_STOP, STOP, Drop
 from gamenight.games.drop_or_stop.components import DECK_SIZE
 from gamenight.games.drop_or_stop.scoring import OVERFLOW_RANK
@@ -164,12 +164,10 @@ class DropOrStopState(State):
         unavailable choice says why); told only to the seat asking, whose own cards it
         is about (R12a: never announced to the others)."""
         if action == DROP and seat == self.current and self.actors:  # (parsed: equal, not DROP)
-            if not (self.draw or self.discard):
-                return "you can't drop: no card is left to draw (R14), so you must stop"
+            if not (self.draw or self.discard):  # R14
+                return refusals.say("nothing_to_draw")
             if not self.game.allow_overflow_drop and self.game.total_at[self.weight[seat]] is None:
-                return (
-                    "you can't drop: your cards are already over the limit (R12a), so you must stop"
-                )
+                return refusals.say("over_the_limit")  # R12a
         return super()._refusal(seat, action)
 
     def act(self, seat: int, action: Action) -> list[Event]:

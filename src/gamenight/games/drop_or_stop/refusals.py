@@ -1,0 +1,20 @@
+"""Why a Drop or Stop choice is not available now, in player words (issue 45 item 5, issue
+46 item 3, "why not?"): `DropOrStopState._refusal` asks `say`; the page shows the sentence
+on a click, the terminal on a typed move. Every sentence a person reads is in `REASONS`,
+as in every game package; clause ids stay in comments. A reason is told only to the seat
+asking, whose own cards it is about (R12a: never announced to the others).
+"""
+
+from __future__ import annotations
+
+REASONS: dict[str, str] = {
+    # R14: the round ends when nothing is left to draw
+    "nothing_to_draw": "you can't drop: no card is left to draw, so you must stop",
+    # R12a, with allow_overflow_drop off: over the limit, the only choice is to stop
+    "over_the_limit": "you can't drop: your cards are already over the limit, so you must stop",
+}
+
+
+def say(key: str, **words: str) -> str:
+    """The sentence `key` with its words filled in."""
+    return REASONS[key].format(**words)
