@@ -40,3 +40,13 @@ def test_an_error_line_in_german_and_english_under_c() -> None:
     assert run.stderr.startswith("Fehler: kein Spiel 'chess'"), run.stderr
     plain = run_in("C", "rules", "chess")
     assert plain.stderr.startswith("error: no game 'chess'"), plain.stderr
+
+
+def test_options_and_bots_in_russian_plural_forms_included() -> None:
+    bots = run_in("ru_RU.UTF-8", "bots", "drop-or-stop")
+    assert bots.returncode == 0, bots.stderr
+    assert "параметры" in bots.stdout and "(по умолчанию)" in bots.stdout
+    assert "(3 игрока)" in bots.stdout  # 3 is Russian's "few" form
+    options = run_in("de_DE.UTF-8", "options", "arne")
+    assert options.returncode == 0, options.stderr
+    assert "Optionen von arne" in options.stdout and "Vorgabe" in options.stdout

@@ -19,7 +19,7 @@ from gamenight.engine.core import BadInput
 from gamenight.engine.options import build_options, describe_options
 from gamenight.engine.registry import game_class, games, load, options_class
 from gamenight.games.terminal_text import shown_as
-from gamenight.i18n import _
+from gamenight.i18n import _, ngettext
 
 GameName = Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")]
 MOST_PLAYERS = 12  # the counts of players asked about: 1 to this
@@ -113,10 +113,11 @@ def _allowed(row: dict[str, Any]) -> str:
         return ", ".join(map(str, row["choices"]))
     if row["min"] is not None:
         top = "" if row["max"] is None else row["max"]
-        return f"{row['min']} to {top}" if top != "" else f"{row['min']} or more"
-    return {"bool": "yes or no", "int": "a whole number", "float": "a number"}.get(
-        row["type"], "text"
-    )
+        if top == "":
+            return _("{low} or more").format(low=row["min"])
+        return _("{low} to {high}").format(low=row["min"], high=top)
+    words = {"bool": _("yes or no"), "int": _("a whole number"), "float": _("a number")}
+    return words.get(row["type"], _("text"))
 
 
 def _shown(value: Any) -> str:
@@ -141,7 +142,8 @@ def show_options(game: GameName) -> None:
         rows = describe_options(options_class(game))
     except BadInput as err:
         raise fail(str(err)) from err
-    table = Table("option", "default", "allowed", "meaning", title=f"{game} options")
+    title = _("{game} options").format(game=game)
+    table = Table(_("option"), _("default"), _("allowed"), _("meaning"), title=title)
     for r in rows:
         # players: the counts the game accepts (asked, as `games` does), not the option's
         # outer bounds (Drop or Stop's players said "1 to 12" where the game takes 2-4)
@@ -161,24 +163,28 @@ def list_bots(
 ) -> None:
     """List every bot per game with its parameters."""
     if game is not None and game not in games():
-        raise fail(f"no game {game!r}; games: {', '.join(games())}")
-    table = Table("game", "bot", "parameters")
+        raise fail(
+            _("no game {game}; games: {games}").format(game=repr(game), games=", ".join(games()))
+        )
+    table = Table(_("game"), _("bot"), _("parameters"))
     for name in [game] if game else games():
         try:
             found = bot_registry.available(name)
             default = bot_registry.default_bot(name)
         except (BadInput, ImportError) as err:
-            table.add_row(name, "-", f"not available: {err}")
+            table.add_row(name, "-", _("not available: {reason}").format(reason=err))
             continue
         players = load(name).players
+        for_players = ngettext("({n} player)", "({n} players)", players).format(n=players)
         for bot in sorted(found):
             params = bot_registry.defaults(name, bot, players)
             shown = ", ".join(f"{k}={_shown(v)}" for k, v in params.items() if k != "game")
             if bot == "ismcts":
-                shown += f"  ({players} players)"
-            table.add_row(name, bot + (" (default)" if bot == default else ""), shown)
+                shown += f"  {for_players}"
+            marked = f"{bot} ({_('default')})" if bot == default else bot
+            table.add_row(name, marked, shown)
         for level, seat in bot_registry.levels(name, players).items():
-            table.add_row(name, f"{level} (level)", f"{seat}  ({players} players)")
+            table.add_row(name, f"{level} ({_('level')})", f"{seat}  {for_players}")
     show(table)
 
 
