@@ -162,3 +162,32 @@ def test_any_typed_seat_is_a_player_or_a_refusal_in_player_words(
         assert seat == "random"
     else:
         assert seat == int(typed.strip()) - 1 and 0 <= seat < players
+
+
+@pytest.mark.parametrize("game", SEAT_OPTIONS)
+def test_a_results_title_says_the_seat_option_as_it_was_typed(game: str) -> None:
+    """`simulate --set first_seat=2` printed "first_seat=1" over its results (the engine's
+    index): the title now reads back what the person typed."""
+    name = SEAT_OPTIONS[game]
+    run = gamenight("simulate", game, "--games", "2", "--players", "2", "--set", f"{name}=2")
+    assert run.code == 0, run.err
+    assert f"{name}=2," in run.out and f"{name}=1," not in run.out
+
+
+def test_a_report_sweeps_a_seat_option_in_player_numbers(tmp_path) -> None:
+    """`report --sweep first_seat=1,2`: player 1 and 2 (seats 0 and 1), labelled as typed;
+    0 is refused in one line, as --set refuses it."""
+    from gamenight.sim.report import settings as report_settings
+
+    found = report_settings("arne", {"players": 2}, ("first_seat", ["1", "2", "random"]))
+    assert [(s.label, s.game.options.first_seat) for s in found] == [
+        ("first_seat=1", 0),
+        ("first_seat=2", 1),
+        ("first_seat=random", "random"),
+    ]
+    out = tmp_path / "report"
+    refused = gamenight(
+        "report", "arne", "--games", "2", "--sweep", "first_seat=0,1", "--out", str(out)
+    )
+    assert_one_line_error(refused)
+    assert "player number" in refused.err

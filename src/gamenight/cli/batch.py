@@ -26,7 +26,8 @@ from gamenight.cli.output import STOPPED, fail, interrupted, out, say, show, war
 from gamenight.cli.root import app, gamenight_version
 from gamenight.cli.table import GameName, SetOpt, check_seat, parse_sets
 from gamenight.engine.core import BadInput, Game
-from gamenight.engine.registry import load
+from gamenight.engine.options import as_people_read
+from gamenight.engine.registry import load, options_class
 
 if TYPE_CHECKING:
     from gamenight.sim.runner import ResultsFile, Summary
@@ -384,7 +385,7 @@ def simulate(
         if out_ is None:  # nothing is written: the machine (or Ray on it) failed
             raise _run_failed(error, backend, address) from error
         raise fail(f"cannot write {out_}: {error.strerror or error}") from error
-    shown = ", ".join(f"{k}={v}" for k, v in given.items()) or "default options"
+    shown = as_people_read(options_class(game), given)
     table = Table(
         "player", _name("bot"), "win rate", "95% interval", "mean score", "mean payoff",
         title=f"{game}: {games_} games, {n} players, {shown}, seed {seed}",

@@ -234,6 +234,22 @@ def seat_options(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get("seat"))
 
 
+def as_people_read(cls: type, options: dict[str, Any]) -> str:
+    """`name=value, ...` as a person reads and types them: a seat option's seat index as
+    its player number (first_seat=0 is "first_seat=1"); "default options" for none."""
+    seats = seat_options(cls)
+
+    def read(name: str, value: Any) -> Any:
+        if name in seats and not isinstance(value, bool):
+            if isinstance(value, int):
+                return value + 1
+            if isinstance(value, str) and value.isascii() and value.isdigit():
+                return int(value) + 1
+        return value
+
+    return ", ".join(f"{k}={read(k, v)}" for k, v in options.items()) or "default options"
+
+
 def player_seat(name: str, typed: str) -> int | str:
     """A seat option as a person types it (a player number from 1, or 'random') as the
     engine takes it (the seat index from 0, or 'random'); BadInput in player words."""

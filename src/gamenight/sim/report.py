@@ -33,8 +33,8 @@ from typing import Any
 
 from gamenight.bots import default_bot, make_seat
 from gamenight.engine.core import BadInput, Game
-from gamenight.engine.options import options_to_json
-from gamenight.engine.registry import load
+from gamenight.engine.options import as_people_read, options_to_json, player_seat, seat_options
+from gamenight.engine.registry import load, options_class
 from gamenight.sim.runner import GameResult, Job, Summary, run_many, wilson
 from gamenight.sim.story import (
     lead_section,
@@ -110,18 +110,24 @@ def settings(
     sweeps: list[Sweep] = []
     if sweep:
         sweeps = [sweep] if isinstance(sweep[0], str) else list(sweep)  # type: ignore[arg-type,list-item]
+    # a seat option swept as typed ("first_seat=1,2") counts players from 1, as --set does
+    seats = seat_options(options_class(game_name))
+    sweeps = [
+        (k, [str(player_seat(k, v)) if k in seats else v for v in values])
+        for k, values in sweeps
+    ]
     if players is not None and "players" not in base and "players" not in dict(sweeps):
         base["players"] = players
     combos: list[tuple[str, dict[str, Any], tuple[tuple[str, str], ...]]]
     if not sweeps:
-        label = ", ".join(f"{k}={v}" for k, v in base.items()) or "default options"
+        label = as_people_read(options_class(game_name), base)
         combos = [(label, base, ())]
     else:
         keys = [k for k, _ in sweeps]
         combos = []
         for values in itertools.product(*(v for _, v in sweeps)):
             pairs = tuple(zip(keys, values, strict=True))
-            label = ", ".join(f"{k}={v}" for k, v in pairs)
+            label = as_people_read(options_class(game_name), dict(pairs))
             combos.append((label, base | dict(pairs), pairs))
     out = []
     for label, given, swept in combos:
