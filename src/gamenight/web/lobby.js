@@ -74,7 +74,7 @@ function seatChoices(select) {
   const kept = select.value || select.dataset.value;
   const want = values.includes(kept) ? kept : values.includes(select.dataset.default) ? select.dataset.default : "random";
   select.replaceChildren(...values.map((v) => el("option", { value: v, selected: v === want },
-    v === "random" ? "random" : `player ${Number(v) + 1}`)));
+    v === "random" ? t("random") : t("player {n}", { n: Number(v) + 1 }))));
 }
 
 function optionInput(o, value) {
