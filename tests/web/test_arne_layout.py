@@ -90,3 +90,60 @@ def test_on_a_phone_each_display_can_be_seen_above_the_bar(
     page.screenshot(path=str(SHOTS / "arne-layout-phone.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_late_in_a_four_player_game_every_display_can_be_seen_above_the_bar(
+    server: Server, browser: Browser
+) -> None:
+    """At 1280x800 later in a 4-player game (stacks in the displays, the coach's three plays
+    in the bar on the person's turn), the displays start under the bar when the page is at
+    its top: each one, scrolled to, shows whole above the hand bar."""
+    from tests.web.conftest import create_table
+
+    page = open_page(browser, LAPTOP)
+    create_table(
+        page,
+        server,
+        {
+            "game": "arne",
+            "options": {"players": 4},
+            "seats": ["open", "easy", "easy", "easy"],
+            "settings": {"bot_delay": 0, "reaction_seconds": 60},
+            "sit": 0,
+            "name": "Ann",
+            "seed": 11,
+        },
+    )
+    page.wait_for_selector("button.colour-choice")
+    page.locator("button.colour-choice").first.click()
+    if not page.locator("#coach").is_checked():
+        page.check("#coach")
+    stacks = 0
+    for _ in range(400):  # play the first playable card, pass otherwise, until late
+        stacks = page.locator("#displays [data-stack]").count()
+        if page.locator("#results:not([hidden])").count():
+            break
+        if stacks >= 4 and page.locator("#coach-plays li").count():
+            break  # the person's turn with the coach's plays: the bar at its tallest
+        playable = page.locator("#hand .handcard.playable [role=button]")
+        if page.locator("#handbar.asked").count() and playable.count():
+            playable.first.click()
+            page.wait_for_timeout(60)
+            lit = page.locator("#displays .target, #players .target")
+            if lit.count():
+                lit.first.click()
+            elif page.locator("#choice-hint button").count():
+                page.locator("#choice-hint button").first.click()
+        elif page.locator("#handbar.answer").count():
+            page.keyboard.press("p")
+        page.wait_for_timeout(80)
+    assert stacks >= 4, f"only {stacks} stacks on the table"
+    tall = page.evaluate("document.querySelector('#displays').getBoundingClientRect().height")
+    for i in range(page.locator("#displays .display").count()):
+        page.locator("#displays .display").nth(i).evaluate(
+            "(d) => d.scrollIntoView({ block: 'start', behavior: 'instant' })"
+        )
+        mine = page.evaluate(COVERED)[i]
+        assert mine["covered"] == 0, (mine, tall)
+    page.screenshot(path=str(SHOTS / "arne-layout-late-4p.png"), full_page=False)
+    assert not page.errors  # type: ignore[attr-defined]
