@@ -55,3 +55,31 @@ def test_learn_drop_it_followed_to_the_end() -> None:
     assert "side 1 scores 3; total 3" in text and "side 2 scores 0; total 0" in text
     assert "side 1 scores 1; total 4" in text
     assert text.count("Done. ") == 5
+
+
+def test_learn_drop_or_stop_in_german() -> None:
+    """LANG=de_DE.UTF-8: the script's words from the game's German catalogue, the guide's
+    own from the platform's; a move the step does not ask for is refused in German."""
+    import subprocess
+
+    from tests.terminal.helpers import GAMENIGHT, environment
+
+    env = environment(LANG="de_DE.UTF-8", LC_ALL="", LC_MESSAGES="", LANGUAGE="", COLUMNS="100")
+    run = subprocess.run(
+        [*GAMENIGHT, "learn", "drop-or-stop"],
+        env=env,
+        input="\ns\nd\ns\n\n\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    text = " ".join(run.stdout.split())
+    assert "Lerne Drop or Stop" in text and "Du bist Spieler 1; Bot ist Spieler 2." in text
+    assert "Schritt 1 von 5" in text and "Schritt 5 von 5" in text
+    assert "Schritt 2 von 5: Drücke DROP, um eine Karte offen zu ziehen." in text
+    assert "Noch nicht: 5 ist weit von 11 entfernt" in text  # STOP where DROP is asked
+    assert "1 + 4 + FLEX ergeben für dich 10" in text  # what happened and why
+    assert text.count("Erledigt. ") == 5 and "alle 3 Wertungskarten umgedreht hat" in text
+    assert "Press DROP" not in text and "Step 1 of" not in text

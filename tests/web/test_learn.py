@@ -31,9 +31,12 @@ def _phase(page: Page) -> str:
     return str(page.evaluate("document.body.dataset.phase"))
 
 
-def follow(page: Page, server: Server, game: str, label: str, shots: set[int]) -> list[str]:
+def follow(
+    page: Page, server: Server, game: str, label: str, shots: set[int], shot_name: str = ""
+) -> list[str]:
     """Complete the tutorial by its instructions; returns the instructions read. Screenshots
-    of the steps in `shots` (their number, from 1)."""
+    of the steps in `shots` (their number, from 1), named `shot_name` (else tutorial-GAME-LABEL)
+    and -step-K."""
     page.goto(f"{server.url}/learn/{game}")
     page.click("#learn-start")
     said: list[str] = []
@@ -65,7 +68,8 @@ def follow(page: Page, server: Server, game: str, label: str, shots: set[int]) -
         if part == "0":
             said.append(instruction)
             if at + 1 in shots:
-                page.screenshot(path=str(SHOTS / f"tutorial-{game}-{label}-step-{at + 1}.png"))
+                shot = f"{shot_name or f'tutorial-{game}-{label}'}-step-{at + 1}.png"
+                page.screenshot(path=str(SHOTS / shot))
         target.click()
         moved = f"document.body.dataset.at !== '{at}' || document.body.dataset.pointAt !== '{part}'"
         wait_js(page, f"document.body.dataset.phase !== 'do' || {moved}")
@@ -178,5 +182,54 @@ def test_arne_tutorial_by_keyboard(server: Server, browser: Browser) -> None:
     page.keyboard.press("Enter")
     wait_js(page, "document.body.dataset.phase === 'why'")
     assert "1000" in (page.text_content("#learn-why") or "")
+    assert page.errors == [], page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_drop_or_stop_tutorial_in_german(server: Server, browser: Browser) -> None:
+    """A German browser (navigator.languages, Accept-Language: the lobby's `lang` choice):
+    the page's chrome and the script's words in German, a wrong move refused in German, and
+    the tutorial still completed by following its (German) instructions at 390 px.
+    Screenshots: out/screenshots/learn-de-*.png."""
+    from tests.web.test_i18n import english_left, open_in
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = open_in(browser, "de-DE", PHONE)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{server.url}/learn/drop-or-stop")
+    wait_js(
+        page, "document.body.dataset.phase === 'intro' && document.documentElement.lang === 'de'"
+    )
+    assert "Lerne Drop or Stop" in (page.text_content("#title") or "")
+    intro = page.text_content("#coachmark") or ""
+    assert "Eine kurze Runde gegen einen Bot" in intro and "Etwa 3 Minuten" in intro, intro
+    assert page.text_content("#learn-start") == "Los"
+    page.screenshot(path=str(SHOTS / "learn-de-intro.png"))
+    page.click("#learn-start")
+    wait_js(page, "document.body.dataset.pointed === '1'")
+    assert "Drücke „Ansehen“" in (page.text_content("#learn-say") or "")
+    assert english_left(page.locator("#coachmark").inner_text(), "de") == set()
+    page.click(".learn-target")  # Ansehen (Peek)
+    wait_js(page, "document.body.dataset.phase === 'why'")
+    assert "Deine verdeckten Karten sind eine 1 und eine 4" in (
+        page.text_content("#learn-why") or ""
+    )
+    page.click("#learn-next")
+    wait_js(page, "document.body.dataset.pointed === '1'")
+    page.click("#stop")  # the step asks for DROP
+    wait_js(page, "document.getElementById('coachmark-refusal').textContent.length > 0")
+    assert "Noch nicht: 5 ist weit von 11 entfernt" in (
+        page.text_content("#coachmark-refusal") or ""
+    )
+    page.screenshot(path=str(SHOTS / "learn-de-refused.png"))
+
+    said = follow(page, server, "drop-or-stop", "de", {2, 3}, shot_name="learn-de")
+    assert len(said) == 5 and said[1].startswith("Drücke DROP"), said
+    outro = page.text_content("#learn-outro") or ""
+    assert "Das ist schon das ganze Spiel" in outro, outro
+    assert page.text_content("#progress") == "fertig"
+    assert english_left(page.locator("#coachmark").inner_text(), "de") == set()
+    assert not serious_violations(page)
+    page.screenshot(path=str(SHOTS / "learn-de-done.png"))
     assert page.errors == [], page.errors  # type: ignore[attr-defined]
     page.context.close()

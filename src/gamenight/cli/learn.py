@@ -2,7 +2,8 @@
 the same script as the tutorial page (/learn/GAME) through the same runner
 (engine/tutorial.py). Each step shows the table, says what to do in one sentence, lists the
 moves with the one it asks for marked, refuses any other move with the reason, then says
-what happened and why. Rich `Text` only (never markup)."""
+what happened and why, in the terminal's language (LANG: the script's words from the game's
+catalogue, i18n.tutorial_in). Rich `Text` only (never markup)."""
 
 from __future__ import annotations
 
@@ -17,21 +18,25 @@ from gamenight.cli.root import app
 from gamenight.engine.core import BadInput, IllegalAction
 from gamenight.engine.registry import games, spec
 from gamenight.engine.tutorial import Lesson, Step
+from gamenight.i18n import _, tutorial_in
 
 
 @app.command("learn")
 def learn(
     game: Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")],
 ) -> None:
-    """Learn a game by playing a short guided game against bots."""
+    """Learn a game by playing a short guided game against bots."""  # (typer's help: English)
     try:
         found = spec(game)
     except BadInput as err:
-        raise fail(f"no game {game!r}; games: {', '.join(games())}") from err
+        raise fail(
+            _("no game {game}; games: {games}").format(game=repr(game), games=", ".join(games()))
+        ) from err
     try:
         tutorial = found.tutorial().TUTORIAL
     except ModuleNotFoundError as err:
-        raise fail(f"{found.title} has no guided game yet") from err
+        raise fail(_("{game} has no guided game yet").format(game=found.title)) from err
+    tutorial = tutorial_in(tutorial, found.package)  # in the terminal's language
     Guide(Lesson(found.name, tutorial), found.module("terminal")).run()
 
 
@@ -55,24 +60,31 @@ class Guide:
         tutorial = self.lesson.tutorial
         steps = self.lesson.steps
         out.print(Text(tutorial.title, style="bold underline"))
-        say(f"{tutorial.intro} About {tutorial.minutes} minutes, {len(steps)} steps.")
-        others = [f"{name} is player {seat + 1}" for seat, name in enumerate(tutorial.names)]
+        about = _("About {minutes} minutes, {steps} steps.")
+        say(f"{tutorial.intro} {about.format(minutes=tutorial.minutes, steps=len(steps))}")
+        others = [
+            _("{name} is player {number}").format(name=name, number=seat + 1)
+            for seat, name in enumerate(tutorial.names)
+        ]
         say(
-            f"You are player {tutorial.seat + 1}; "
-            + ", ".join(line for seat, line in enumerate(others) if seat != tutorial.seat)
-            + ".",
+            _("You are player {number}; {others}.").format(
+                number=tutorial.seat + 1,
+                others=", ".join(line for seat, line in enumerate(others) if seat != tutorial.seat),
+            ),
             "dim",
         )
         for k, step in enumerate(steps):
             self.narrate(k)
             show(self.ui.render(self.lesson.before(k).view(tutorial.seat)))  # type: ignore[attr-defined]
             words = step.keys if step.look and step.keys else step.say  # (no Peek button here)
-            out.print(Text(f"Step {k + 1} of {len(steps)}: {words}", style="bold"))
+            heading = _("Step {number} of {steps}:").format(number=k + 1, steps=len(steps))
+            out.print(Text(f"{heading} {words}", style="bold"))
             self.ask(k, step)
-            out.print(Text.assemble(("Done. ", "bold green"), step.why))
+            out.print(Text.assemble((_("Done.") + " ", "bold green"), step.why))
         self.narrate(len(steps))
         say(tutorial.outro, "bold")
-        say(f"Play a real game: gamenight play {self.lesson.game_name} --seats you,easy", "dim")
+        command = f"gamenight play {self.lesson.game_name} --seats you,easy"
+        say(_("Play a real game: {command}").format(command=command), "dim")
 
     def moves(self, k: int, step: Step) -> None:
         """The moves of this step, the one asked for marked with an arrow."""
@@ -93,13 +105,13 @@ class Guide:
         seat = self.lesson.tutorial.seat
         if step.look:
             Prompt.ask(
-                Text("Enter to go on", style="bold"), console=out, default="", show_default=False
+                Text(_("Enter to go on"), style="bold"), console=out, default="", show_default=False
             )
             return
         self.moves(k, step)
-        say(step.keys or "Type the number of the line marked ->.", "dim")
+        say(step.keys or _("Type the number of the line marked ->."), "dim")
         while True:
-            text = Prompt.ask(Text("your move", style="bold"), console=out)
+            text = Prompt.ask(Text(_("your move"), style="bold"), console=out)
             try:
                 action = self.ui.parse(text, self.lesson.before(k), seat)  # type: ignore[attr-defined]
             except (BadInput, IllegalAction) as error:

@@ -17,6 +17,7 @@ computed once per process and shared, so any number of people cost no more than 
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from typing import Any
 
 from gamenight.engine.core import Action, BadInput, Event, Game, State
 from gamenight.engine.registry import load
+from gamenight.i18n import _
 
 MAX_ACTIONS_LISTED = 400  # a page is sent the legal moves when there are at most this many
 
@@ -149,6 +151,14 @@ class Lesson:
             i for i, item in enumerate(self.tutorial.script) if isinstance(item, Step)
         ]
 
+    def in_words(self, tutorial: Tutorial) -> Lesson:
+        """This lesson with `tutorial`'s words (the same script in another language,
+        i18n.tutorial_in): the states are shared, computed once for every language."""
+        worded = copy.copy(self)  # (the same _before list and lock)
+        worded.tutorial = tutorial
+        worded.steps = tutorial.steps
+        return worded
+
     # -- states ---------------------------------------------------------------------------
     def before(self, k: int) -> State:
         """The state before step `k` (k == len(steps): after the last step and the bots'
@@ -223,14 +233,14 @@ class Lesson:
         """The person's move at step `k` (None: a look step's "done"): accepted, or refused
         with the reason (the rules' own when the move is not legal at all)."""
         if not 0 <= k < len(self.steps):
-            return Answer(False, "the tutorial is over: there is no step to do")
+            return Answer(False, _("the tutorial is over: there is no step to do"))
         step = self.steps[k]
         if given is None:
             if step.look:
                 return Answer(True, why=step.why)
-            return Answer(False, step.refuse or f"Not yet: {step.say}")
+            return Answer(False, step.refuse or _("Not yet: {step}").format(step=step.say))
         if step.look:
-            return Answer(False, f"Just look for now: {step.say}")
+            return Answer(False, _("Just look for now: {step}").format(step=step.say))
         state = self.before(k)
         try:
             action = self.game.action_from_json(dict(given))
@@ -241,7 +251,7 @@ class Lesson:
         reason = refusal(state, self.tutorial.seat, action)
         if reason is not None:
             return Answer(False, reason)
-        return Answer(False, step.refuse or f"Not this time: {step.say}")
+        return Answer(False, step.refuse or _("Not this time: {step}").format(step=step.say))
 
     def events(self, k: int) -> list[Event]:
         return self.before(k).events(self.tutorial.seat)
@@ -274,9 +284,9 @@ def refusal(state: State, seat: int, action: Action) -> str | None:
     """Why the rules refuse `seat`'s `action` now (None: it is legal), without applying it:
     the same reasons `State.act` gives."""
     if state.over:
-        return "the game is over"
+        return _("the game is over")
     if seat not in state.actors:
-        return "it is not your turn: wait for the others"
+        return _("it is not your turn: wait for the others")
     return state._refusal(seat, action)  # the rules' own check, as act makes it
 
 

@@ -157,6 +157,31 @@ def rules_in(rules: Any, package: str, lang: str | None = None) -> Any:
     )
 
 
+def tutorial_in(tutorial: Any, package: str, lang: str | None = None) -> Any:
+    """A game's guided first game (engine/tutorial.py's `Tutorial`) in `lang`: its title,
+    intro, outro, seats' names and every step's sentences from the game's catalogue; the
+    deal, the moves and the points at the table unchanged."""
+    from gamenight.engine.tutorial import Step
+
+    tr = translations(lang or current(), package).gettext
+
+    def step(item: Any) -> Any:
+        if not isinstance(item, Step):
+            return item  # a bot's move: no words
+        names = ("say", "why", "refuse", "keys")  # ("" stays "": gettext's "" is the header)
+        words: dict[str, Any] = {n: tr(getattr(item, n)) for n in names if getattr(item, n)}
+        return replace(item, **words)
+
+    return replace(
+        tutorial,
+        title=tr(tutorial.title),
+        intro=tr(tutorial.intro),
+        outro=tr(tutorial.outro),
+        names=tuple(tr(name) for name in tutorial.names),
+        script=tuple(step(item) for item in tutorial.script),
+    )
+
+
 def number(value: float, lang: str | None = None) -> str:
     """A number as the language writes it (1,234.5 / 1.234,5 / 1 234,5)."""
     from babel.numbers import format_decimal

@@ -67,6 +67,9 @@ COVERED = (
     "web/profile.js",
     "web/games/*.js",  # every game's table, lobby variants and cards (no game named here)
     "cli/*.py",
+    "web/learn.html",
+    "web/learn.js",
+    "engine/tutorial.py",  # the guided first games' runner (their scripts: each game's own)
 )
 PO_WIDTH = 96
 

@@ -6,6 +6,8 @@ games-babel.cfg as `gamenight.i18n.extract.<function>`):
 - `extract_rules`: a game's rules in player words (its `rules.py`, data, no `_()` calls):
   every section title and paragraph, entry name and rule, and the entries' heading.
 - `extract_spec`: the player-facing words of a game's SPEC (its pitch and length).
+- `extract_tutorial`: a game's guided first game (its `tutorial.py`, data): the title,
+  intro, outro and seats' names of its `Tutorial`, and each `Step`'s sentences.
 
 Each yields Babel's (lineno, funcname, message, comments).
 """
@@ -124,3 +126,31 @@ def extract_spec(
         for word in node.keywords:
             if word.arg in SPEC_WORDS and isinstance(word.value, ast.Constant):
                 yield word.value.lineno, None, str(word.value.value), [f"the game's {word.arg}"]
+
+
+# The words a person reads of a guided first game (engine/tutorial.py's Tutorial and Step).
+TUTORIAL_WORDS = {
+    "Tutorial": ("title", "intro", "outro", "names"),
+    "Step": ("say", "why", "refuse", "keys"),
+}
+
+
+def extract_tutorial(
+    fileobj: IO[bytes],
+    keywords: Collection[str],
+    comment_tags: Collection[str],
+    options: Mapping[str, Any],
+) -> Iterator[Found]:
+    source = fileobj.read().decode(options.get("encoding", "utf-8"))
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        kind = getattr(node.func, "id", "")
+        for word in node.keywords:
+            if word.arg not in TUTORIAL_WORDS.get(kind, ()):
+                continue
+            values = word.value.elts if isinstance(word.value, ast.Tuple) else [word.value]
+            for value in values:
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    note = f"tutorial {kind.lower()}: {word.arg}"
+                    yield value.lineno, None, value.value, [note]

@@ -3,7 +3,7 @@
 // points at one element of the table (highlighted, scrolled into view), says what to do,
 // sends the person's move; a refused move is answered with the reason, an accepted one
 // with what happened and why, then Next.
-import { api, el, $ } from "/static/common.js";
+import { api, el, $, initLanguage, t } from "/static/common.js";
 
 const game = decodeURIComponent(location.pathname.split("/")[2] || "");
 let module = null;   // the game's table module
@@ -50,7 +50,7 @@ const ctx = {
 
 async function move(action) {
   if (sending || !page) return;
-  if (phase !== "do") { say(phase === "why" ? "Read what happened, then press Next." : "Press Start first."); return; }
+  if (phase !== "do") { say(phase === "why" ? t("Read what happened, then press Next.") : t("Press Start first.")); return; }
   sending = true;
   try {
     const answer = await api(`/api/learn/${encodeURIComponent(game)}/${page.at}`, { action });
@@ -146,23 +146,23 @@ function draw() {
   refusal.replaceChildren();
   pointAt = 0;
   const total = page.steps;
-  $("#progress").textContent = phase === "intro" ? `${total} steps` : phase === "done" ? "done" : `step ${Math.min(page.at + (phase === "why" ? 0 : 1), total)} of ${total}`;
+  $("#progress").textContent = phase === "intro" ? t("{total} steps", { total }) : phase === "done" ? t("done") : t("step {step} of {total}", { step: Math.min(page.at + (phase === "why" ? 0 : 1), total), total });
   document.body.dataset.phase = phase;
   document.body.dataset.at = String(page.at);
   if (phase === "intro") {
-    body.replaceChildren(el("p", { id: "learn-intro" }, page.intro), el("p", { class: "muted" }, `About ${page.minutes} minutes.`));
-    buttons.replaceChildren(button("learn-start", "Start", () => { phase = "do"; draw(); }));
+    body.replaceChildren(el("p", { id: "learn-intro" }, page.intro), el("p", { class: "muted" }, t("About {minutes} minutes.", { minutes: page.minutes })));
+    buttons.replaceChildren(button("learn-start", t("Start"), () => { phase = "do"; draw(); }));
   } else if (phase === "do") {
     body.replaceChildren(el("p", { id: "learn-say", class: "say" }, step().say));
     buttons.replaceChildren();
   } else if (phase === "why") {
     const last = page.at >= total;
     body.replaceChildren(el("p", { id: "learn-why", class: "why" }, el("strong", {}, "✓ "), why));
-    buttons.replaceChildren(button("learn-next", last ? "Finish" : "Next", () => { phase = last ? "done" : "do"; draw(); }));
+    buttons.replaceChildren(button("learn-next", last ? t("Finish") : t("Next"), () => { phase = last ? "done" : "do"; draw(); }));
   } else {
     body.replaceChildren(el("p", { id: "learn-outro" }, page.outro));
-    buttons.replaceChildren(el("a", { class: "btn primary", href: "/", id: "learn-play" }, "Play a real game"),
-      " ", button("learn-again", "Start again", () => load(0), false));
+    buttons.replaceChildren(el("a", { class: "btn primary", href: "/", id: "learn-play" }, t("Play a real game")),
+      " ", button("learn-again", t("Start again"), () => load(0), false));
   }
   drawTable();
   drawLog();
@@ -177,10 +177,11 @@ async function load(at) {
 }
 
 async function main() {
+  await initLanguage();  // the page's language first (the server answers in it: its cookie)
   try {
     page = await api(`/api/learn/${encodeURIComponent(game)}?at=0`);
   } catch (e) {
-    body.replaceChildren(el("p", { role: "alert" }, e.message), el("a", { class: "btn primary", href: "/" }, "Back to the lobby"));
+    body.replaceChildren(el("p", { role: "alert" }, e.message), el("a", { class: "btn primary", href: "/" }, t("Back to the lobby")));
     return;
   }
   $("#title").textContent = page.title;

@@ -75,9 +75,9 @@ TUTORIAL = Tutorial(
             say="Choose your red triangle, then press ⟳ (turn right) three times.",
             point=(
                 "#supply [data-piece='red-triangle']",
-                "[aria-label='turn right']",
-                "[aria-label='turn right']",
-                "[aria-label='turn right']",
+                "[data-turn='right']",
+                "[data-turn='right']",
+                "[data-turn='right']",
             ),
             keys="At the terminal you give the angle with the drop; press Enter.",
             why=(

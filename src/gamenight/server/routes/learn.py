@@ -10,6 +10,9 @@ GET  /api/learn/{game}?at=K   the table and the step before step K (intro, outro
 POST /api/learn/{game}/{K}    {"action": {...} | null}: {"accepted": true, "why", "next"}
                               or {"accepted": false, "reason"} (the rules' reason when the
                               move is illegal, else the step's own)
+
+Both answer in the request's language (?lang=, the page's cookie, Accept-Language): the
+script's words from the game's own catalogue (i18n.tutorial_in), the states shared.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from fastapi import APIRouter, Request
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import spec
 from gamenight.engine.tutorial import Lesson
+from gamenight.i18n import DEFAULT, tutorial_in, use
+from gamenight.server.language import request_language
 from gamenight.server.routes.models import Shape, posted
 from gamenight.server.tables import Refused
 
@@ -47,8 +52,17 @@ def lesson(name: str) -> Lesson:
     return Lesson(found.name, found.tutorial().TUTORIAL)
 
 
-def _page(name: str, at: int) -> dict[str, Any]:
+@cache
+def worded(name: str, lang: str = DEFAULT) -> Lesson:
+    """The game's lesson in `lang`'s words (its states shared with every language's)."""
     runner = lesson(name)
+    if lang == DEFAULT:
+        return runner
+    return runner.in_words(tutorial_in(runner.tutorial, spec(name).package, lang))
+
+
+def _page(name: str, at: int, lang: str = DEFAULT) -> dict[str, Any]:
+    runner = worded(name, lang)
     tutorial = runner.tutorial
     return {
         **runner.to_json(at),
@@ -59,12 +73,14 @@ def _page(name: str, at: int) -> dict[str, Any]:
 
 
 @router.get("/api/learn/{name}")
-async def learn_step(name: str, at: int = 0) -> dict[str, Any]:
+async def learn_step(name: str, request: Request, at: int = 0) -> dict[str, Any]:
     """The table and the step before step `at` (0: the start)."""
     runner = lesson(name)
     if not 0 <= at <= len(runner.steps):
         raise Refused(f"this tutorial has steps 0 to {len(runner.steps)}, not {at}", 404)
-    return await asyncio.to_thread(_page, name, at)
+    lang = request_language(request)
+    with use(lang):  # (the thread runs in a copy of this context)
+        return await asyncio.to_thread(_page, name, at, lang)
 
 
 @router.post("/api/learn/{name}/{at}")
@@ -72,9 +88,11 @@ async def learn_move(name: str, at: int, request: Request) -> dict[str, Any]:
     """The person's move at step `at`: accepted with what happened and why, and the next
     step's table; or refused with the reason."""
     move = await posted(request, LearnMove)
-    runner = lesson(name)
-    answer = await asyncio.to_thread(runner.answer, at, move.action)
-    if not answer.accepted:
-        return {"accepted": False, "reason": answer.reason}
-    page = await asyncio.to_thread(_page, name, at + 1)
+    lang = request_language(request)
+    runner = worded(name, lang)
+    with use(lang):  # the runner's and the rules' reasons too
+        answer = await asyncio.to_thread(runner.answer, at, move.action)
+        if not answer.accepted:
+            return {"accepted": False, "reason": answer.reason}
+        page = await asyncio.to_thread(_page, name, at + 1, lang)
     return {"accepted": True, "why": answer.why, "next": page}

@@ -231,7 +231,7 @@ function drawControls(msg, ctx) {
     pieceIcon(k), el("span", { class: "count" }, "×0")))));
     controls.append(el("div", { class: "row spaced" },
       el("button", { type: "button", class: "turnbtn", "aria-label": t("turn left"), onclick: () => turn(-15) }, "⟲"),
-      el("button", { type: "button", class: "turnbtn", "aria-label": t("turn right"), onclick: () => turn(15) }, "⟳"),
+      el("button", { type: "button", class: "turnbtn", "data-turn": "right", "aria-label": t("turn right"), onclick: () => turn(15) }, "⟳"),
       el("span", { class: "muted", id: "aim-text" }, aimText()),
       el("button", { type: "button", class: "primary big", id: "drop-btn", onclick: doDrop }, t("Drop"))));
     const warning = riskWords();
