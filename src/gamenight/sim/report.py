@@ -113,8 +113,7 @@ def settings(
     # a seat option swept as typed ("first_seat=1,2") counts players from 1, as --set does
     seats = seat_options(options_class(game_name))
     sweeps = [
-        (k, [str(player_seat(k, v)) if k in seats else v for v in values])
-        for k, values in sweeps
+        (k, [str(player_seat(k, v)) if k in seats else v for v in values]) for k, values in sweeps
     ]
     if players is not None and "players" not in base and "players" not in dict(sweeps):
         base["players"] = players
