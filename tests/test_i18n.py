@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from datetime import date, datetime
+from typing import Any
 
 import pytest
 
@@ -111,3 +112,53 @@ def test_a_games_rules_in_german_keep_their_keys_and_clauses(name: str) -> None:
     )
     english = i18n.rules_in(rules, spec(name).package, "en")
     assert english.SECTIONS == rules.SECTIONS
+
+
+@pytest.mark.parametrize("name", games())
+def test_every_refusal_is_said_in_every_language_with_the_same_words(name: str) -> None:
+    """Issue 46 item 3: each game's refusal sentences (refusals.py REASONS) are in its
+    catalogue in German, Dutch and Russian, and each translation names exactly the words
+    its English sentence fills in (a missing or misspelt {word} would fall back to English)."""
+    import importlib
+    import string
+
+    from gamenight.i18n.refusals import translate
+
+    module = importlib.import_module(f"{spec(name).package}.refusals")
+    for key, english in module.REASONS.items():
+        fields = {f for _, f, _, _ in string.Formatter().parse(english) if f}
+        reason = module.say(key, **{f: f"<{f}>" for f in fields})
+        for lang in build.TRANSLATED:
+            said = translate(reason, lang)
+            assert said != english and said != str(reason), (name, key, lang)
+            assert all(f"<{f}>" in said for f in fields), (name, key, lang, said)
+
+
+def test_an_arne_refusal_names_its_card_and_colour_from_the_catalogues() -> None:
+    """A refused move's reason carries its key and words (engine.Reason), English as the
+    string itself; the card's and colour's names come from the catalogues."""
+    from gamenight.engine.core import IllegalAction, Reason
+    from gamenight.games.arne import actions as A
+    from gamenight.i18n.refusals import translate
+
+    game = gamenight_load("arne", players=3)
+    state = game.start(seed=1)
+    seat = state.actors[0]
+    state.act(seat, A.ChooseColour("red"))
+    nxt = state.actors[0]
+    with pytest.raises(IllegalAction) as refused:
+        state.act(nxt, A.ChooseColour("red"))
+    reason = refused.value.reason
+    assert isinstance(reason, Reason) and reason.key == "colour_taken"
+    assert reason == "you can't choose red: it is already taken"
+    assert translate(reason, "de") == "Du kannst rot nicht wählen: die Farbe ist schon vergeben"
+    assert translate(reason, "ru") == "Ты не можешь выбрать цвет «красный»: он уже занят"
+    assert Reason.from_json(reason.to_json()) == reason
+    card = Reason.from_json(reason.to_json())
+    assert isinstance(card, Reason) and translate(card, "nl").startswith("Je kunt rood niet")
+
+
+def gamenight_load(name: str, **options: int) -> Any:
+    from gamenight import load
+
+    return load(name, **options)

@@ -50,3 +50,23 @@ def test_options_and_bots_in_russian_plural_forms_included() -> None:
     options = run_in("de_DE.UTF-8", "options", "arne")
     assert options.returncode == 0, options.stderr
     assert "Optionen von arne" in options.stdout and "Vorgabe" in options.stdout
+
+
+def test_a_typed_unavailable_move_is_refused_in_german() -> None:
+    """Issue 46 item 3: the rules' reason in LANG's language (the game's catalogue), the
+    piece's name from the platform's."""
+    env = environment(LANG="de_DE.UTF-8", LC_ALL="", LC_MESSAGES="", LANGUAGE="", COLUMNS="100")
+
+    def play(*argv: str, keys: str) -> str:
+        run = subprocess.run(
+            [*GAMENIGHT, "play", *argv], env=env, input=keys, capture_output=True, text=True,
+            timeout=120, check=False,
+        )  # fmt: skip
+        return run.stdout
+
+    arne = play("arne", "--seats", "you,bot:random", "--seed", "3", keys="lock 1 1\n")
+    assert "Du kannst noch keine Karten spielen: zuerst wählt jeder eine Farbe" in arne
+    assert "you can't" not in arne
+    keys = "blue circle 100 0\n"
+    drop_it = play("drop-it", "--seats", "you,bot:random", "--seed", "2", keys=keys)
+    assert "Du kannst „blauer Kreis“ nicht fallen lassen: es ist keins deiner Teile" in drop_it

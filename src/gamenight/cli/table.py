@@ -34,6 +34,7 @@ from gamenight.engine.driver import Bot
 from gamenight.engine.options import player_seat, seat_options
 from gamenight.engine.registry import games, load, options_class, spec
 from gamenight.games.terminal_text import echo, player
+from gamenight.i18n.refusals import translate
 
 PEOPLE = ("you", "human", "me", "person")
 
@@ -196,7 +197,9 @@ class Sitting:
                     self.state.act(seat, self.ui.parse(text, self.state, seat))
                     return
                 except (BadInput, IllegalAction) as error:
-                    say(str(error), "yellow")
+                    # a refusal in the terminal's language (LANG), said by the game's catalogue
+                    why = error.reason if isinstance(error, IllegalAction) else str(error)
+                    say(translate(why), "yellow")
 
     def move(self) -> None:
         seat = self.state.actors[0]

@@ -9,6 +9,7 @@ from gamenight.engine.core import (
     Game,
     IllegalAction,
     Outcome,
+    Reason,
     State,
 )
 from gamenight.engine.driver import Bot, RandomBot, TooLong, play
@@ -25,6 +26,7 @@ __all__ = [
     "IllegalAction",
     "Outcome",
     "RandomBot",
+    "Reason",
     "State",
     "TooLong",
     "build_options",

@@ -19,8 +19,54 @@ if TYPE_CHECKING:  # an annotation only: `import gamenight` stays light (start-u
     import numpy as np
 
 
+class Reason(str):
+    """A sentence said to a person (why an action is refused), in English as the string
+    itself, carrying what a translation needs: the `package` whose catalogue holds it (a
+    game package, or "gamenight" for the platform's words), its English `template`, its
+    `key`, and the `words` filled in: each a plain string (a number, a typed name: the same
+    in every language) or a Reason (a card's or colour's name, itself translated). The
+    engine never translates: a person's language is known only where the sentence is shown
+    (`gamenight.i18n.refusals.translate`)."""
+
+    template: str
+    words: dict[str, str]
+    package: str
+    key: str
+
+    def __new__(
+        cls, template: str, words: Mapping[str, str] | None = None, package: str = "", key: str = ""
+    ) -> Reason:
+        filled = dict(words or {})
+        self = super().__new__(cls, template.format(**filled) if filled else template)
+        self.template, self.words, self.package, self.key = template, filled, package, key
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:  # (a worker process's refusal comes back whole)
+        return Reason, (self.template, self.words, self.package, self.key)
+
+    def to_json(self) -> dict[str, Any]:
+        """The sentence and its words as JSON (a refusal sent to another server process)."""
+        words = {k: v.to_json() if isinstance(v, Reason) else str(v) for k, v in self.words.items()}
+        return {"template": self.template, "words": words, "package": self.package, "key": self.key}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> str:
+        """`to_json`'s reason again; anything else read as plain text."""
+        if isinstance(obj, str):
+            return obj
+        if not isinstance(obj, dict) or not isinstance(obj.get("template"), str):
+            return str(obj)
+        raw = obj.get("words")
+        words = {str(k): cls.from_json(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+        try:
+            return cls(obj["template"], words, str(obj.get("package", "")), str(obj.get("key", "")))
+        except (KeyError, IndexError, ValueError):
+            return obj["template"]
+
+
 class IllegalAction(Exception):
-    """An action the rules do not allow now. The state is unchanged; `reason` says why."""
+    """An action the rules do not allow now. The state is unchanged; `reason` says why (a
+    game's refusal is a `Reason`: English, with its key and words for a translation)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from gamenight.engine.core import Action, BadInput, State
+from gamenight.i18n.refusals import translate
 
 if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions
@@ -216,7 +217,8 @@ def pick_or_why(
                     raise
                 reasons = {state._refusal(seat, a) for a in found} - {None}
                 if len(reasons) == 1:
-                    raise BadInput(str(reasons.pop())) from None
+                    reason = reasons.pop() or ""
+                    raise BadInput(translate(reason)) from None  # in LANG's words
                 raise
         raise
 

@@ -18,6 +18,7 @@ import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlalchemy import Engine, select, update
+from starlette.requests import HTTPConnection
 
 from gamenight.i18n import LANGUAGES, NATIVE_NAMES, accept_language, negotiate
 from gamenight.server.accounts.links import account_of
@@ -32,9 +33,9 @@ MAX_WANTED = 12  # languages read from ?want= (a page sends a few)
 router = APIRouter()
 
 
-def request_language(request: Request) -> str:
-    """The language of a request's answer: ?lang=, else the page's cookie, else its
-    Accept-Language header; English when none is known."""
+def request_language(request: HTTPConnection) -> str:
+    """The language of a request's (or a WebSocket's) answer: ?lang=, else the page's
+    cookie, else its Accept-Language header; English when none is known."""
     wanted = [request.query_params.get("lang") or "", request.cookies.get(LANGUAGE_COOKIE, "")]
     wanted += accept_language(request.headers.get("accept-language"))
     return negotiate(w for w in wanted if w)
@@ -58,6 +59,18 @@ def set_account_language(engine: Engine, account_id: int, lang: str) -> str:
     with engine.begin() as conn:
         conn.execute(update(accounts).where(accounts.c.id == account_id).values(language=lang))
     return lang
+
+
+async def socket_language(websocket: HTTPConnection, people: Any, session: str | None) -> str:
+    """The language a table page's WebSocket is answered in (its refusals): the signed-in
+    account's choice, else the page's cookie or Accept-Language (as `request_language`)."""
+    if session:
+        account = await asyncio.to_thread(people.who, session)
+        if account is not None:
+            chosen = await asyncio.to_thread(account_language, people.engine, account["id"])
+            if chosen is not None:
+                return chosen
+    return request_language(websocket)
 
 
 @router.get("/api/i18n")

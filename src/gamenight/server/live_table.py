@@ -99,6 +99,7 @@ class Conn:
     holds: frozenset[int] = frozenset()
     address: str = ""  # the client's address (sockets per address are bounded)
     session: str | None = None  # its account session cookie (a watcher's name: live.py)
+    lang: str = "en"  # the page's language: its refusals are said in it (language.py)
     # a deque and one future, not an asyncio.Queue: a Queue's three deques are 1 KB more
     # per open socket, and this is all a writer needs
     outbox: collections.deque[str] = field(init=False, repr=False)

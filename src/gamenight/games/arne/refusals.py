@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gamenight.engine.core import Action
+from gamenight.engine.core import Action, Reason
 from gamenight.games.arne import actions as A
 from gamenight.games.arne.black_cards import black_actions
 from gamenight.games.arne.components import Stack
 from gamenight.games.arne.phases import COLOUR, FINAL, GIVE, MAIN, WHITE, WINDOW
 from gamenight.games.arne.white_cards import WHITE_CARD, white_actions
+from gamenight.i18n import N_
 
 if TYPE_CHECKING:
     from gamenight.games.arne.state import ArneState
@@ -28,94 +29,98 @@ if TYPE_CHECKING:
 # Every sentence a person reads; {card}, {colour}, {what} are filled in player words.
 REASONS: dict[str, str] = {
     # who may act now (A3, A8, A9, A15, A19, A41)
-    "choose_first": "you can't play cards yet: first everybody chooses a colour",
-    "colour_unknown": "you can't choose {colour}: it is not a colour of this game",
-    "colour_taken": "you can't choose {colour}: it is already taken",
-    "colour_done": "you can't choose a colour now: colours are chosen at the start",
-    "give_first": "you can't do that now: first hand over the cards you were asked for",
-    "give_none": "you can't hand over a card now: nobody asked you for one",
-    "give_missing": "you can't hand over {card}: you do not hold one",
-    "give_wrong_points": "you can't hand over {card}: you were asked for {colour} point cards",
-    "give_wrong_black": "you can't hand over {card}: you were asked for black cards",
-    "not_your_turn_white": "you can't play a white card now: it is not your turn",
-    "white_played": "you can't play another white card: one white card per turn",
-    "white_wait": "you can't play your white card yet: the others are still answering",
-    "white_final": "you can't play a white card in the final round: only black cards now",
-    "black_wait": "you can't play a black card yet: wait until it is your chance to answer",
-    "black_white_step": (
+    "choose_first": N_("you can't play cards yet: first everybody chooses a colour"),
+    "colour_unknown": N_("you can't choose {colour}: it is not a colour of this game"),
+    "colour_taken": N_("you can't choose {colour}: it is already taken"),
+    "colour_done": N_("you can't choose a colour now: colours are chosen at the start"),
+    "give_first": N_("you can't do that now: first hand over the cards you were asked for"),
+    "give_none": N_("you can't hand over a card now: nobody asked you for one"),
+    "give_missing": N_("you can't hand over {card}: you do not hold one"),
+    "give_wrong_points": N_("you can't hand over {card}: you were asked for {colour} point cards"),
+    "give_wrong_black": N_("you can't hand over {card}: you were asked for black cards"),
+    "not_your_turn_white": N_("you can't play a white card now: it is not your turn"),
+    "white_played": N_("you can't play another white card: one white card per turn"),
+    "white_wait": N_("you can't play your white card yet: the others are still answering"),
+    "white_final": N_("you can't play a white card in the final round: only black cards now"),
+    "black_wait": N_("you can't play a black card yet: wait until it is your chance to answer"),
+    "black_white_step": N_(
         "you can't play a black card now: play your white card first, then everybody may answer"
     ),
-    "must_play_white": "you can't pass now: you have a white card you can play, so play one",
-    "pass_give": "you can't pass now: hand over the cards you were asked for",
-    "pass_colour": "you can't pass now: choose a colour",
-    "not_held": "you can't play {card}: you do not hold one",
-    "no_such_card": "you can't play that: there is no such card in this game",
-    "no_such_stack": "you can't do that: there is no such stack",
-    "no_such_display": "you can't do that: there is no such display",
-    "no_such_player": "you can't do that: there is no such player",
-    "yourself": "you can't choose yourself: choose another player",
+    "must_play_white": N_("you can't pass now: you have a white card you can play, so play one"),
+    "pass_give": N_("you can't pass now: hand over the cards you were asked for"),
+    "pass_colour": N_("you can't pass now: choose a colour"),
+    "not_held": N_("you can't play {card}: you do not hold one"),
+    "no_such_card": N_("you can't play that: there is no such card in this game"),
+    "no_such_stack": N_("you can't do that: there is no such stack"),
+    "no_such_display": N_("you can't do that: there is no such display"),
+    "no_such_player": N_("you can't do that: there is no such player"),
+    "yourself": N_("you can't choose yourself: choose another player"),
     # white cards (A21-A28)
-    "point_not_point": "you can't lay {card} like a point card",
-    "point_other_colour": (
+    "point_not_point": N_("you can't lay {card} like a point card"),
+    "point_other_colour": N_(
         "you can't lay {card} there: a point card goes only into a display of its own colour"
     ),
-    "point_not_own": (
+    "point_not_own": N_(
         "you can't lay {card} there: your point cards go into your own display "
         "(or the dummy's), or onto the discard pile"
     ),
-    "point_losing_own": (
+    "point_losing_own": N_(
         "you can't lay {card} into a display: in the losing game your own colour "
         "goes only onto the discard pile"
     ),
-    "x3_taken": "you can't put a tripler on this stack: it already has one",
-    "x3_none": "you can't play your tripler now: no stack on the table is without one",
-    "demand_own_colour": "you can't demand {colour} cards: you may demand only your own colour",
-    "demand_own_display": "you can't do that: the demanded cards go into your own display",
-    "demand_losing_own": "you can't demand your own colour in the losing game",
-    "demand_display_colour": (
+    "x3_taken": N_("you can't put a tripler on this stack: it already has one"),
+    "x3_none": N_("you can't play your tripler now: no stack on the table is without one"),
+    "demand_own_colour": N_("you can't demand {colour} cards: you may demand only your own colour"),
+    "demand_own_display": N_("you can't do that: the demanded cards go into your own display"),
+    "demand_losing_own": N_("you can't demand your own colour in the losing game"),
+    "demand_display_colour": N_(
         "you can't do that: the demanded cards go into a display of their colour"
     ),
-    "demand_none": "you can't play your demand now: no other colour has a display",
+    "demand_none": N_("you can't play your demand now: no other colour has a display"),
     # black cards (A29-A35, A41)
-    "minus_colour": (
+    "minus_colour": N_(
         "you can't lay a {colour} -200 there: it goes only into a {colour} display "
         "(elsewhere only with a chameleon)"
     ),
-    "minus_none": (
+    "minus_none": N_(
         "you can't play a {colour} -200 alone: no display is {colour}; play it with a chameleon"
     ),
-    "chameleon_alone": "you can't play a chameleon alone: it carries a point card or a -200",
-    "chameleon_no_card": "you can't play a chameleon now: you hold no card it could carry",
-    "chameleon_missing": "you can't let the chameleon carry {card}: you do not hold one",
-    "chameleon_not_base": "a chameleon carries only a point card or a -200, not {card}",
-    "chameleon_same_colour": (
+    "chameleon_alone": N_("you can't play a chameleon alone: it carries a point card or a -200"),
+    "chameleon_no_card": N_("you can't play a chameleon now: you hold no card it could carry"),
+    "chameleon_missing": N_("you can't let the chameleon carry {card}: you do not hold one"),
+    "chameleon_not_base": N_("a chameleon carries only a point card or a -200, not {card}"),
+    "chameleon_same_colour": N_(
         "you can't play a chameleon with {card} there: a chameleon goes only into "
         "a display of another colour than the card it carries"
     ),
-    "chameleon_final_none": "you can't play a chameleon in the final round",
-    "chameleon_final_minus": "in the final round a chameleon may carry only a -200",
-    "crush_taken": "you can't crush this stack: it is already crushed",
-    "crush_minus": "you can't crush a -200: only point cards can be crushed",
-    "crush_none": "you can't play your crush now: no stack on the table can be crushed",
-    "lock_taken": "you can't lock this stack: it is already locked",
-    "lock_uncrushed": (
+    "chameleon_final_none": N_("you can't play a chameleon in the final round"),
+    "chameleon_final_minus": N_("in the final round a chameleon may carry only a -200"),
+    "crush_taken": N_("you can't crush this stack: it is already crushed"),
+    "crush_minus": N_("you can't crush a -200: only point cards can be crushed"),
+    "crush_none": N_("you can't play your crush now: no stack on the table can be crushed"),
+    "lock_taken": N_("you can't lock this stack: it is already locked"),
+    "lock_uncrushed": N_(
         "you can't lock this stack: a lock goes only on a crushed stack or on a -200"
     ),
-    "lock_none": ("you can't play your lock now: no crushed stack or -200 is waiting for a lock"),
-    "thief_again": (
+    "lock_none": N_("you can't play your lock now: no crushed stack or -200 is waiting for a lock"),
+    "thief_again": N_(
         "you can't play a thief you took from the discard pile again until the next answers"
     ),
-    "thief_empty": "you can't take from the discard pile: it is empty",
-    "thief_thief": "you can't take the top card of the discard pile: a thief can't take a thief",
-    "thief_own": "you can't steal from your own display",
-    "thief_dummy": "you can't steal from the dummy's display in this game",
-    "thief_no_chameleon": "you can't steal this stack: a thief takes only a stack with a chameleon",
-    "thief_none": (
+    "thief_empty": N_("you can't take from the discard pile: it is empty"),
+    "thief_thief": N_(
+        "you can't take the top card of the discard pile: a thief can't take a thief"
+    ),
+    "thief_own": N_("you can't steal from your own display"),
+    "thief_dummy": N_("you can't steal from the dummy's display in this game"),
+    "thief_no_chameleon": N_(
+        "you can't steal this stack: a thief takes only a stack with a chameleon"
+    ),
+    "thief_none": N_(
         "you can't play your thief now: the discard pile has nothing it may take "
         "and no other display has a stack with a chameleon"
     ),
-    "turn_card_final": "you can't play {card} in the final round: no turn follows it",
-    "other": "you can't do that now",
+    "turn_card_final": N_("you can't play {card} in the final round: no turn follows it"),
+    "other": N_("you can't do that now"),
 }
 
 _COLOURED_BLACK = ("MINUS200",)
@@ -135,40 +140,48 @@ CARD_NAMES: dict[str, str] = {
     "P200": "200",
     "P500": "500",
     "P1000": "1000",
-    "X2": "doubler",
-    "X3": "tripler",
+    "X2": N_("doubler"),
+    "X3": N_("tripler"),
     "MINUS200": "-200",
-    "TAKE_RANDOM": "take a card",
-    "DEMAND_POINTS": "demand 2 points",
-    "DEMAND_BLACK": "demand 2 black",
-    "DRAW_THREE": "draw three",
-    "PASS_HANDS": "pass hands",
-    "SWAP_PLACES": "swap places",
-    "CHAMELEON": "chameleon",
-    "THIEF": "thief",
-    "CRUSH": "crush",
-    "LOCK": "lock",
-    "STOP": "stop",
-    "REVERSE": "reverse",
+    "TAKE_RANDOM": N_("take a card"),
+    "DEMAND_POINTS": N_("demand 2 points"),
+    "DEMAND_BLACK": N_("demand 2 black"),
+    "DRAW_THREE": N_("draw three"),
+    "PASS_HANDS": N_("pass hands"),
+    "SWAP_PLACES": N_("swap places"),
+    "CHAMELEON": N_("chameleon"),
+    "THIEF": N_("thief"),
+    "CRUSH": N_("crush"),
+    "LOCK": N_("lock"),
+    "STOP": N_("stop"),
+    "REVERSE": N_("reverse"),
 }
 
 
-def say(key: str, **words: str) -> str:
-    """The sentence `key` with its words filled in."""
-    return REASONS[key].format(**words)
+def say(key: str, **words: str) -> Reason:
+    """The sentence `key` with its words filled in (English; translated where it is shown:
+    the template is a message of this game's catalogue)."""
+    return Reason(REASONS[key], words, __package__ or "", key)
 
 
-def colour_words(state: ArneState, colour: str) -> str:
+def colour_words(state: ArneState, colour: str) -> Reason:
+    """A colour's name (the option's, else its id), a message of the platform's catalogue
+    (the page's colour names, arne-cards.js)."""
     names = dict(state.game.options.colour_names)
-    return names.get(colour, colour)
+    return Reason(names.get(colour, colour), package="gamenight")
 
 
-def card_words(state: ArneState, card: str, colour: str = "") -> str:
+def card_words(state: ArneState, card: str, colour: str = "") -> Reason:
     """A card as a player says it: "a red 100", "a blue -200", "a crush"."""
     name = CARD_NAMES.get(card, card.replace("_", " ").lower())
+    word: str = Reason(name, package=__package__ or "") if card in CARD_NAMES else name
     if colour:
-        name = f"{colour_words(state, colour)} {name}"
-    return f"an {name}" if name[:1] in "aeiox" else f"a {name}"
+        paint = colour_words(state, colour)
+        first = paint[:1]
+        template = N_("an {colour} {name}") if first in "aeiou" else N_("a {colour} {name}")
+        return Reason(template, {"colour": paint, "name": word}, __package__ or "")
+    template = N_("an {name}") if name[:1] in "aeiox" else N_("a {name}")
+    return Reason(template, {"name": word}, __package__ or "")
 
 
 def _holds(state: ArneState, player: int, card: str, colour: str = "") -> bool:

@@ -144,7 +144,7 @@ class DropItState(State):
         isfinite = math.isfinite
         for name in ("x", "angle", "depth"):
             if not isfinite(getattr(action, name)):
-                return why.say("not_a_number", what=why.AIM_WORDS[name])
+                return why.say("not_a_number", what=why.aim_word(name))
         if self.game.options.strict:  # D11
             outline = self.game.shapes[piece.split("-")[1]]
             angle = normalise_angle(action.angle)
@@ -164,7 +164,7 @@ class DropItState(State):
         kind = "-".join(name.split("-")[:2])
         left = why.kinds_left(supply)
         if any(p.startswith(kind + "-") for p in supply):  # "red-circle-0" used, another left
-            return why.say("this_one_used", piece=words.removeprefix("a "))
+            return why.say("this_one_used", piece=why.piece_name(name))
         if any(p.startswith(kind + "-") for p in self.game.deal(self.start_side)[side]):
             return why.say("all_used", piece=words, left=left)
         return why.say("not_yours", piece=words, left=left)

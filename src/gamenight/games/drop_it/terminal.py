@@ -25,6 +25,7 @@ from gamenight.games.drop_it import KEEP, SPEND, Drop, DropItState
 from gamenight.games.drop_it.board import COLOURS, KINDS
 from gamenight.games.drop_it.render import png
 from gamenight.games.terminal_text import echo, pick, player, shown_as
+from gamenight.i18n.refusals import translate
 
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?(deg|rad|°)?")
 _JOKER_WORDS = {
@@ -241,7 +242,7 @@ def parse(text: str, state: State, seat: int) -> Action:
     drop = Drop(piece, x, angle, depth)
     why = state._refusal(seat, drop)  # the rules' own reason ("why not?"), e.g. D10
     if why is not None:
-        raise BadInput(why)
+        raise BadInput(translate(why))  # in LANG's words
     return drop
 
 

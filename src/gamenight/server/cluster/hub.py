@@ -32,6 +32,7 @@ import time
 from concurrent.futures import Executor
 from typing import Any, TypeVar, cast
 
+from gamenight.engine.core import Reason
 from gamenight.engine.registry import spec as game_spec
 from gamenight.server import metrics, moments, rights
 from gamenight.server.cluster.fanout import PROGRAMS, Bus, table_channel
@@ -496,7 +497,8 @@ class ClusterHub(Hub):
             return reply.get("result")
         if unsure and await self._already_applied(table, args):
             return None
-        raise Refused(str(reply.get("reason")), int(reply.get("status") or 409))
+        said = Reason.from_json(reply["said"]) if "said" in reply else str(reply.get("reason"))
+        raise Refused(said, int(reply.get("status") or 409))
 
     async def _already_applied(self, table: LiveTable, args: list[Any]) -> bool:
         """Was this very action stored by an owner that died before answering?"""
@@ -565,6 +567,8 @@ class ClusterHub(Hub):
             body = {"ok": False, "not_owner": True}
         except Refused as err:
             body = {"ok": False, "reason": err.reason, "status": err.status}
+            if isinstance(err.reason, Reason):  # its key and words, for the page's language
+                body["said"] = err.reason.to_json()
         except Exception:
             log.exception("forwarded %s on table %s failed", op, msg.get("t"))
             body = {"ok": False, "reason": "the server failed on this request; nothing changed"}

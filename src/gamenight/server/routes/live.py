@@ -25,9 +25,11 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from gamenight.engine.core import BadInput
+from gamenight.i18n.refusals import translate
 from gamenight.server import admission, chat, rights, seats, shared
 from gamenight.server.accounts import SESSION_COOKIE
 from gamenight.server.db import token_hash
+from gamenight.server.language import socket_language
 from gamenight.server.limits import TokenBucket
 from gamenight.server.operations import ACT, AUTO_PASS, HOLD, PASS_AHEAD, TAKE_BACK
 from gamenight.server.routes import models
@@ -156,7 +158,7 @@ async def watcher_name(live: Live, conn: Conn, raw: Any) -> str | None:
 async def handle(live: Live, table: LiveTable, conn: Conn, text: str) -> None:
     def refuse(reason: str, kind: str = "") -> dict[str, Any]:
         refused = "chat_refused" if kind in chat.MESSAGES else "refused"
-        return {"type": refused, "reason": reason, "version": table.version}
+        return {"type": refused, "reason": translate(reason, conn.lang), "version": table.version}
 
     if len(text.encode()) > MAX_MESSAGE:
         await conn.send(refuse(f"message too large ({len(text)} bytes; limit {MAX_MESSAGE})"))
@@ -324,7 +326,9 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
             await websocket.send_json({"type": "error", "reason": err.reason})
             await websocket.close(code=4404)
             return None
-        return Socket(live, websocket, table, address)
+        page = Socket(live, websocket, table, address)
+        page.conn.lang = await socket_language(websocket, live.server.people(), page.conn.session)
+        return page
 
     # A plain Starlette route: FastAPI's own (dependency injection, its exit stacks) held
     # about 4 KB and 18 objects more per open socket, for a parameter read here directly.
