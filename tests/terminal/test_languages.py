@@ -70,3 +70,46 @@ def test_a_typed_unavailable_move_is_refused_in_german() -> None:
     keys = "blue circle 100 0\n"
     drop_it = play("drop-it", "--seats", "you,bot:random", "--seed", "2", keys=keys)
     assert "Du kannst „blauer Kreis“ nicht fallen lassen: es ist keins deiner Teile" in drop_it
+
+
+def play_in(lang: str, *argv: str, keys: str) -> subprocess.CompletedProcess[str]:
+    env = environment(LANG=lang, LC_ALL="", LC_MESSAGES="", LANGUAGE="", COLUMNS="100")
+    return subprocess.run(
+        [*GAMENIGHT, "play", *argv], env=env, input=keys, capture_output=True, text=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+
+
+# A typo, then drop and stop by turns (a drop refused over the target is asked again).
+DROP_OR_STOP_KEYS = "fly\n" + "d\ns\n" * 60
+
+
+def test_drop_or_stop_table_in_german_played_to_the_end() -> None:
+    """The table's headings, moves, log lines and input errors from the game's German
+    catalogue; the keys typed (d, s) stay as they are."""
+    run = play_in("de_DE.UTF-8", "drop-or-stop", "--seats", "you,bot", "--seed", "1",
+                  keys=DROP_OR_STOP_KEYS)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    text = run.stdout
+    assert "Drop or Stop – Runde 1 (wer zuerst 3 Runden gewinnt)" in text
+    assert "Spieler 1 (du), dein Zug" in text
+    assert "drop  (d): eine Karte offen ziehen" in text and "stop  (s): behalten" in text
+    assert "tippe d (drop) oder s (stop), nicht 'fly'" in text
+    assert re.search(r"Spieler [12] zieht offen: \[", text)
+    assert "Runde 1: Spieler 1 hat die Startkarte" in text and "Deine Hand:" in text
+    assert "Spiel vorbei:" in text and "Ergebnis" in text
+    for english in ("round", "face up", "your move", "Your hand", "draw pile", "drops:", "wins"):
+        assert english not in text, english
+
+
+def test_drop_or_stop_table_in_russian_played_to_the_end() -> None:
+    run = play_in("ru_RU.UTF-8", "drop-or-stop", "--seats", "you,bot", "--seed", "1",
+                  keys=DROP_OR_STOP_KEYS)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    text = run.stdout
+    assert "Drop or Stop — раунд 1" in text and "игрок 1 (ты), твой ход" in text
+    assert "drop  (d): взять одну карту в открытую" in text
+    assert "введи d (drop) или s (stop), а не 'fly'" in text
+    assert "Игра окончена:" in text and "итог" in text
+    for english in ("round", "face up", "your move", "Your hand", "draw pile", "drops:", "wins"):
+        assert english not in text, english

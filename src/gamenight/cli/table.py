@@ -34,6 +34,7 @@ from gamenight.engine.driver import Bot
 from gamenight.engine.options import player_seat, seat_options
 from gamenight.engine.registry import games, load, options_class, spec
 from gamenight.games.terminal_text import echo, player
+from gamenight.i18n import _
 from gamenight.i18n.refusals import translate
 
 PEOPLE = ("you", "human", "me", "person")
@@ -189,7 +190,9 @@ class Sitting:
             if words:
                 say(words, "dim")
             while True:
-                text = Prompt.ask(Text(f"{name}, your move", style="bold"), console=out)
+                text = Prompt.ask(
+                    Text(_("{player}, your move").format(player=name), style="bold"), console=out
+                )
                 if len(pages) > 1 and text.strip().lower() in ("", "more"):
                     page = (page + 1) % len(pages)
                     break
@@ -213,7 +216,8 @@ class Sitting:
             self.narrate(seat)
             self.state.act(seat, legal[0])
             words = _describe(self.ui, legal[0])
-            say(f"{player_name(seat, self.people)}: {words} (no other choice)", "dim")
+            forced = _("{player}: {move} (no other choice)")
+            say(forced.format(player=player_name(seat, self.people), move=words), "dim")
         else:
             if self.shared:
                 self.hand_over(seat)
@@ -434,21 +438,26 @@ def winners_sentence(winners: list[int], people: list[int] | None = None) -> str
     "you" only when one person played)."""
     me = people[0] if people is not None and len(people) == 1 else None
     if not winners:
-        return "Nobody wins."
+        return _("Nobody wins.")
+    if winners == [me]:
+        return _("You win.")
     ordered = sorted(winners, key=lambda s: (s != me, s))  # "you" first
-    names = ["you" if s == me else player(s) for s in ordered]
-    who = " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
-    verb = "share the win" if len(names) > 1 else "win" if names[0] == "you" else "wins"
-    return f"{who[0].upper()}{who[1:]} {verb}."
+    names = [_("you") if s == me else player(s) for s in ordered]
+    if len(names) == 1:
+        line = _("{player} wins.").format(player=names[0])
+    else:
+        who = _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+        line = _("{players} share the win.").format(players=who)
+    return line[:1].upper() + line[1:]
 
 
 def print_outcome(state: State, people: list[int] | None = None) -> None:
     """The result table (a row per player, from 1) and one plain sentence on who won."""
     result = state.outcome()
     if result.truncated:
-        say("the game stopped at its length limit: no result", "yellow")
+        say(_("the game stopped at its length limit: no result"), "yellow")
         return
-    table = Table("player", "score", "place", title="result")
+    table = Table(_("player"), _("score"), _("place"), title=_("result"))
     for s, score in enumerate(result.scores):
         won = s in result.winners
         table.add_row(

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from gamenight.engine.core import Action, BadInput, State
+from gamenight.i18n import _
 from gamenight.i18n.refusals import translate
 
 if TYPE_CHECKING:
@@ -81,16 +82,19 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
 
 
 def player(seat: int, me: int | None = None) -> str:
-    """Seat 0 is "player 1" (and "player 1 (you)" to the person in it)."""
-    return f"player {seat + 1}" + (" (you)" if me is not None and seat == me else "")
+    """Seat 0 is "player 1" (and "player 1 (you)" to the person in it), in LANG's words."""
+    if me is not None and seat == me:
+        return _("player {number} (you)").format(number=seat + 1)
+    return _("player {number}").format(number=seat + 1)
 
 
 def players(seats: Sequence[int], me: int | None = None) -> str:
     """ "player 1", "player 1 and player 3", "player 1, player 2 and player 3"."""
     names = [player(s, me) for s in seats]
-    if len(names) < 3:
-        return " and ".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) < 2:
+        return "".join(names)
+    # "player 1 and player 3"; "player 1, player 2 and player 3"
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 # A word is anything between spaces and punctuation; "-200", "x3" and "d3" stay one word.
@@ -146,16 +150,16 @@ def pick(
     actions, or none, is refused in one line that says what to type."""
     assert len(legal) == len(lines)
     if not legal:
-        raise BadInput("you owe no decision now; wait for your turn")
+        raise BadInput(_("you owe no decision now; wait for your turn"))
     typed = words(text)
     n = len(legal)
     if not typed:
-        raise BadInput(f"type the number of an action (1..{n}) or its words")
+        raise BadInput(_("type the number of an action (1..{n}) or its words").format(n=n))
     if len(typed) == 1 and typed[0].isdecimal():
         i = int(typed[0])
         if 1 <= i <= n:
             return legal[i - 1]
-        raise BadInput(f"no action number {i}; choose 1..{n}")
+        raise BadInput(_("no action number {i}; choose 1..{n}").format(i=i, n=n))
     tokens = [words(line) for line in lines]
     for test in (
         lambda line: line == typed,
@@ -170,16 +174,24 @@ def pick(
             listed = ", ".join(
                 f"{i + 1} = {' '.join(tokens[i][cut:]) or lines[i]}" for i in found[:shown]
             )
-            more = f" and {len(found) - shown} more" if len(found) > shown else ""
+            if len(found) > shown:
+                listed = _("{listed} and {more} more").format(
+                    listed=listed, more=len(found) - shown
+                )
             raise BadInput(
-                f"{echo(text)} fits {len(found)} actions ({listed}{more}); "
-                "type more words or a number"
+                _("{typed} fits {n} actions ({listed}); type more words or a number").format(
+                    typed=echo(text), n=len(found), listed=listed
+                )
             )
     word = _hint_word(tokens, 0)
-    example = f"'{word}' for 1" if word and [word] != tokens[0] else f"'{lines[0]}'"
+    if word and [word] != tokens[0]:
+        example = _("'{word}' for 1").format(word=word)
+    else:
+        example = f"'{lines[0]}'"
     raise BadInput(
-        f"{echo(text)} is not a legal action now; type 1..{n} or words of one action, "
-        f"e.g. {example}"
+        _(
+            "{typed} is not a legal action now; type 1..{n} or words of one action, e.g. {example}"
+        ).format(typed=echo(text), n=n, example=example)
     )
 
 

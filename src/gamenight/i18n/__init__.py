@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import gettext
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
@@ -141,6 +141,22 @@ def N_(message: str) -> str:
 def game_text(package: str, message: str, lang: str | None = None) -> str:
     """A game's own message (its pitch, a rule) in `lang` (None: the current language)."""
     return translations(lang or current(), package).gettext(message)
+
+
+def game_gettext(
+    package: str,
+) -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:
+    """`_` and `ngettext` of a game's own module (its terminal table): each message from
+    that game's catalogue in the current language (`_, ngettext = game_gettext(PACKAGE)`;
+    the game's extraction, games.cfg, finds the calls by these names)."""
+
+    def gettext_(message: str) -> str:
+        return translations(current(), package).gettext(message)
+
+    def ngettext_(singular: str, plural: str, n: int) -> str:
+        return translations(current(), package).ngettext(singular, plural, n)
+
+    return gettext_, ngettext_
 
 
 def rules_in(rules: Any, package: str, lang: str | None = None) -> Any:

@@ -17,6 +17,11 @@ from rich.text import Text
 from gamenight.engine.core import Action, BadInput, Event, State
 from gamenight.games.drop_or_stop import DROP, STOP
 from gamenight.games.terminal_text import echo, pick, player, players
+from gamenight.i18n import N_, game_gettext, use
+
+# The table's words from this game's catalogue (games/drop_or_stop/locale); what a person
+# types (d, s, drop, stop) stays as it is in every language.
+_, ngettext = game_gettext(__name__.rpartition(".")[0])
 
 _WORDS: dict[str, Action] = {"d": DROP, "drop": DROP, "s": STOP, "stop": STOP}
 
@@ -33,30 +38,37 @@ def _cards(cards: list[str]) -> str:
 
 
 # Said once, under the first deal (the table's footer repeats only the FLEX rule).
-LEGEND = "(A card shows its value: [3] is worth 3; [FLEX] counts as either value under the table.)"
+LEGEND = N_(
+    "(A card shows its value: [3] is worth 3; [FLEX] counts as either value under the table.)"
+)
 
 
 def _wins(won: int, need: int) -> str:
     """Round wins so far out of those needed: "1 of 3"."""
-    return f"{won} of {need}"
+    return _("{won} of {need}").format(won=won, need=need)
 
 
 def render(view: dict[str, Any]) -> RenderableType:
     """The table as `view["seat"]` sees it: tableaux, wins, own hand and total (R31, R32)."""
     me = view["seat"]
-    table = Table(
-        title=f"Drop or Stop - round {view['round']} (first to {view['wins_to_win']} round wins)",
-        expand=False,
-    )
-    table.add_column("player", no_wrap=True)
-    for column in ("wins", "face up", "visible", "status"):
+    title = _("Drop or Stop - round {round} (first to {wins} round wins)")
+    table = Table(title=title.format(round=view["round"], wins=view["wins_to_win"]), expand=False)
+    table.add_column(_("player"), no_wrap=True)
+    for column in (_("wins"), _("face up"), _("visible"), _("status")):
         table.add_column(column)
     for s, info in enumerate(view["seats"]):
-        status = "to act" if s == view["to_act"] else "active" if info["active"] else "stopped"
+        if s == view["to_act"]:
+            status = _("to act")
+        else:
+            status = _("active") if info["active"] else _("stopped")
         if info["certainly_over"]:
-            status += ", certainly over"
-        visible = f"{info['tableau_value']} (+{info['hand_size']} hidden)"
-        name = player(s, me) + (" start" if s == view["start_seat"] else "")
+            status = _("{status}, certainly over").format(status=status)
+        visible = _("{value} (+{hidden} hidden)").format(
+            value=info["tableau_value"], hidden=info["hand_size"]
+        )
+        name = player(s, me)
+        if s == view["start_seat"]:
+            name = _("{player} start").format(player=name)
         wins = _wins(info["wins"], view["wins_to_win"])
         style = "bold" if s == me else ""
         table.add_row(
@@ -65,51 +77,66 @@ def render(view: dict[str, Any]) -> RenderableType:
         )  # fmt: skip
     parts: list[RenderableType] = [table]
     if me is not None:
-        parts.append(
-            Text(
-                f"Your hand: {_cards(view['hand'])}   your total: {view['own_total']}", style="bold"
-            )
-        )
+        hand = _("Your hand: {cards}   your total: {total}")
+        parts.append(Text(hand.format(cards=_cards(view["hand"]), total=view["own_total"]), "bold"))
     low, high = view["flex_values"]
+    footer = _(
+        "draw pile {draw}  discard pile {discard}  target {target}  "
+        "(FLEX counts {low} or {high}, whichever is best)"
+    )
     parts.append(
         Text(
-            f"draw pile {view['draw_pile_size']}  discard pile {view['discard_pile_size']}  "
-            f"target {view['target']}  (FLEX counts {low} or {high}, whichever is best)"
+            footer.format(
+                draw=view["draw_pile_size"],
+                discard=view["discard_pile_size"],
+                target=view["target"],
+                low=low,
+                high=high,
+            )
         )
     )
     return Panel(Group(*parts), expand=False)
 
 
 def describe(action: Action) -> str:
-    """One human word for an action."""
+    """One human word for an action (the word a person types: never translated)."""
     return "drop" if action == DROP else "stop"
 
 
 def describe_actions(state: State, seat: int) -> list[str]:
     legal = state.actions(seat)
-    words = {DROP: "drop  (d): draw one card face up", STOP: "stop  (s): keep what you have"}
+    words = {
+        DROP: _("drop  (d): draw one card face up"),
+        STOP: _("stop  (s): keep what you have"),
+    }
     return [words[a] for a in legal]
 
 
 def parse(text: str, state: State, seat: int) -> Action:
     """'d'/'drop', 's'/'stop', the number of a listed action or words of its line that fit
-    no other line ("draw", "keep")."""
+    no other line ("draw", "keep": the English lines, in every language)."""
     legal = state.actions(seat)
     word = text.strip().lower()
     if word.isdecimal() and 1 <= int(word) <= len(legal):
         return legal[int(word) - 1]
     if word not in _WORDS:
         try:
-            return pick(text, legal, describe_actions(state, seat))
+            with use("en"):
+                lines = describe_actions(state, seat)
+            return pick(text, legal, lines)
         except BadInput:
-            raise BadInput(f"type d (drop) or s (stop), not {echo(text)}") from None
+            raise BadInput(
+                _("type d (drop) or s (stop), not {typed}").format(typed=echo(text))
+            ) from None
     action = _WORDS[word]
     if action not in legal:
         if state.over:
-            raise BadInput("the game is over")
+            raise BadInput(_("the game is over"))
         raise BadInput(
-            "you cannot drop now: both piles are empty, or you are over the target and may "
-            "not draw; type s"
+            _(
+                "you cannot drop now: both piles are empty, or you are over the target and "
+                "may not draw; type s"
+            )
         )
     return action
 
@@ -119,33 +146,57 @@ def describe_event(event: Event) -> str | None:
     match event.kind:
         case "dealt":
             start = player(d["start_seat"])
-            line = f"Round {d['round']}: {start} has the start card; 2 cards each."
-            return line + ("\n" + LEGEND if d["round"] == 1 else "")
+            line = _("Round {round}: {player} has the start card; 2 cards each.")
+            line = line.format(round=d["round"], player=start)
+            return line + ("\n" + _(LEGEND) if d["round"] == 1 else "")
         case "hand":
-            return f"Your hand: {_cards(d['cards'])}"
+            return _("Your hand: {cards}").format(cards=_cards(d["cards"]))
         case "dropped":
-            return f"{player(d['seat']).capitalize()} drops: {card(d['card'])}"
+            line = _("{player} drops: {card}").format(
+                player=player(d["seat"]), card=card(d["card"])
+            )
+            return _sentence(line)
         case "stopped":
-            return f"{player(d['seat']).capitalize()} stops."
+            return _sentence(_("{player} stops.").format(player=player(d["seat"])))
         case "reshuffled":
             n = sum(d["cards"].values())
-            return f"The discard pile ({n} cards) is shuffled into a new draw pile."
+            return ngettext(
+                "The discard pile ({n} card) is shuffled into a new draw pile.",
+                "The discard pile ({n} cards) is shuffled into a new draw pile.",
+                n,
+            ).format(n=n)
         case "revealed":
-            lines = [f"Round {d['round']} reveal:"]
+            lines = [_("Round {round} reveal:").format(round=d["round"])]
             for s, (hand, tableau, total) in enumerate(
                 zip(d["hands"], d["tableaux"], d["totals"], strict=True)
             ):
-                flex = f"  FLEX as {' and '.join(map(str, d['flex'][s]))}" if d["flex"][s] else ""
-                won = "  wins the round" if s in d["winners"] else ""
+                flex = ""
+                if d["flex"][s]:
+                    values = _("{names} and {last}") if len(d["flex"][s]) > 1 else "{last}"
+                    flex = "  " + _("FLEX as {values}").format(
+                        values=values.format(
+                            names=", ".join(map(str, d["flex"][s][:-1])), last=d["flex"][s][-1]
+                        )
+                    )
+                won = "  " + _("wins the round") if s in d["winners"] else ""
                 lines.append(
                     f"  {player(s)}: {_cards(hand)} + {_cards(tableau)} = {total}{flex}{won}"
                 )
             if not d["winners"]:
-                lines.append("  everyone went over: nobody wins this round")
+                lines.append("  " + _("everyone went over: nobody wins this round"))
             return "\n".join(lines)
         case "game_over":
             won = d["winners"]
-            return f"Game over: {players(won)} {'wins' if len(won) == 1 else 'share the win'}."
+            line = ngettext(
+                "Game over: {players} wins.", "Game over: {players} share the win.", len(won)
+            )
+            return line.format(players=players(won))
         case "truncated":
-            return f"The game stopped after {d['rounds']} rounds (the round limit): no result."
+            line = _("The game stopped after {rounds} rounds (the round limit): no result.")
+            return line.format(rounds=d["rounds"])
     return None
+
+
+def _sentence(text: str) -> str:
+    """A line that starts with a player's name starts with a capital ("Player 1 stops.")."""
+    return text[:1].upper() + text[1:]
