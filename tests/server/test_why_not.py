@@ -55,3 +55,75 @@ def test_a_refused_move_is_said_in_the_language_the_page_chose(client: TestClien
     )
     assert refused(0, "ru", lock) == "Ты пока не можешь играть карты: сначала все выбирают цвет"
     assert refused(0, "", lock) == "you can't play cards yet: first everybody chooses a colour"
+
+
+def test_a_move_out_of_turn_is_told_in_german_with_the_name_kept(client: TestClient) -> None:
+    """Issue 46 item 4: the server's own refusal ("it is not your turn: waiting for X") on
+    a socket whose page chose German is German; the waiting person's name is a word, kept."""
+    tid, ann, bob = two_people(client)
+    tokens = {0: ann, 1: bob}
+    names = {0: "Ann", 1: "Bob"}
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=cookie(tid, ann)) as ws:
+        to_act = receive_state(ws)["view"]["to_act"]
+    headers = cookie(tid, tokens[1 - to_act])
+    headers["cookie"] += "; gamenight_lang=de"
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=headers) as ws:
+        msg = receive_state(ws)
+        ws.send_json({"type": "act", "version": msg["version"], "action": {"type": "stop"}})
+        answer = ws.receive_json()
+        while answer["type"] != "refused":
+            answer = ws.receive_json()
+        assert answer["reason"] == f"Du bist nicht am Zug: es wird auf {names[to_act]} gewartet"
+        ws.send_text("[1]")  # a message that is no object: the socket's own refusal, German
+        answer = ws.receive_json()
+        while answer["type"] != "refused":
+            answer = ws.receive_json()
+        assert answer["reason"] == "Eine Nachricht ist ein JSON-Objekt mit einem 'type'"
+
+
+def test_an_http_refusal_is_said_in_the_request_language(client: TestClient) -> None:
+    """Issue 46 item 4: a refused request answers its `error` in the language of its
+    Accept-Language header or its page's `gamenight_lang` cookie (a name inside kept);
+    without either, the English sentence as before. The log keeps English."""
+    from tests.server.conftest import join, new_table
+
+    tid = new_table(client, seats=["open", "open"])["id"]
+    join(client, tid, 0, "Ann")
+    url = f"/api/tables/{tid}/join"
+    taken = {"seat": 0, "name": "Bob"}
+    r = client.post(url, json=taken, headers={"accept-language": "de-DE,de;q=0.9"})
+    assert r.status_code == 409 and r.json() == {"error": "Platz 0 ist besetzt (Ann)"}
+    client.cookies.set("gamenight_lang", "ru")
+    r = client.post(url, json=taken)
+    assert r.json() == {"error": "Место 0 занято (Ann)"}
+    client.cookies.delete("gamenight_lang")
+    r = client.post(
+        url, content=b"x", headers={"accept-language": "nl", "content-type": "text/plain"}
+    )
+    assert r.status_code == 415
+    assert r.json() == {
+        "error": "De inhoud van een verzoek moet JSON zijn (Content-Type: application/json)"
+    }
+    r = client.post(url, json=taken)
+    assert r.json() == {"error": "seat 0 is taken (Ann)"}
+
+
+def test_the_engine_fallbacks_are_said_in_a_language() -> None:
+    """The engine's own refusals (a finished game, a seat not asked) carry their words:
+    a person reads them in their language, a program the English as before."""
+    import pytest
+
+    import gamenight
+    from gamenight.engine.core import IllegalAction
+    from gamenight.i18n.refusals import translate
+
+    state = gamenight.load("drop-or-stop", players=2).start(seed=1)
+    other = 1 - state.actors[0]
+    action = state.actions(state.actors[0])[0]
+    with pytest.raises(IllegalAction) as err:
+        state.act(other, action)
+    first = state.actors[0]
+    assert err.value.reason == f"seat {other} owes no decision now; waiting for seat {first}"
+    assert translate(err.value.reason, "de") == (
+        f"Platz {other} ist gerade nicht am Zug; es wird auf Platz {first} gewartet"
+    )

@@ -15,6 +15,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
 
+from gamenight.i18n import N_
+
 if TYPE_CHECKING:  # an annotation only: `import gamenight` stays light (start-up time)
     import numpy as np
 
@@ -219,11 +221,16 @@ class State(ABC):
 
         Raises IllegalAction with a reason, leaving the state exactly as it was.
         """
-        if not self._actors:
-            raise IllegalAction("the game is over")
+        if not self._actors:  # (the platform's catalogue says these to a person)
+            raise IllegalAction(Reason(N_("the game is over"), None, "gamenight", "over"))
         if seat not in self._actors:
             raise IllegalAction(
-                f"seat {seat} owes no decision now; waiting for seat {self._actors[0]}"
+                Reason(
+                    N_("seat {seat} owes no decision now; waiting for seat {first}"),
+                    {"seat": str(seat), "first": str(self._actors[0])},
+                    "gamenight",
+                    "not-asked",
+                )
             )
         reason = self._refusal(seat, action)
         if reason is not None:

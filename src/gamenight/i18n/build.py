@@ -70,6 +70,8 @@ COVERED = (
     "web/learn.html",
     "web/learn.js",
     "engine/tutorial.py",  # the guided first games' runner (their scripts: each game's own)
+    "engine/core.py",  # the engine's own refusals (the game is over, not this seat's turn)
+    "server/*.py",  # every refusal of the server, its routes and accounts (live_table.Refused)
     "games/terminal_text.py",  # words every game's terminal table shares (player 1, and)
 )
 PO_WIDTH = 96

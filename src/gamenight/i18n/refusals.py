@@ -15,6 +15,14 @@ from gamenight.engine.core import Reason
 from gamenight.i18n import DEFAULT, current, translations
 
 
+def said(template: str, **words: object) -> Reason:
+    """A sentence of the platform's catalogue (its English `template`, marked `N_` where it
+    is written) with its words filled in: a name or a number as it is, a Reason (a
+    colour's name, a table's status) translated with the sentence."""
+    filled = {k: w if isinstance(w, str) else str(w) for k, w in words.items()}
+    return Reason(template, filled or None, "gamenight", template)
+
+
 def translate(reason: str, lang: str | None = None) -> str:
     """`reason` in `lang` (None: the current language); a plain string as it is."""
     if not isinstance(reason, Reason):

@@ -31,9 +31,10 @@ import time
 import weakref
 from typing import Any
 
+from gamenight.i18n import N_
 from gamenight.server.live_table import Refused
 
-FULL = "the server is full right now; try again in a few minutes"
+FULL = N_("the server is full right now; try again in a few minutes")
 EVERY = 0.1  # seconds between lag samples
 WINDOW = 3.0  # seconds of samples the decision looks at
 BUSY = 0.5  # of the window the loop ran or waited to run: below it, the lag is not its own

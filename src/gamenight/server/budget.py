@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from gamenight.i18n import N_
 from gamenight.server.guard import SESSION_COOKIE
 
 if TYPE_CHECKING:  # workers.py imports this module into every worker process: kept light
@@ -41,11 +42,11 @@ if TYPE_CHECKING:  # workers.py imports this module into every worker process: k
 T = TypeVar("T")
 
 
-def busy(reason: str) -> Exception:
+def busy(reason: str, **words: object) -> Exception:
     """The one-line refusal of a request over its share: 429 Too Many Requests."""
     from gamenight.server.live_table import Refused
 
-    return Refused(reason, 429)
+    return Refused(reason, 429, None, **words)
 
 
 @dataclass(frozen=True)
@@ -156,8 +157,11 @@ class Budget:
                 self._drop(job)
                 self.refused += 1
                 raise busy(
-                    f"the server is busy; your request did not start within "
-                    f"{self.shares.wait_seconds:.0f} s, try again shortly"
+                    N_(
+                        "the server is busy; your request did not start within "
+                        "{seconds} s, try again shortly"
+                    ),
+                    seconds=f"{self.shares.wait_seconds:.0f}",
                 ) from None
         except asyncio.CancelledError:  # the client went away
             if not job.started.done():
@@ -174,18 +178,23 @@ class Budget:
             mine = [j for j in self.waiting.get(asker.person, ()) if j.kind == kind]
             if not (supersede and mine):
                 self.refused += 1
-                raise busy(f"your last {kind} request is still being computed; wait for it")
+                raise busy(
+                    N_("your last {kind} request is still being computed; wait for it"), kind=kind
+                )
             self._drop(mine[0])
             mine[0].started.set_exception(Superseded())
         if self.held[asker.person] >= shares.per_person:
             self.refused += 1
-            raise busy(f"you have {shares.per_person} costly requests in progress; wait for them")
+            raise busy(
+                N_("you have {count} costly requests in progress; wait for them"),
+                count=shares.per_person,
+            )
         if self.held[("address", asker.address)] >= shares.per_address:
             self.refused += 1
-            raise busy("too many costly requests from your address at once; wait")
+            raise busy(N_("too many costly requests from your address at once; wait"))
         if self.waiting_count >= shares.queue:
             self.refused += 1
-            raise busy("the server is busy with others' requests; try again shortly")
+            raise busy(N_("the server is busy with others' requests; try again shortly"))
 
     def _hold(self, job: _Job, n: int) -> None:
         for key in (job.asker.person, ("address", job.asker.address), (job.asker.person, job.kind)):

@@ -169,7 +169,7 @@ class Chat:
             log.warning("storing chat of table %s failed: %s", table.row.id, err)
             self.rooms.pop(table.row.id, None)
             raise Refused(
-                "the chat could not be stored just now; nothing changed, try again"
+                N_("the chat could not be stored just now; nothing changed, try again")
             ) from err
         return full
 
@@ -226,7 +226,11 @@ class Chat:
         """`seat` writes a line (or a quick phrase); Refused says why it was not taken."""
         if phrase is not None:
             if phrase not in PHRASES:
-                raise Refused(f"no quick phrase {phrase!r}; phrases: {', '.join(PHRASES)}")
+                raise Refused(
+                    N_("no quick phrase {phrase}; phrases: {phrases}"),
+                    phrase=repr(phrase),
+                    phrases=", ".join(PHRASES),
+                )
             text = PHRASES[phrase]
         else:
             try:
@@ -235,10 +239,10 @@ class Chat:
                 raise Refused(str(err)) from err
         room = await self.room(table)
         if seat in room.muted:
-            raise Refused("the table's owner has muted you in the chat")
+            raise Refused(N_("the table's owner has muted you in the chat"))
         bucket = room.buckets.setdefault(seat, TokenBucket(RATE, BURST))
         if not bucket.take():
-            raise Refused("you are writing in the chat too fast; wait a few seconds")
+            raise Refused(N_("you are writing in the chat too fast; wait a few seconds"))
         name = table.seat_row(seat).name or f"seat {seat + 1}"
         # stored with the line: after a restart it is still its writer's, not whoever
         # holds the seat by then (issue 43)
@@ -250,7 +254,7 @@ class Chat:
     async def mute(self, table: LiveTable, seat: int, on: bool) -> None:
         room = await self.room(table)
         if not 0 <= seat < len(table.row.seats):
-            raise Refused(f"seat {seat} does not exist", 400)
+            raise Refused(N_("seat {seat} does not exist"), 400, seat=seat)
         await self._store(table, room, kind="mute" if on else "unmute", seat=None, subject=seat)
         (room.muted.add if on else room.muted.discard)(seat)
         await self._tell(table, room, {"type": "chat_mute", "muted": sorted(room.muted)})
@@ -268,7 +272,7 @@ def router(
         table = await hub().get(table_id)
         owner = request.cookies.get(owner_cookie(table_id))
         if not owner or token_hash(owner) != table.row.owner_hash:
-            raise Refused("only the creator of the table can mute someone", 403)
+            raise Refused(N_("only the creator of the table can mute someone"), 403)
         change = await posted(request, Mute)
         await chat.mute(table, change.seat, change.on)
         return {"muted": sorted((await chat.room(table)).muted)}
@@ -278,7 +282,7 @@ def router(
         """The chat of a finished game, only when its people chose to keep it in."""
         table = await hub().get(table_id)
         if table.row.status != "finished":
-            raise Refused("only a finished game can be replayed")
+            raise Refused(N_("only a finished game can be replayed"))
         room = await chat.room(table)
         if not shared(room, table):
             return {"shared": False, "lines": []}

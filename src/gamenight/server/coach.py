@@ -22,6 +22,7 @@ from fastapi import APIRouter, Request
 
 from gamenight.engine.core import State
 from gamenight.engine.registry import spec
+from gamenight.i18n import N_
 from gamenight.server.budget import Superseded, asker_of
 from gamenight.server.tables import Hub, Refused
 
@@ -55,11 +56,11 @@ def router(
         token = request.cookies.get(seat_cookie(table_id))
         seat = hub().seat_of(table, token)
         if seat is None:
-            raise Refused("the coach helps a seated player; you are watching")
+            raise Refused(N_("the coach helps a seated player; you are watching"))
         if any(s.kind != "bot" for s in table.row.seats if s.seat != seat):
-            raise Refused("no coach while other people play at this table")
+            raise Refused(N_("no coach while other people play at this table"))
         if coach_module(table.row.game) is None:
-            raise Refused(f"{spec(table.row.game).title} has no coach yet")
+            raise Refused(N_("{game} has no coach yet"), game=spec(table.row.game).title)
         state = table.state
         if state is None or seat not in state.actors:
             return {"version": table.version, "advice": None}

@@ -20,25 +20,17 @@ from fastapi.responses import Response
 from sqlalchemy import Engine, select, update
 from starlette.requests import HTTPConnection
 
-from gamenight.i18n import LANGUAGES, NATIVE_NAMES, accept_language, negotiate
+from gamenight.i18n import LANGUAGES, N_, NATIVE_NAMES, negotiate
 from gamenight.server.accounts.links import account_of
 from gamenight.server.accounts.schema import accounts
 from gamenight.server.live_table import Refused
 from gamenight.server.pages import WEB
-from gamenight.server.routes.common import ServerDep
+from gamenight.server.routes.common import LANGUAGE_COOKIE, ServerDep, request_language
 from gamenight.server.routes.models import Shape, posted
 
-LANGUAGE_COOKIE = "gamenight_lang"
 MAX_WANTED = 12  # languages read from ?want= (a page sends a few)
 router = APIRouter()
-
-
-def request_language(request: HTTPConnection) -> str:
-    """The language of a request's (or a WebSocket's) answer: ?lang=, else the page's
-    cookie, else its Accept-Language header; English when none is known."""
-    wanted = [request.query_params.get("lang") or "", request.cookies.get(LANGUAGE_COOKIE, "")]
-    wanted += accept_language(request.headers.get("accept-language"))
-    return negotiate(w for w in wanted if w)
+__all__ = ["LANGUAGE_COOKIE", "request_language", "router", "socket_language"]
 
 
 @cache
@@ -98,7 +90,12 @@ async def page_language(request: Request, server: ServerDep, want: str = "") -> 
 async def page_catalogue(lang: str) -> Response:
     """One language's catalogue for the pages: {lang, messages}."""
     if lang not in LANGUAGES:
-        raise Refused(f"no language {lang!r}; known: {', '.join(LANGUAGES)}", 404)
+        raise Refused(
+            N_("no language {lang}; known: {known}"),
+            404,
+            lang=repr(lang),
+            known=", ".join(LANGUAGES),
+        )
     return Response(
         orjson.dumps(catalogue(lang)),
         media_type="application/json",
@@ -125,7 +122,7 @@ async def choose_language(request: Request, server: ServerDep) -> dict[str, Any]
     people = server.people()
     account = await account_of(request, people)
     if account is None:
-        raise Refused("sign in first", 401)
+        raise Refused(N_("sign in first"), 401)
     lang = await asyncio.to_thread(
         set_account_language, people.engine, account["id"], choice.language
     )

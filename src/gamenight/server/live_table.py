@@ -12,7 +12,9 @@ from typing import Any
 
 import orjson
 
-from gamenight.engine.core import Game, State
+from gamenight.engine.core import Game, Reason, State
+from gamenight.i18n import N_
+from gamenight.i18n.refusals import said
 from gamenight.server.db import SeatRow, TableRow
 
 MAX_ACTIONS_SENT = 400  # the legal-action list is sent when it is at most this long
@@ -58,12 +60,35 @@ class Limits:
     bot_table_seconds: float = 3600.0  # running time of one all-bot table
 
 
+STATUS_WORDS = {  # a table's status as a word in a refusal (translated with it)
+    "open": N_("open"),
+    "running": N_("running"),
+    "finished": N_("finished"),
+    "abandoned": N_("abandoned"),
+}
+
+
+def status_word(status: str) -> Reason:
+    """A table's status as a word of a refusal, said in the reader's language."""
+    return said(STATUS_WORDS.get(status, status))
+
+
 class Refused(Exception):
     """An action or request that was not accepted; `reason` says why. Nothing changed.
-    `status` is the HTTP status; `wait`, the seconds until a retry may pass (Retry-After)."""
+    `status` is the HTTP status; `wait`, the seconds until a retry may pass (Retry-After).
 
-    def __init__(self, reason: str, status: int = 409, wait: float | None = None) -> None:
-        super().__init__(reason)
+    The reason stays English (logs, programs) and carries what a translation needs: a
+    plain sentence becomes a `Reason` of the platform's catalogue (mark it `N_` so it is
+    extracted), its `words` filled in (a name, a number: never translated); a game's
+    Reason is kept as it is. Where it is answered, it is said in the reader's language
+    (routes/common.refuse_cleanly for HTTP, the table socket's language for a WebSocket)."""
+
+    def __init__(
+        self, reason: str, status: int = 409, wait: float | None = None, **words: object
+    ) -> None:
+        if not isinstance(reason, Reason):
+            reason = said(reason, **words)
+        super().__init__(str(reason))
         self.reason = reason
         self.status = status
         self.wait = wait

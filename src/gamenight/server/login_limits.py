@@ -57,6 +57,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from gamenight.engine.core import Reason
+from gamenight.i18n import N_
 from gamenight.server.db import metadata
 
 LOGIN_FREE = 5
@@ -80,6 +82,10 @@ login_limits = Table(
     Column("expires", Float, nullable=False),
     Index("ix_login_limits_expires", "expires"),
 )
+
+
+FOR_NAME = N_("too many wrong passwords for this name; wait {wait} s and try again")
+FROM_ADDRESS = N_("too many wrong passwords from your address; wait {wait} s and try again")
 
 
 class Limited(Exception):
@@ -199,9 +205,9 @@ class LoginLimits:
         """Reserve one log-in attempt for `skeleton` from `address`; Limited if refused."""
         self.prune()
         checks = [
-            (key("name", skeleton), NAME_FREE, NAME_CAP, "for this name"),
-            (key("addr", address), ADDRESS_FREE, LOGIN_CAP, "from your address"),
-            (key("pair", skeleton, address), LOGIN_FREE, LOGIN_CAP, "for this name"),
+            (key("name", skeleton), NAME_FREE, NAME_CAP, FOR_NAME),
+            (key("addr", address), ADDRESS_FREE, LOGIN_CAP, FROM_ADDRESS),
+            (key("pair", skeleton, address), LOGIN_FREE, LOGIN_CAP, FOR_NAME),
         ]
         if trusted:  # the owner's own browser or address: strangers' tries do not count
             checks = checks[1:]
@@ -210,9 +216,7 @@ class LoginLimits:
                 self._take(k, self._attempt(free, cap))
             except Limited as err:
                 wait = max(1, math.ceil(err.wait))
-                raise Limited(
-                    f"too many wrong passwords {said}; wait {wait} s and try again", wait
-                ) from None
+                raise Limited(Reason(said, {"wait": str(wait)}), wait) from None
 
     def succeeded(self, skeleton: str, address: str) -> None:
         """A right password: this (name, address) starts afresh and is trusted from now."""
@@ -245,9 +249,11 @@ class LoginLimits:
             self._take(key("signup", address), step)
         except Limited as err:
             minutes = max(1, math.ceil(err.wait / 60))
+            said = N_(
+                "too many new accounts from your address ({most} an hour); wait {minutes} min"
+            )
             raise Limited(
-                f"too many new accounts from your address ({most} an hour); wait {minutes} min",
-                err.wait,
+                Reason(said, {"most": str(most), "minutes": str(minutes)}), err.wait
             ) from None
 
     def give_back_signup(self, address: str) -> None:

@@ -19,11 +19,14 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from gamenight.engine.core import Reason
+from gamenight.i18n import N_
+
 LENGTH = (8, 200)
 MIN_SCORE = 2  # zxcvbn's 0..4
 HASH_THREADS = 2
 HASH_WAITING = 4  # hashes queued behind the running ones before new ones are refused
-BUSY = "the server is busy checking passwords; try again in a few seconds"
+BUSY = N_("the server is busy checking passwords; try again in a few seconds")
 
 T = TypeVar("T")
 
@@ -36,9 +39,11 @@ def weakness(password: Any, name: str | None = None) -> str | None:
     """Why `password` is refused (one line), or None when it is fine."""
     low, high = LENGTH
     if not isinstance(password, str) or not low <= len(password) <= high:
-        return f"a password is {low} to {high} characters"
+        return Reason(
+            N_("a password is {low} to {high} characters"), {"low": str(low), "high": str(high)}
+        )
     if name and password.casefold().replace(" ", "") == name.casefold().replace(" ", ""):
-        return "a password may not be your name"
+        return Reason(N_("a password may not be your name"))
     from zxcvbn import zxcvbn
 
     inputs = [name, name.replace(" ", ""), *name.split()] if name else []
@@ -48,12 +53,12 @@ def weakness(password: Any, name: str | None = None) -> str | None:
     if found["score"] >= MIN_SCORE:
         return None
     said = " ".join(str(found["feedback"].get("warning") or "").split())
-    reason = "this password is too easy to guess"
-    return (
-        f"{reason} ({said.rstrip('.')}); add a few uncommon words"
-        if said
-        else (f"{reason}; add a few uncommon words")
-    )
+    if said:  # (zxcvbn's own warning: English)
+        return Reason(
+            N_("this password is too easy to guess ({warning}); add a few uncommon words"),
+            {"warning": said.rstrip(".")},
+        )
+    return Reason(N_("this password is too easy to guess; add a few uncommon words"))
 
 
 @functools.cache

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from gamenight.engine.core import Action, BadInput, IllegalAction, State
 from gamenight.engine.registry import spec as game_spec
+from gamenight.i18n import N_
 from gamenight.server import moments, workers
 from gamenight.server.live_table import PASS_DWELL, LiveTable, Refused
 from gamenight.server.operations import ACT
@@ -87,15 +88,19 @@ async def _dwell(table: LiveTable, seat: int) -> None:
 def _check_version(table: LiveTable, seat: int, version: Any) -> State:
     state = table.state
     if state is None:
-        raise Refused("the game has not started yet")
+        raise Refused(N_("the game has not started yet"))
     if state.over:
-        raise Refused("the game is over")
+        raise Refused(N_("the game is over"))
     if not isinstance(version, int) or isinstance(version, bool):
-        raise Refused("an action needs the integer 'version' of the state it was made on")
+        raise Refused(N_("an action needs the integer 'version' of the state it was made on"))
     if version != len(state.history):
         raise Refused(
-            f"stale action: made on version {version}, the table is at version "
-            f"{len(state.history)}; look at the new state and try again"
+            N_(
+                "stale action: made on version {version}, the table is at version "
+                "{now}; look at the new state and try again"
+            ),
+            version=version,
+            now=len(state.history),
         )
     return state
 
@@ -113,8 +118,9 @@ def _check(table: LiveTable, state: State, seat: int, action: Action) -> None:
     if seat not in state.actors:
         first = state.actors[0] if state.actors else None
         who = table.seat_row(first).name if first is not None else None
-        waiting = f"waiting for {who}" if who else "waiting for another seat"
-        raise Refused(f"it is not your turn: {waiting}")
+        if who:
+            raise Refused(N_("it is not your turn: waiting for {name}"), name=who)
+        raise Refused(N_("it is not your turn: waiting for another seat"))
     reason = state._refusal(seat, action)
     if reason is not None:
         raise Refused(reason)
@@ -162,7 +168,7 @@ async def _persist(
         await hub.store_action(table.row.id, n, seat, action.to_json(), status)
     except Exception as err:
         log.exception("storing an action of table %s failed", table.row.id)
-        raise Refused("the action could not be stored; nothing changed, try again") from err
+        raise Refused(N_("the action could not be stored; nothing changed, try again")) from err
 
 
 def _swap(table: LiveTable, before: int, window: Any, new: State, action: Action) -> None:
@@ -189,12 +195,12 @@ async def set_pass_ahead(
     `turn` for every window until the turn ends (issue 45, item 4)."""
     state = table.state
     if state is None or state.over:
-        raise Refused("the game is not running")
+        raise Refused(N_("the game is not running"))
     if on and not window_open(state):
-        raise Refused("no reaction window is open; a pass in advance is for a window")
+        raise Refused(N_("no reaction window is open; a pass in advance is for a window"))
     key = state.turn_key()
     if turn and key is None:
-        raise Refused("this game has no turns to pass through")
+        raise Refused(N_("this game has no turns to pass through"))
     passes = table.pass_turn = table.pass_turn or {}
     if turn and on:
         passes[seat] = key
@@ -206,7 +212,7 @@ async def set_pass_ahead(
         table.pass_ahead.add(seat)
         return
     if not on and seat in table.pass_ahead and seat not in state.actors:
-        raise Refused("your pass in advance is on the table and cannot be taken back")
+        raise Refused(N_("your pass in advance is on the table and cannot be taken back"))
     if on:
         table.pass_ahead.add(seat)
     else:
@@ -221,14 +227,14 @@ async def hold(hub: Host, table: LiveTable, seat: int) -> None:
     it from now, anyone else when priority reaches them."""
     state = table.state
     if state is None or state.over:
-        raise Refused("the game is not running")
+        raise Refused(N_("the game is not running"))
     if not window_open(state) or seat not in state.window_seats():
-        raise Refused("you can ask to wait only while a window waits for your answer")
+        raise Refused(N_("you can ask to wait only while a window waits for your answer"))
     clock = table.window
     if clock is None or clock.key != state.window_key():
-        raise Refused("the window's clock has not started yet; you have your full time")
+        raise Refused(N_("the window's clock has not started yet; you have your full time"))
     if seat in clock.holds:
-        raise Refused("you have already asked to wait in this window")
+        raise Refused(N_("you have already asked to wait in this window"))
     clock.holds.add(seat)
     if table.deadline_seat == seat and table.deadline is not None:
         table.deadline = max(table.deadline, time.time() + hold_seconds(table))

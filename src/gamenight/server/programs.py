@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import Column, Float, Integer, String, Table, delete, func, insert, select
 from sqlalchemy.engine import Engine
 
+from gamenight.i18n import N_
 from gamenight.server.db import metadata, token_hash
 from gamenight.server.limits import PerClient
 from gamenight.server.live_table import Refused
@@ -71,8 +72,9 @@ class Programs:
             ).scalar_one()
             if held >= TOKENS_PER_ACCOUNT:
                 raise Refused(
-                    f"an account has at most {TOKENS_PER_ACCOUNT} API tokens; revoke one first",
+                    N_("an account has at most {count} API tokens; revoke one first"),
                     409,
+                    count=TOKENS_PER_ACCOUNT,
                 )
             token = TOKEN_PREFIX + secrets.token_urlsafe(32)
             conn.execute(
@@ -118,8 +120,10 @@ class Programs:
             ).scalar_one()
             if played:
                 raise Refused(
-                    "an account with rated games as a person cannot become a bot account; "
-                    "make a new account for your program",
+                    N_(
+                        "an account with rated games as a person cannot become a bot account; "
+                        "make a new account for your program"
+                    ),
                     409,
                 )
             known = select(bot_accounts.c.account_id).where(bot_accounts.c.account_id == account_id)

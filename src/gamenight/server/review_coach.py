@@ -29,6 +29,7 @@ from fastapi import APIRouter, Request
 
 from gamenight.engine.core import BadInput, Game, State
 from gamenight.engine.registry import spec
+from gamenight.i18n import N_
 from gamenight.server.budget import Asker, asker_of
 from gamenight.server.coach import coach_module, run_advice
 from gamenight.server.tables import Hub, LiveTable, Refused
@@ -129,9 +130,9 @@ class Reviews:
         if found is not None and found.error is None:
             return found
         if asker.person in self.tasks.values():
-            raise Refused("the coach is still reviewing your other game; wait for it", 429)
+            raise Refused(N_("the coach is still reviewing your other game; wait for it"), 429)
         if self.running() >= AT_ONCE:
-            raise Refused("the coach is reviewing other games; try again in a minute", 429)
+            raise Refused(N_("the coach is reviewing other games; try again in a minute"), 429)
         history = await self.hub().db(self.hub().store.history, table.row.id)
         review = Review(seat=seat, total=sum(1 for s, _ in history if s == seat))
         self.kept[key] = review
@@ -204,9 +205,9 @@ def router(hub: Callable[[], Hub], seat_cookie: Callable[[str], str]) -> APIRout
     async def target(table_id: str, request: Request, seat: int | None) -> tuple[LiveTable, int]:
         table = await hub().get(table_id)
         if table.row.status != "finished":
-            raise Refused("the coach reviews a game once it is over")
+            raise Refused(N_("the coach reviews a game once it is over"))
         if coach_module(table.row.game) is None:
-            raise Refused(f"{spec(table.row.game).title} has no coach yet")
+            raise Refused(N_("{game} has no coach yet"), game=spec(table.row.game).title)
         if seat is None:
             seat = hub().seat_of(table, request.cookies.get(seat_cookie(table_id)))
             if seat is None:
@@ -227,7 +228,7 @@ def router(hub: Callable[[], Hub], seat_cookie: Callable[[str], str]) -> APIRout
         table, seat = await target(table_id, request, seat)
         found = reviews.kept.get((table.row.id, seat))
         if found is None:
-            raise Refused("no review was asked for this seat yet")
+            raise Refused(N_("no review was asked for this seat yet"))
         return found.to_json()
 
     return api

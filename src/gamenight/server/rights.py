@@ -18,6 +18,7 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
+from gamenight.i18n import N_
 from gamenight.server.live_table import Conn, LiveTable, Refused
 
 if TYPE_CHECKING:
@@ -92,18 +93,21 @@ def may(table: LiveTable, conn: Conn, kind: str, seat: object = None) -> None:
     derive(table, conn)
     if kind in SEAT_KINDS:
         if conn.seat is None:
-            raise Refused("you hold no seat at this table (a spectator cannot act)", 403)
+            raise Refused(N_("you hold no seat at this table (a spectator cannot act)"), 403)
     elif kind in LOOK_KINDS:
         if not conn.holds:
-            raise Refused("only a shared screen's device looks as one of its seats", 403)
+            raise Refused(N_("only a shared screen's device looks as one of its seats"), 403)
         if seat is not None and (
             not isinstance(seat, int) or isinstance(seat, bool) or seat not in conn.holds
         ):
             raise Refused(
-                f"this device holds seats {sorted(conn.holds)}; it cannot look as {seat!r}", 403
+                N_("this device holds seats {seats}; it cannot look as {seat}"),
+                403,
+                seats=sorted(conn.holds),
+                seat=repr(seat),
             )
     elif kind not in OPEN_KINDS:
-        raise Refused(f"unknown message type {kind!r}", 400)
+        raise Refused(N_("unknown message type {kind}"), 400, kind=repr(kind))
 
 
 def seed_is_private(table: LiveTable) -> bool:
@@ -123,7 +127,7 @@ def may_sit(table: LiveTable, creator: bool) -> None:
     can predict."""
     if seed_is_private(table) and not creator:
         raise Refused(
-            "the creator of this table chose its deal (a seed), so only they sit here", 403
+            N_("the creator of this table chose its deal (a seed), so only they sit here"), 403
         )
 
 
@@ -142,9 +146,9 @@ def vouch(table: LiveTable, seat: int, proof: str | None) -> None:
     if proof is None:
         return
     if not 0 <= seat < len(table.row.seats):
-        raise Refused(f"seat {seat} does not exist", 400)
+        raise Refused(N_("seat {seat} does not exist"), 400, seat=seat)
     row = table.seat_row(seat)
     if row.kind != "person" or row.token_hash is None:
-        raise Refused("this seat is no longer yours; you are watching now", 403)
+        raise Refused(N_("this seat is no longer yours; you are watching now"), 403)
     if not secrets.compare_digest(row.token_hash, proof):
-        raise Refused("this seat is no longer yours; you are watching now", 403)
+        raise Refused(N_("this seat is no longer yours; you are watching now"), 403)

@@ -18,9 +18,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from gamenight.i18n import N_
 from gamenight.server import rights, series
 from gamenight.server.db import SeatRow
-from gamenight.server.live_table import Refused
+from gamenight.server.live_table import Refused, status_word
 from gamenight.server.names import invisible
 from gamenight.server.operations import SEAT
 
@@ -57,9 +58,19 @@ async def arrange(hub: Host, table: LiveTable, seat: int, to: str) -> None:
     (the person is removed); while running a person's seat is handed to a bot."""
 
     if not 0 <= seat < len(table.row.seats):
-        raise Refused(f"seat {seat} does not exist; seats 0..{len(table.row.seats) - 1}", 400)
+        raise Refused(
+            N_("seat {seat} does not exist; seats 0..{last}"),
+            400,
+            seat=seat,
+            last=len(table.row.seats) - 1,
+        )
     if to not in CHOICES:
-        raise Refused(f"a seat can be made one of {', '.join(CHOICES)}; not {to!r}", 400)
+        raise Refused(
+            N_("a seat can be made one of {choices}; not {to}"),
+            400,
+            choices=", ".join(CHOICES),
+            to=repr(to),
+        )
     s = table.seat_row(seat)
     status = table.row.status
     if status == "open":
@@ -71,15 +82,17 @@ async def arrange(hub: Host, table: LiveTable, seat: int, to: str) -> None:
         removed = s.kind == "person" and new.kind != "person"
     elif status == "running":
         if to == "open":
-            raise Refused("while the game runs a seat cannot be opened; hand it to a bot")
+            raise Refused(N_("while the game runs a seat cannot be opened; hand it to a bot"))
         if s.kind != "person":
-            raise Refused(f"seat {seat} is not a person's; a bot already plays it")
+            raise Refused(N_("seat {seat} is not a person's; a bot already plays it"), seat=seat)
         if s.bot:
             return
         new = replace(s, bot=STAND_IN if to == "bot" else f"bot:{to}")
         removed = False
     else:
-        raise Refused(f"the table is {status}; its seats cannot change")
+        raise Refused(
+            N_("the table is {state}; its seats cannot change"), state=status_word(status)
+        )
     if new.kind == "open" and rights.seed_is_private(table):
         await redraw_seed(hub, table)  # someone else may now join: nobody may know the deal
     await hub.db(hub.store.update_seat, table.row.id, new)

@@ -17,6 +17,7 @@ from contextlib import suppress
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from gamenight.i18n import N_
 from gamenight.server.db import RematchTaken, SeatRow, token_hash
 from gamenight.server.live_table import Refused
 from gamenight.server.operations import ACCEPT, DECLINE, START
@@ -84,13 +85,13 @@ async def rematch(hub: Host, old: LiveTable, asker: int | None) -> tuple[LiveTab
 
     async with old.lock:
         if asker in old.rematch_asked:
-            raise Refused("you have already asked for a rematch of this table")
+            raise Refused(N_("you have already asked for a rematch of this table"))
         made = await hub.db(hub.store.rematch_of, old.row.id)
         table = await _make(hub, old) if made is None else None
         if table is None:  # made before, or just now by another process (RematchTaken)
             made = made or await hub.db(hub.store.rematch_of, old.row.id)
             if made is None:  # (never: a stored rematch_of is not unset)
-                raise Refused("the rematch could not be made; nothing changed, try again")
+                raise Refused(N_("the rematch could not be made; nothing changed, try again"))
             table = await hub.get(made)
         old.rematch_asked.add(asker)
     token = None
@@ -156,7 +157,7 @@ async def decline(hub: Host, old: LiveTable, asker: int) -> LiveTable:
 
     made = await hub.db(hub.store.rematch_of, old.row.id)
     if made is None:
-        raise Refused("nobody has asked for a rematch of this table")
+        raise Refused(N_("nobody has asked for a rematch of this table"))
     table = await hub.get(made)
     await hub.run(DECLINE, table, new_seat(old, asker))
     return table
@@ -167,7 +168,7 @@ async def decline_seat(hub: Host, table: LiveTable, seat: int) -> None:
 
     async with table.lock:
         if seat not in pending(table):
-            raise Refused("your seat in the rematch is no longer waiting for you")
+            raise Refused(N_("your seat in the rematch is no longer waiting for you"))
         declined = sorted({*(info(table).get("declined") or []), seat})
         await _set(hub, table, declined=declined)
     await hub.broadcast(table)

@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from gamenight.i18n import N_
 from gamenight.server import rights
 from gamenight.server.db import token_hash
 from gamenight.server.operations import JOIN
@@ -81,7 +82,7 @@ def router(hub: Callable[[], Hub], shared: SharedScreen) -> APIRouter:
         """One more person at this device takes a seat."""
         table = await hub().get(table_id)
         if not is_shared(table):
-            raise Refused("this table is not set up for one shared screen")
+            raise Refused(N_("this table is not set up for one shared screen"))
         sitting = await posted(request, Join)
         rights.may_sit(table, is_owner(request, table.row.owner_hash, table_id))
         name = await seat_name(request, sitting.name)  # no zero-width, no account's name

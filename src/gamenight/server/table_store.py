@@ -20,9 +20,10 @@ from gamenight.bots import is_quick
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import load
 from gamenight.engine.registry import spec as game_spec
+from gamenight.i18n import N_
 from gamenight.server import rights, seats, series
 from gamenight.server.db import SeatRow, TableRow, token_hash
-from gamenight.server.live_table import CHECKPOINT_EVERY, LiveTable, Refused
+from gamenight.server.live_table import CHECKPOINT_EVERY, LiveTable, Refused, status_word
 
 if TYPE_CHECKING:
     from gamenight.server.host import Host
@@ -74,7 +75,7 @@ def _prepare_workers(hub: Host, table: LiveTable) -> None:
 async def _load(hub: Host, table_id: str) -> LiveTable:
     row = await hub.db(hub.store.table, table_id)
     if row is None:
-        raise Refused(f"no table {table_id!r}", 404)
+        raise Refused(N_("no table {table}"), 404, table=repr(table_id))
     game = load(row.game, **row.options)
     table = LiveTable(row, game)
     if row.status in ("running", "finished", "abandoned") and row.version >= 0:
@@ -161,17 +162,24 @@ async def join(hub: Host, table: LiveTable, seat: int, name: str, token: str | N
     """Sit a person at an open seat; returns the seat's secret token."""
     name = " ".join(name.split())[:40]
     if not name:
-        raise Refused("a display name is needed to take a seat", 400)
+        raise Refused(N_("a display name is needed to take a seat"), 400)
     async with table.lock:
         if not 0 <= seat < len(table.row.seats):
-            raise Refused(f"seat {seat} does not exist; seats 0..{len(table.row.seats) - 1}")
+            raise Refused(
+                N_("seat {seat} does not exist; seats 0..{last}"),
+                seat=seat,
+                last=len(table.row.seats) - 1,
+            )
         if table.row.status != "open":
-            raise Refused(f"the table is {table.row.status}; seats can be taken only before")
+            raise Refused(
+                N_("the table is {state}; seats can be taken only before"),
+                state=status_word(table.row.status),
+            )
         s = table.seat_row(seat)
         if s.kind != "open":
-            raise Refused(f"seat {seat} is taken ({s.name})")
+            raise Refused(N_("seat {seat} is taken ({name})"), seat=seat, name=s.name)
         if token and any(x.token_hash == token_hash(token) for x in table.row.seats):
-            raise Refused("you already have a seat at this table")
+            raise Refused(N_("you already have a seat at this table"))
         token = secrets.token_urlsafe(24)
         new = SeatRow(seat, "person", name, None, token_hash(token), False)
         await hub.db(hub.store.update_seat, table.row.id, new)
@@ -186,7 +194,7 @@ async def reclaim(hub: Host, table: LiveTable, seat: int) -> str:
     async with table.lock:
         s = table.seat_row(seat)
         if s.kind != "person":
-            raise Refused("your seat at this table is played by a bot now")
+            raise Refused(N_("your seat at this table is played by a bot now"))
         token = secrets.token_urlsafe(24)
         new = replace(s, token_hash=token_hash(token))
         await hub.db(hub.store.update_seat, table.row.id, new)
@@ -199,10 +207,12 @@ async def reclaim(hub: Host, table: LiveTable, seat: int) -> str:
 async def start(hub: Host, table: LiveTable) -> None:
     async with table.lock:
         if table.row.status != "open":
-            raise Refused(f"the table is already {table.row.status}")
+            raise Refused(N_("the table is already {state}"), state=status_word(table.row.status))
         empty = [s.seat for s in table.row.seats if s.kind == "open"]
         if empty:
-            raise Refused(f"seat(s) {empty} are still open: fill them with people or bots")
+            raise Refused(
+                N_("seat(s) {seats} are still open: fill them with people or bots"), seats=empty
+            )
         waiting = series.start_refusal(table)
         if waiting:
             raise Refused(waiting)
@@ -255,7 +265,10 @@ def seat_of(table: LiveTable, token: str | None) -> int | None:
 async def set_auto_pass(hub: Host, table: LiveTable, seat: int, on: bool) -> None:
     async with table.lock:
         if table.row.status != "running":
-            raise Refused(f"the table is {table.row.status}; nothing can be changed")
+            raise Refused(
+                N_("the table is {state}; nothing can be changed"),
+                state=status_word(table.row.status),
+            )
         s = table.seat_row(seat)
         new = SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash, bool(on))
         await hub.db(hub.store.update_seat, table.row.id, new)

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import Engine, func, not_, or_, select
 
 from gamenight.engine.registry import spec
+from gamenight.i18n import N_
 from gamenight.server import db
 from gamenight.server.accounts.schema import accounts, rated_tables, ratings, seat_accounts
 from gamenight.server.live_table import Refused
@@ -62,7 +63,7 @@ class Profiles:
                 select(accounts).where(accounts.c.name_key == name.lower())
             ).first()
             if account is None:
-                raise Refused(f"no player named {name}", 404)
+                raise Refused(N_("no player named {name}"), 404, name=name)
             rows = self._recent_tables(conn, account.id, own=viewer == account.id)
             played = conn.execute(
                 select(func.count())
@@ -159,7 +160,7 @@ class Profiles:
         with self.engine.connect() as conn:
             account = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
             if account is None:
-                raise Refused("this account no longer exists", 404)
+                raise Refused(N_("this account no longer exists"), 404)
             games = conn.execute(
                 select(
                     tables.c.id,

@@ -13,6 +13,7 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import spec
+from gamenight.i18n import N_
 from gamenight.server.accounts.links import account_of
 from gamenight.server.accounts.opt_out import opted_out, set_opted_out
 from gamenight.server.accounts.profiles import PROVISIONAL_GAMES
@@ -58,7 +59,7 @@ def signed_in(request: Request, account: dict[str, Any], token: str) -> JSONResp
 async def signed_in_account(request: Request, people: Accounts) -> dict[str, Any]:
     account = await account_of(request, people)
     if account is None:
-        raise Refused("sign in first", 401)
+        raise Refused(N_("sign in first"), 401)
     return account
 
 

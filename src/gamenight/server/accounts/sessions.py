@@ -24,6 +24,7 @@ from fastapi import Request
 from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from gamenight.i18n import N_
 from gamenight.server import passwords
 from gamenight.server.accounts.schema import accounts, ratings, seat_accounts, sessions
 from gamenight.server.guard import SESSION_COOKIE
@@ -33,11 +34,11 @@ from gamenight.server.names import skeleton
 
 SESSION_DAYS = 30
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{1,23}")
-NAME_RULE = (
+NAME_RULE = N_(
     "a name is 2 to 24 letters, digits, spaces, '.', '_' or '-', starting with a letter or digit"
 )
 PASSWORD_LENGTH = passwords.LENGTH
-TAKEN = "the name {} is taken; choose another"
+TAKEN = N_("the name {name} is taken; choose another")
 
 
 def _hash(token: str) -> str:
@@ -130,7 +131,7 @@ class Sessions:
                 )
             ).first()
         if taken is not None:
-            raise Refused(TAKEN.format(name), 409)
+            raise Refused(TAKEN, 409, name=name)
 
     def _create(self, name: str, skel: str, digest: str) -> int:
         try:
@@ -145,7 +146,7 @@ class Sessions:
                     )
                 ).inserted_primary_key
         except IntegrityError:  # the same name (or one that reads alike) a moment earlier
-            raise Refused(TAKEN.format(name), 409) from None
+            raise Refused(TAKEN, 409, name=name) from None
         assert key is not None
         return int(key[0])
 
@@ -175,7 +176,7 @@ class Sessions:
         digest = None if row is None else row.password_hash
         ok = await self._hashed(passwords.verify, digest, str(password))
         if row is None or not ok:
-            raise Refused("wrong name or password", 401)
+            raise Refused(N_("wrong name or password"), 401)
         await asyncio.to_thread(self.limits.succeeded, skel, address)
         session = await asyncio.to_thread(self._new_session, int(row.id))
         return {"id": int(row.id), "name": row.name}, session
@@ -185,13 +186,13 @@ class Sessions:
         with self.engine.connect() as conn:
             row = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
         if row is None:
-            raise Refused("this account no longer exists", 404)
+            raise Refused(N_("this account no longer exists"), 404)
         skel = row.skeleton or skeleton(row.name)
         await self._limited(self.limits.take_login, skel, address, True)
         if not isinstance(password, str) or not await self._hashed(
             passwords.verify, row.password_hash, password
         ):
-            raise Refused("the password is not right", 403)
+            raise Refused(N_("the password is not right"), 403)
         await asyncio.to_thread(self.limits.succeeded, skel, address)
         return row
 

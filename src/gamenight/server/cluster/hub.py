@@ -34,6 +34,7 @@ from typing import Any, TypeVar, cast
 
 from gamenight.engine.core import Reason
 from gamenight.engine.registry import spec as game_spec
+from gamenight.i18n import N_
 from gamenight.server import metrics, moments, rights
 from gamenight.server.cluster.fanout import PROGRAMS, Bus, table_channel
 from gamenight.server.cluster.forward import Forwarder, NoAnswer, NotOwnerAnymore
@@ -448,7 +449,7 @@ class ClusterHub(Hub):
                 unsure = unsure or op is ACT
                 if time.monotonic() > give_up:
                     raise Refused(
-                        "the server that holds this table is not answering; try again shortly",
+                        N_("the server that holds this table is not answering; try again shortly"),
                         503,
                     ) from None
                 await asyncio.sleep(0.3)

@@ -24,6 +24,7 @@ from starlette.background import BackgroundTask
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import spec
+from gamenight.i18n import N_
 from gamenight.server.accounts.links import account_of
 from gamenight.server.accounts.routes import signed_in_account
 from gamenight.server.budget import asker_of
@@ -51,7 +52,7 @@ def is_admin(account: dict[str, Any] | None) -> bool:
 async def _admin(request: Request, server: ServerDep) -> dict[str, Any]:
     account = await signed_in_account(request, server.people())
     if not is_admin(account):
-        raise Refused("only an admin of this server may export the archive", 403)
+        raise Refused(N_("only an admin of this server may export the archive"), 403)
     return account
 
 
@@ -78,7 +79,9 @@ async def archive_file(
     except BadInput as err:
         raise Refused(str(err).removeprefix("--"), 400) from None
     if not _exports.take(f"account:{account['id']}"):
-        raise Refused(f"at most {EXPORTS_PER_HOUR} exports an hour; try again later", 429)
+        raise Refused(
+            N_("at most {count} exports an hour; try again later"), 429, count=EXPORTS_PER_HOUR
+        )
     folder = Path(tempfile.mkdtemp(prefix="gamenight-export-"))
     out = folder / "games.parquet"
     engine = server.people().engine

@@ -16,9 +16,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from gamenight.i18n import N_
 from gamenight.server import rights
 from gamenight.server.accounts import account_of, account_seats
-from gamenight.server.live_table import Refused
+from gamenight.server.live_table import Refused, status_word
 from gamenight.server.operations import JOIN
 from gamenight.server.programs import KEEP_ALIVE_SECONDS, TOKEN_PREFIX
 from gamenight.server.routes.common import ServerDep, is_owner
@@ -33,15 +34,15 @@ async def program_of(request: Request, server: ServerDep, bot: bool = True) -> d
     scheme, _, token = header.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token.startswith(TOKEN_PREFIX):
-        raise Refused("send your API token: 'Authorization: Bearer gnb_...'", 401)
+        raise Refused(N_("send your API token: 'Authorization: Bearer gnb_...'"), 401)
     programs = server.programs()
     account = await asyncio.to_thread(programs.account_of_token, token)
     if account is None:
-        raise Refused("this API token is not known (revoked, or never made)", 401)
+        raise Refused(N_("this API token is not known (revoked, or never made)"), 401)
     if not programs.calls.take(f"account:{account['id']}"):
-        raise Refused("too many calls from your program; slow down", 429)
+        raise Refused(N_("too many calls from your program; slow down"), 429)
     if bot and not account["bot"]:
-        raise Refused("this is for bot accounts: POST /api/bot/account/upgrade first", 403)
+        raise Refused(N_("this is for bot accounts: POST /api/bot/account/upgrade first"), 403)
     return account
 
 
@@ -50,7 +51,7 @@ async def new_token(request: Request, server: ServerDep) -> dict[str, str]:
     """A new API token for the signed-in person's account, shown this once."""
     account = await account_of(request, server.people())
     if account is None:
-        raise Refused("sign in first", 401)
+        raise Refused(N_("sign in first"), 401)
     token = await asyncio.to_thread(server.programs().new_token, account["id"])
     return {"token": token, "note": "shown once: keep it secret; it plays as your account"}
 
@@ -59,7 +60,7 @@ async def new_token(request: Request, server: ServerDep) -> dict[str, str]:
 async def revoke_tokens(request: Request, server: ServerDep) -> dict[str, int]:
     account = await account_of(request, server.people())
     if account is None:
-        raise Refused("sign in first", 401)
+        raise Refused(N_("sign in first"), 401)
     return {"revoked": await asyncio.to_thread(server.programs().revoke_tokens, account["id"])}
 
 
@@ -106,17 +107,17 @@ async def challenge(table_id: str, request: Request, server: ServerDep) -> dict[
     """The table's owner asks a bot account (by name) to take a seat."""
     table = await server.hub().get(table_id)
     if not is_owner(request, table.row.owner_hash, table_id):
-        raise Refused("only the creator of the table can challenge a bot to it", 403)
+        raise Refused(N_("only the creator of the table can challenge a bot to it"), 403)
     asked = await posted(request, Challenge)
     _welcomes_programs(table)
     programs = server.programs()
     bot = await asyncio.to_thread(programs.bot_named, asked.bot)
     if bot is None:
-        raise Refused(f"no bot account is called {asked.bot!r}", 404)
+        raise Refused(N_("no bot account is called {name}"), 404, name=repr(asked.bot))
     open_seats = [s.seat for s in table.row.seats if s.kind == "open"]
     event = {"type": "challenge", "table": table_id, "game": table.row.game, "seats": open_seats}
     if not await server.hub().tell_program(bot, event):
-        raise Refused(f"{asked.bot} is not listening now; try again later", 409)
+        raise Refused(N_("{name} is not listening now; try again later"), 409, name=asked.bot)
     return {"challenged": asked.bot, "table": table_id}
 
 
@@ -139,6 +140,11 @@ async def join(table_id: str, request: Request, server: ServerDep) -> JSONRespon
 
 def _welcomes_programs(table: Any) -> None:
     if not table.row.settings.get("outside_bots"):
-        raise Refused("this table's owner does not welcome programs (setting outside_bots)", 403)
+        raise Refused(
+            N_("this table's owner does not welcome programs (setting outside_bots)"), 403
+        )
     if table.row.status != "open":
-        raise Refused(f"the table is {table.row.status}; seats can be taken only before")
+        raise Refused(
+            N_("the table is {state}; seats can be taken only before"),
+            state=status_word(table.row.status),
+        )

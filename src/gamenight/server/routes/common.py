@@ -20,6 +20,8 @@ from starlette.requests import HTTPConnection
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import spec
+from gamenight.i18n import N_, accept_language, negotiate
+from gamenight.i18n.refusals import translate
 from gamenight.server.accounts import Accounts, account_of
 from gamenight.server.db import token_hash
 from gamenight.server.guard import cross_origin
@@ -31,6 +33,7 @@ from gamenight.server.tables import Hub, LiveTable, Refused
 log = logging.getLogger("gamenight.server")
 MAX_MESSAGE = 4096  # bytes of one client WebSocket message
 MAX_BODY = 16384
+LANGUAGE_COOKIE = "gamenight_lang"  # a page's chosen language (server/language.py)
 
 
 def seat_cookie(table_id: str) -> str:
@@ -46,6 +49,14 @@ def is_owner(request: Request, row_owner_hash: str | None, table_id: str) -> boo
     return bool(owner) and token_hash(owner or "") == row_owner_hash
 
 
+def request_language(request: HTTPConnection) -> str:
+    """The language of a request's (or a WebSocket's) answer: ?lang=, else the page's
+    cookie, else its Accept-Language header; English when none is known."""
+    wanted = [request.query_params.get("lang") or "", request.cookies.get(LANGUAGE_COOKIE, "")]
+    wanted += accept_language(request.headers.get("accept-language"))
+    return negotiate(w for w in wanted if w)
+
+
 def bad_text(obj: Any) -> str | None:
     """The reason to refuse parsed JSON holding a NUL or another control character in a
     text (PostgreSQL cannot store NUL; names are shown to people), else None."""
@@ -58,7 +69,7 @@ def bad_text(obj: Any) -> str | None:
         elif isinstance(item, list):
             stack.extend(item)
         elif isinstance(item, str) and any(ord(ch) < 32 and ch not in "\t\n\r" for ch in item):
-            return "text may not contain control characters (such as NUL)"
+            return N_("text may not contain control characters (such as NUL)")
     return None
 
 
@@ -67,9 +78,9 @@ def parse_json(raw: str | bytes) -> Any:
     try:
         return json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise Refused(f"not JSON: {err}", 400) from err
+        raise Refused(N_("not JSON: {error}"), 400, error=err) from err
     except RecursionError as err:
-        raise Refused("JSON nested too deeply", 400) from err
+        raise Refused(N_("JSON nested too deeply"), 400) from err
 
 
 async def body(request: Request) -> dict[str, Any]:
@@ -77,15 +88,15 @@ async def body(request: Request) -> dict[str, Any]:
     as it streams in), text without control characters."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
-        raise Refused("a request body must be JSON (Content-Type: application/json)", 415)
+        raise Refused(N_("a request body must be JSON (Content-Type: application/json)"), 415)
     raw = bytearray()
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > MAX_BODY:
-            raise Refused(f"request body too large (limit {MAX_BODY} bytes)", 413)
+            raise Refused(N_("request body too large (limit {limit} bytes)"), 413, limit=MAX_BODY)
     obj = parse_json(bytes(raw) or b"{}")
     if not isinstance(obj, dict):
-        raise Refused("the request body must be a JSON object", 400)
+        raise Refused(N_("the request body must be a JSON object"), 400)
     reason = bad_text(obj)
     if reason:
         raise Refused(reason, 400)
@@ -131,9 +142,12 @@ async def seat_name(request: Request, name: Any) -> str:
         me = await account_of(request, people)
         if me is None or me["id"] != owner["id"]:
             raise Refused(
-                f"the name {owner['name']} belongs to an account; sign in as "
-                f"{owner['name']} or choose another name",
+                N_(
+                    "the name {name} belongs to an account; "
+                    "sign in as {name} or choose another name"
+                ),
                 403,
+                name=owner["name"],
             )
     return shown
 
@@ -203,12 +217,13 @@ ServerDep = Annotated[Server, Depends(server_of)]
 
 def refuse_cleanly(app: FastAPI) -> None:
     """Refusals and storage failures become {"error": reason} with their status (and a
-    Retry-After header when the refusal says how long to wait)."""
+    Retry-After header when the refusal says how long to wait); a refusal is said in the
+    request's language (`request_language`), the log keeps it in English."""
 
     @app.exception_handler(Refused)
     async def _refused(request: Request, err: Refused) -> JSONResponse:
         log.info("refused %s %s: %s", request.method, request.url.path, err.reason)
-        response = error(err.reason, err.status)
+        response = error(translate(err.reason, request_language(request)), err.status)
         if err.wait is not None:
             response.headers["retry-after"] = str(max(1, round(err.wait)))
         return response
@@ -230,4 +245,5 @@ def refuse_cleanly(app: FastAPI) -> None:
     async def _storage(request: Request, err: Exception) -> JSONResponse:
         # A full or read-only disk, a lost database: one line in the log, a reason back.
         log.warning("storage failed on %s %s: %s", request.method, request.url.path, err)
-        return error("the server could not store this (its disk or database failed)", 503)
+        said = Refused(N_("the server could not store this (its disk or database failed)"))
+        return error(translate(said.reason, request_language(request)), 503)

@@ -26,7 +26,7 @@ from fastapi import APIRouter, Request
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import spec
 from gamenight.engine.tutorial import Lesson
-from gamenight.i18n import DEFAULT, tutorial_in, use
+from gamenight.i18n import DEFAULT, N_, tutorial_in, use
 from gamenight.server.language import request_language
 from gamenight.server.routes.models import Shape, posted
 from gamenight.server.tables import Refused
@@ -77,7 +77,9 @@ async def learn_step(name: str, request: Request, at: int = 0) -> dict[str, Any]
     """The table and the step before step `at` (0: the start)."""
     runner = lesson(name)
     if not 0 <= at <= len(runner.steps):
-        raise Refused(f"this tutorial has steps 0 to {len(runner.steps)}, not {at}", 404)
+        raise Refused(
+            N_("this tutorial has steps 0 to {last}, not {at}"), 404, last=len(runner.steps), at=at
+        )
     lang = request_language(request)
     with use(lang):  # (the thread runs in a copy of this context)
         return await asyncio.to_thread(_page, name, at, lang)

@@ -25,7 +25,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from gamenight.engine.core import BadInput
-from gamenight.i18n.refusals import translate
+from gamenight.i18n import N_
+from gamenight.i18n.refusals import said, translate
 from gamenight.server import admission, chat, rights, seats, shared
 from gamenight.server.accounts import SESSION_COOKIE
 from gamenight.server.db import token_hash
@@ -161,19 +162,33 @@ async def handle(live: Live, table: LiveTable, conn: Conn, text: str) -> None:
         return {"type": refused, "reason": translate(reason, conn.lang), "version": table.version}
 
     if len(text.encode()) > MAX_MESSAGE:
-        await conn.send(refuse(f"message too large ({len(text)} bytes; limit {MAX_MESSAGE})"))
+        await conn.send(
+            refuse(
+                said(
+                    N_("message too large ({size} bytes; limit {limit})"),
+                    size=len(text),
+                    limit=MAX_MESSAGE,
+                )
+            )
+        )
         return
     try:
         msg = parse_json(text)
     except Refused as err:
-        await conn.send(refuse(f"the message is {err.reason}"))
+        await conn.send(refuse(said(N_("the message is {problem}"), problem=err.reason)))
         return
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        await conn.send(refuse("a message is a JSON object with a 'type'"))
+        await conn.send(refuse(said(N_("a message is a JSON object with a 'type'"))))
         return
     kind = msg["type"]
     if kind not in models.KINDS:
-        await conn.send(refuse(f"unknown message type {kind!r}; known: {KNOWN}"))
+        await conn.send(
+            refuse(
+                said(
+                    N_("unknown message type {kind}; known: {known}"), kind=repr(kind), known=KNOWN
+                )
+            )
+        )
         return
     try:
         await allowed(live, table, conn, kind, msg)
@@ -186,7 +201,9 @@ async def handle(live: Live, table: LiveTable, conn: Conn, text: str) -> None:
         await conn.send(refusal)
     except Exception:
         log.exception("message %r at table %s failed", kind, table.row.id)
-        await conn.send(refuse("the server failed on this message; nothing changed", kind))
+        await conn.send(
+            refuse(said(N_("the server failed on this message; nothing changed")), kind)
+        )
 
 
 async def allowed(live: Live, table: LiveTable, conn: Conn, kind: str, msg: Any) -> None:

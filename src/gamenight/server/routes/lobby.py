@@ -15,6 +15,7 @@ from gamenight.bots import is_quick
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, load, spec
+from gamenight.i18n import N_
 from gamenight.server import admission, lobby, timers
 from gamenight.server.accounts import account_tables, link_seat
 from gamenight.server.limits import PerClient
@@ -238,7 +239,7 @@ async def create_table(request: Request, server: ServerDep, here: LobbyDep) -> J
     sit_name = await creator_name(request, new)  # checked before a table is made for them
     client = request.client.host if request.client else "?"
     if not here.creations.take(client):
-        raise Refused("too many new tables from your address; wait a minute", 429)
+        raise Refused(N_("too many new tables from your address; wait a minute"), 429)
     hub = server.hub()
     thinking = thinking_bots(new.game, options, new.seats)
     if thinking:
@@ -249,8 +250,9 @@ async def create_table(request: Request, server: ServerDep, here: LobbyDep) -> J
         )
         if mine >= server.rates.thinking_tables_per_address:
             raise Refused(
-                f"you have {mine} tables with thinking bots open; finish or leave one first",
+                N_("you have {count} tables with thinking bots open; finish or leave one first"),
                 429,
+                count=mine,
             )
     table, owner = await hub.create(new.game, options, list(new.seats), settings, seed=seed)
     if thinking:
@@ -302,12 +304,14 @@ async def page_data(
     except BadInput as err:
         raise Refused(str(err), 404) from err
     if found.pictures is None:
-        raise Refused(f"{found.title} has no page data", 404)
+        raise Refused(N_("{game} has no page data"), 404, game=found.title)
     options: dict[str, Any] = {}
     if table:
         live = await server.hub().get(table)
         if live.row.game != name:
-            raise Refused(f"table {table} does not play {found.title}", 404)
+            raise Refused(
+                N_("table {table} does not play {game}"), 404, table=table, game=found.title
+            )
         options = live.row.options
     key = json.dumps([name, options], sort_keys=True)
     if key not in here.page_data:

@@ -19,6 +19,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from gamenight.engine.core import BadInput, Game
+from gamenight.i18n import N_
 from gamenight.server.budget import Asker, asker_of
 from gamenight.server.limits import PerClient
 from gamenight.server.review import step_events
@@ -113,7 +114,7 @@ class Replays:
             token = None
         found = asker_of(request, token)
         if not (self.by_address.take(found.address) and self.by_person.take(found.person)):
-            raise Refused("too many replays computed for you lately; wait a minute", 429)
+            raise Refused(N_("too many replays computed for you lately; wait a minute"), 429)
         return found
 
 
@@ -130,7 +131,7 @@ async def finished(server: Server, table_id: str, seat: int | None) -> LiveTable
     """The table, if its game is finished and `seat` is one of its seats (or None)."""
     table = await server.hub().get(table_id)
     if table.row.status != "finished":
-        raise Refused("only a finished game can be replayed")
+        raise Refused(N_("only a finished game can be replayed"))
     if seat is not None and not 0 <= seat < table.game.players:
         raise BadInput(f"seat must be 0..{table.game.players - 1}")
     return table

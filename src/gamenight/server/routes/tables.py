@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from gamenight.i18n import N_
 from gamenight.server import rights, series
 from gamenight.server.accounts import (
     account_seat,
@@ -62,9 +63,9 @@ async def reclaim(table_id: str, request: Request, server: ServerDep) -> JSONRes
     table = await hub.get(table_id)
     account, seat = await held(server, table, request)
     if account is None:
-        raise Refused("sign in to play your seat here", 403)
+        raise Refused(N_("sign in to play your seat here"), 403)
     if seat is None:
-        raise Refused("your account has no seat at this table", 403)
+        raise Refused(N_("your account has no seat at this table"), 403)
     token = await hub.run(RECLAIM, table, seat)
     data = server.summary(table, request)
     data["you"] = data["account_seat"] = seat
@@ -93,7 +94,7 @@ async def join(table_id: str, request: Request, server: ServerDep) -> JSONRespon
 async def start(table_id: str, request: Request, server: ServerDep) -> dict[str, Any]:
     table = await server.hub().get(table_id)
     if not is_owner(request, table.row.owner_hash, table_id):
-        raise Refused("only the creator of the table can start it", 403)
+        raise Refused(N_("only the creator of the table can start it"), 403)
     await server.hub().run(START, table)
     return server.summary(table, request)
 
@@ -105,7 +106,7 @@ async def decline(table_id: str, request: Request, server: ServerDep) -> dict[st
     old = await hub.get(table_id)
     you = hub.seat_of(old, request.cookies.get(seat_cookie(table_id)))
     if you is None:
-        raise Refused("only a player of this table can decline its rematch", 403)
+        raise Refused(N_("only a player of this table can decline its rematch"), 403)
     table = await series.decline(hub, old, you)
     return server.summary(table)
 
@@ -118,7 +119,7 @@ async def arrange_seat(
     seat to a bot (while running); {"to": "open" | "bot" | "easy" | ...}."""
     table = await server.hub().get(table_id)
     if not is_owner(request, table.row.owner_hash, table_id):
-        raise Refused("only the creator of the table can change its seats", 403)
+        raise Refused(N_("only the creator of the table can change its seats"), 403)
     change = await posted(request, SeatChange)
     await server.hub().run(SEAT, table, seat, change.to)
     if table.seat_row(seat).kind != "person":  # the person was removed before the start
@@ -131,11 +132,11 @@ async def rematch(table_id: str, request: Request, server: ServerDep) -> JSONRes
     hub = server.hub()
     old = await hub.get(table_id)
     if old.row.status not in ("finished", "abandoned"):
-        raise Refused("a rematch is possible when the game is over")
+        raise Refused(N_("a rematch is possible when the game is over"))
     you = hub.seat_of(old, request.cookies.get(seat_cookie(table_id)))
     same_owner = is_owner(request, old.row.owner_hash, table_id)
     if you is None and not same_owner:
-        raise Refused("only a player of this table can ask for a rematch", 403)
+        raise Refused(N_("only a player of this table can ask for a rematch"), 403)
     # One rematch per table (the series' next game); each player accepts once.
     table, token = await hub.run(REMATCH, old, you)
     response = JSONResponse(server.summary(table), status_code=201)
