@@ -8,6 +8,7 @@ import re
 import time
 
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.server.helpers import SHOTS, Server, wait_js
 from tests.web.conftest import create_table, open_page, serious_violations
@@ -20,7 +21,14 @@ def _why(page: Page, locator: str) -> str:
     """Click an unavailable choice and read the toast it brings; the state is unchanged."""
     version = page.evaluate("document.body.dataset.version")
     before = page.locator(".toast.error").count()
-    page.locator(locator).first.click(force=True)  # (aria-disabled is "not enabled" to it)
+    for attempt in range(3):  # a redraw (the other side's move) may replace it mid-click
+        page.locator(locator).first.wait_for(state="visible", timeout=60000)
+        try:
+            page.locator(locator).first.click(force=True, timeout=5000)  # (aria-disabled)
+            break
+        except PlaywrightError:
+            if attempt == 2:
+                raise
     wait_js(page, f"document.querySelectorAll('.toast.error').length > {before}")
     said = page.locator(".toast.error").last.inner_text()
     page.wait_for_timeout(200)
