@@ -52,13 +52,16 @@ def open_page(browser: Browser, size: dict[str, int] = DESKTOP, touch: bool = Fa
     return page
 
 
-def create_from_lobby(page: Page, server: Server, game: str = "drop-or-stop") -> str:
+def create_from_lobby(
+    page: Page, server: Server, game: str = "drop-or-stop", name: str = "Ann"
+) -> str:
     """As a new user: choose the game's card, two players, an easy bot in the second seat,
-    no bot pause; create and start. Returns the table id."""
+    no bot pause; create and start. Returns the table id. (`name`: a signed-in person's own
+    name; another account's name is refused to them.)"""
     page.goto(server.url)
     page.wait_for_selector(".game-card .pic svg")
     page.click(f'.game-card[data-game="{game}"]')
-    page.fill("#name", "Ann")
+    page.fill("#name", name)
     page.fill('#players-opt [name="players"]', "2")
     page.dispatch_event('#players-opt [name="players"]', "change")
     page.select_option('#seats select[data-seat="1"]', "easy")

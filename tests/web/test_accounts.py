@@ -93,7 +93,8 @@ def test_a_signed_in_player_moves_their_seat_to_another_device(
     laptop's page, still open, turns into a watcher's at once and offers the seat back."""
     laptop = open_page(browser)
     sign_in(laptop, server, "Cleo", new=True)
-    tid = create_from_lobby(laptop, server)
+    # her own name: "Ann" is another test's account when both run on one server
+    tid = create_from_lobby(laptop, server, name="Cleo")
     laptop.wait_for_selector("#drop")
     phone = open_page(browser, PHONE)
     sign_in(phone, server, "Cleo", new=False)
@@ -109,7 +110,7 @@ def test_a_signed_in_player_moves_their_seat_to_another_device(
     # at once, on the players' at their next change: issue 43, item 5)
     wait_js(phone, "(document.querySelector('#spectators')?.textContent || '').includes('Cleo')")
     said = phone.locator("#watching").inner_text()
-    assert said.startswith("You play Ann (seat 1) from another device."), said
+    assert said.startswith("You play Cleo (seat 1) from another device."), said
     assert phone.locator("#drop").count() == 0
     assert serious_violations(phone) == []
     SHOTS.mkdir(parents=True, exist_ok=True)
