@@ -60,11 +60,15 @@ def aim_at(page: Page, mm: int) -> None:
 
 
 # Every "Last drop" text the page shows, however briefly (the next drop may follow at once).
+# (Each new result element or text counts: two drops may read the same, CI once saw 3 of 4.)
 WATCH = """() => {
   window.seenResults = [];
+  let node = null, text = null;
   new MutationObserver(() => {
     const r = document.querySelector('#result');
-    if (r && !window.seenResults.includes(r.innerText)) window.seenResults.push(r.innerText);
+    if (r && (r !== node || r.innerText !== text)) {
+      node = r; text = r.innerText; window.seenResults.push(text);
+    }
   }).observe(document.getElementById('game'), { childList: true, subtree: true });
 }"""
 
