@@ -60,6 +60,7 @@ def test_sign_up_play_and_the_profile_shows_the_rated_game(
 def test_a_wrong_password_is_said_beside_the_form(server: Server, browser: Browser) -> None:
     page = open_page(browser)
     page.goto(f"{server.url}/account")
+    page.wait_for_selector("#acc-name", state="visible")  # (the script shows the form)
     tops = [  # the two boxes line up (the password's hint pushed the name's box down)
         page.evaluate(f"document.querySelector('{box}').getBoundingClientRect().top")
         for box in ("#acc-name", "#acc-password")

@@ -250,12 +250,18 @@ class ClusterHub(Hub):
         steps = await self.db(self.cstore.history_from, table_id, table.version)
         if steps and steps[0][0] == table.version:
             pairs = [(seat, obj) for _n, seat, obj in steps]
+            known = len(table.state.log)
             if game_spec(table.game.name).heavy:
                 table.state = await self.pool.run(apply_steps, table.state.copy(), pairs)
             else:
                 table.state = apply_steps(table.state.copy(), pairs)
             table.pass_ahead.clear()
             table.deadline = table.deadline_seat = None
+            # A round that ended shows its moment here at once, as the owner (which heard
+            # of this process's pages) will hold it; the owner's announcement of the version
+            # then says how it stands (moments.mirror). Without this, a version read before
+            # its announcement came was shown without its moment (seen in CI).
+            moments.begin(table, table.state.log[known:])
         table.row.version = table.version
         if table.state is not None and table.state.over:
             table.row.status = "finished"
