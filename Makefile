@@ -3,6 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LEARN_STAMP := $(VENV)/.installed-learn
 
 .PHONY: run test lint typecheck pytest bench clean setup i18n
 
@@ -13,6 +14,13 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	touch $(STAMP)
+
+# The tests also train (tests/learn): the [learn] extra with torch's CPU build (2.13.0, the
+# CPU wheel this machine's pip finds; without it the training tests skip and say why).
+$(LEARN_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet torch==2.13.0 -e '.[learn]' \
+		|| echo "the [learn] extra could not be installed; the training tests will skip"
+	touch $(LEARN_STAMP)
 
 setup: $(STAMP)
 
@@ -26,7 +34,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) $(LEARN_STAMP)
 	$(BIN)/pytest -n 2 --dist loadgroup -q
 
 test: lint typecheck pytest

@@ -1,0 +1,192 @@
+"""`gamenight train GAME --self-play`: a league of the learner's own past policies.
+
+A small PSRO-style population, as fictitious self-play runs it: generation g trains the one
+MaskablePPO network further, for `steps` decisions, against opponents drawn afresh for
+every episode and every seat from the league. Half the time a seat gets the newest
+snapshot (self-play), otherwise one of the older snapshots or an anchor (fixed bots, by
+default `random`), uniformly: the policy keeps beating what it was, not only what it is.
+After each generation the network is frozen as a snapshot (`gen{g}.npz` in the league's
+folder, played by its opponents sampled, not greedy, so the league stays varied) and
+measured, greedy, against the `judge` bot over `judge_games` deals with the seats rotated:
+its mean payoff per generation is the curve (`curve.json`, `curve.png`). The last
+generation is written into `out` under `p{players}/`, as `gamenight train` writes.
+
+Everything is seeded from `seed` (the deals, the seats, the opponents drawn, the network's
+initial weights and PPO's minibatches; torch on one thread), so a run is reproducible on
+the same machine and library versions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from gamenight.engine.core import BadInput
+from gamenight.learn.train import HIDDEN, _require, export
+
+SELF = 0.5  # the share of seats given to the newest snapshot
+
+
+@dataclass
+class Generation:
+    """One point of the curve: the policy after `decisions` against `judge`."""
+
+    generation: int
+    decisions: int
+    judge: str
+    games: int
+    mean_payoff: float  # the learner's seat, per game (payoffs are a game's own scale)
+    interval: float  # 95% half-width over deals
+    win_share: float  # the share of games where the learner's payoff was the best
+
+
+class LeagueEnv(gymnasium.Env[Any, Any]):
+    """The learner at a random seat against opponents drawn from `league` each episode."""
+
+    def __init__(self, game: str, players: int, anchors: Sequence[str], seed: int) -> None:
+        from gamenight.adapters.gymnasium import GamenightEnv
+
+        self.make = lambda seat, texts: GamenightEnv(game, texts, seat=seat, players=players)
+        self.players = players
+        self.anchors = list(anchors)
+        self.snapshots: list[str] = []
+        self.rng = random.Random(seed)
+        self.env = self.make(0, [self.anchors[0]])
+        spaces = self.env.observation_space
+        assert isinstance(spaces, gymnasium.spaces.Dict)
+        self.observation_space = spaces["observation"]
+        self.action_space = self.env.action_space
+
+    def opponent(self) -> str:
+        if self.snapshots and self.rng.random() < SELF:
+            return self.snapshots[-1]
+        return self.rng.choice(self.anchors + self.snapshots[:-1] or self.anchors)
+
+    def reset(self, *, seed: int | None = None, options: Any = None) -> Any:
+        seat = self.rng.randrange(self.players)
+        self.env = self.make(seat, [self.opponent() for _ in range(self.players - 1)])
+        obs, info = self.env.reset(seed=self.rng.getrandbits(31))
+        return obs["observation"], info
+
+    def step(self, action: Any) -> Any:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return obs["observation"], reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.action_masks()
+
+
+def judge(
+    game: str, players: int, policy: Path, against: str, games: int, seed: int
+) -> tuple[float, float, float]:
+    """The policy (greedy) in one seat, `against` in the others, the seat rotating over
+    deals: mean payoff, its 95% half-width over games, and the share of games it won."""
+    from gamenight.bots import make_seat
+    from gamenight.engine import load, play
+    from gamenight.sim.runner import normal_interval
+
+    table = load(game, players=players)
+    payoffs, wins = [], 0.0
+    for i in range(games):
+        seat = i % players
+        seats = [
+            make_seat(f"bot:learned?path={policy}" if s == seat else against, table, seed + s)
+            for s in range(players)
+        ]
+        state = play(table, seats, seed=seed * 100_003 + i)
+        payoff = state.outcome().payoff
+        payoffs.append(payoff[seat])
+        best = max(payoff)
+        if payoff[seat] == best:
+            wins += 1 / sum(1 for p in payoff if p == best)  # a shared best shares the win
+    mean, low, high = normal_interval(payoffs)
+    return mean, (high - low) / 2, wins / games
+
+
+def self_play(
+    game: str,
+    players: int,
+    generations: int,
+    steps: int,
+    *,
+    seed: int = 0,
+    anchors: Sequence[str] = ("bot:random",),
+    judge_bot: str = "bot:random",
+    judge_games: int = 100,
+    out: Path,
+    on_progress: Callable[[int], None] | None = None,
+    on_generation: Callable[[Generation], None] | None = None,
+) -> list[Generation]:
+    """Train by self-play (see the module docstring); the curve, one point per generation."""
+    _, torch, MaskablePPO = _require()
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    if generations < 1 or steps < 1:
+        raise BadInput("self-play needs at least one generation of at least one step")
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    league = out.parent / f"{out.stem}-league"
+    league.mkdir(parents=True, exist_ok=True)
+    env = LeagueEnv(game, players, anchors, seed)
+
+    class Progress(BaseCallback):
+        def _on_step(self) -> bool:
+            if on_progress is not None:
+                on_progress(1)
+            return True
+
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        seed=seed,
+        verbose=0,
+        n_steps=min(2048, steps),  # (PPO collects whole rollouts: a short run, a short one)
+        batch_size=min(256, steps),
+        gamma=1.0,
+        ent_coef=0.01,
+        policy_kwargs={"net_arch": {"pi": list(HIDDEN), "vf": list(HIDDEN)}},
+        device="cpu",
+    )
+    curve: list[Generation] = []
+    for g in range(1, generations + 1):
+        model.learn(total_timesteps=steps, callback=Progress(), reset_num_timesteps=False)
+        snapshot = (league / f"gen{g}.npz").resolve()
+        snapshot.unlink(missing_ok=True)
+        export(model, players, snapshot)
+        env.snapshots.append(f"bot:learned?path={snapshot}&greedy=false")
+        mean, half, share = judge(game, players, snapshot, judge_bot, judge_games, seed + g)
+        point = Generation(g, model.num_timesteps, judge_bot, judge_games, mean, half, share)
+        curve.append(point)
+        if on_generation is not None:
+            on_generation(point)
+    export(model, players, out)
+    (league / "curve.json").write_text(json.dumps([asdict(p) for p in curve], indent=1) + "\n")
+    plot_curve(curve, f"{game}, {players} players: self-play", league / "curve.png")
+    return curve
+
+
+def plot_curve(curve: Sequence[Generation], title: str, path: Path) -> None:
+    """The learner's mean payoff against the judge, per generation, with its interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    x = [p.decisions for p in curve]
+    y = [p.mean_payoff for p in curve]
+    ax.errorbar(x, y, yerr=[p.interval for p in curve], marker="o", capsize=3)
+    ax.set_xlabel("decisions trained")
+    ax.set_ylabel(f"mean payoff vs {curve[0].judge.removeprefix('bot:')}" if curve else "")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,100 @@
+"""`gamenight train --self-play` (issue 47, item 3): a league of the learner's past
+policies, reproducible from its seed, measured per generation, started as a user would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from gamenight import bots
+from gamenight.engine import load, play
+
+pytest.importorskip("sb3_contrib", reason="self-play trains with the [learn] extra")
+
+from gamenight.learn.selfplay import SELF, LeagueEnv, self_play
+
+
+def arrays(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as data:
+        return {k: data[k] for k in data.files}
+
+
+def tiny(tmp: Path, seed: int) -> tuple[list[object], dict[str, np.ndarray]]:
+    out = tmp / f"s{seed}" / "learned-arne.npz"
+    curve = self_play("arne", 3, 2, 64, seed=seed, judge_games=3, out=out)
+    return [vars(p) for p in curve], arrays(out)
+
+
+def test_a_run_is_reproducible_from_its_seed(tmp_path: Path) -> None:
+    curve, net = tiny(tmp_path, 5)
+    again, net_again = tiny(tmp_path / "again", 5)
+    _other, net_other = tiny(tmp_path, 6)
+    assert curve == again
+    assert net.keys() == net_again.keys() == {f"p3/{k}{i}" for k in "wb" for i in range(3)}
+    assert all(np.array_equal(net[k], net_again[k]) for k in net)
+    assert not all(np.array_equal(net[k], net_other[k]) for k in net)
+
+
+def test_each_generation_joins_the_league_and_is_measured(tmp_path: Path) -> None:
+    out = tmp_path / "learned-arne.npz"
+    curve = self_play("arne", 3, 3, 64, seed=1, judge_games=3, out=out)
+    assert [p.generation for p in curve] == [1, 2, 3]
+    assert [p.decisions for p in curve] == [64, 128, 192]
+    assert all(0 <= p.win_share <= 1 and p.games == 3 for p in curve)
+    league = tmp_path / "learned-arne-league"
+    assert sorted(f.name for f in league.glob("gen*.npz")) == ["gen1.npz", "gen2.npz", "gen3.npz"]
+    assert json.loads((league / "curve.json").read_text())[2]["decisions"] == 192
+    assert (league / "curve.png").read_bytes()[:4] == b"\x89PNG"
+    # the last generation is the policy written, and it plays
+    assert all(np.array_equal(v, arrays(league / "gen3.npz")[k]) for k, v in arrays(out).items())
+    table = load("arne", players=3)
+    seats = [bots.make_seat(f"bot:learned?path={out}", table, 0)] + [
+        bots.make_seat("bot:random", table, s) for s in (1, 2)
+    ]
+    assert play(table, seats, seed=3).over
+
+
+def test_the_league_gives_half_the_seats_to_the_newest_snapshot() -> None:
+    env = LeagueEnv("arne", 3, ["bot:random", "bot:greedy"], seed=0)
+    assert {env.opponent() for _ in range(50)} == {"bot:random", "bot:greedy"}
+    env.snapshots = ["old", "new"]
+    drawn = [env.opponent() for _ in range(4000)]
+    assert abs(drawn.count("new") / len(drawn) - SELF) < 0.03
+    # the rest is uniform over the anchors and the older snapshots
+    for other in ("bot:random", "bot:greedy", "old"):
+        assert abs(drawn.count(other) / len(drawn) - (1 - SELF) / 3) < 0.03
+
+
+def test_the_command_trains_by_self_play(tmp_path: Path) -> None:
+    from gamenight.cli import app
+
+    out = tmp_path / "mine.npz"
+    args = ["train", "arne", "--players", "3", "--self-play", "--generations", "2"]
+    args += ["--steps", "64", "--judge-games", "2", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "generation 2: 128 decisions" in result.output
+    assert f"bot:learned?path={out}" in result.output.replace("\n", "")
+    assert arrays(out).keys() == {f"p3/{k}{i}" for k in "wb" for i in range(3)}
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--judge", "nobody"], "arne has no bot 'nobody'"),
+        (["--opponents", "bot:nobody"], "arne has no bot 'nobody'"),
+        (["--players", "1"], "players"),
+    ],
+)
+def test_a_bad_self_play_request_is_one_line(tmp_path: Path, extra: list[str], said: str) -> None:
+    from gamenight.cli import app
+
+    args = ["train", "arne", "--self-play", "--steps", "64", "--out", str(tmp_path / "x.npz")]
+    result = CliRunner().invoke(app, args + extra)
+    assert result.exit_code == 2, result.output
+    assert said in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "x.npz").exists()
