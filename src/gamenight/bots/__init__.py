@@ -17,10 +17,13 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import parse_qsl
 
+from gamenight.bots.policy import PolicyFactory, from_policy, policy_from_spawn
 from gamenight.engine.core import BadInput, Game
 from gamenight.engine.driver import Bot
 from gamenight.engine.options import _parse
 from gamenight.engine.registry import spec
+
+__all__ = ["LEVELS", "from_policy", "levels", "make", "make_seat", "register"]
 
 
 def _module(game_name: str) -> ModuleType:
@@ -50,6 +53,8 @@ def register(name: str, factory: Any, games: tuple[str, ...] | None = None) -> N
         raise BadInput(f"a bot name is letters, digits, - and _, got {name!r}")
     if not callable(factory):
         raise BadInput(f"bot {name}: the factory must be callable, got {factory!r}")
+    if isinstance(factory, PolicyFactory):
+        factory.name = name  # (its errors name the bot)
     _REGISTERED[name] = (factory, games)
     if not _LOADING:
         _pass_on(name, factory, games)
@@ -66,18 +71,24 @@ def _pass_on(name: str, factory: Any, games: tuple[str, ...] | None) -> None:
     a server's bots): they inherit the environment, and `_load_entry_points` imports the
     factory there by its module path. A factory that has no importable path (a lambda, a
     function inside a function) stays in this process."""
-    module = getattr(factory, "__module__", None)
-    qualname = getattr(factory, "__qualname__", "")
-    if not module or "<" in qualname:
-        return
-    found = sys.modules.get(module)
-    target: Any = found
-    for part in qualname.split("."):
-        target = getattr(target, part, None)
-    if target is not factory:
-        return
+    if isinstance(factory, PolicyFactory):  # (from_policy: the policy's own path)
+        if factory.spawn is None:
+            return
+        path = f"policy:{factory.spawn}"
+    else:
+        module = getattr(factory, "__module__", None)
+        qualname = getattr(factory, "__qualname__", "")
+        if not module or "<" in qualname:
+            return
+        found = sys.modules.get(module)
+        target: Any = found
+        for part in qualname.split("."):
+            target = getattr(target, part, None)
+        if target is not factory:
+            return
+        path = f"{module}:{qualname}"
     passed = json.loads(os.environ.get(SPAWNED, "{}"))
-    passed[name] = [f"{module}:{qualname}", list(games) if games is not None else None]
+    passed[name] = [path, list(games) if games is not None else None]
     os.environ[SPAWNED] = json.dumps(passed)
 
 
@@ -91,10 +102,14 @@ def _take_passed() -> None:
         module, _, qualname = path.partition(":")
         target: Any
         try:
-            target = importlib.import_module(module)
-            for part in qualname.split("."):
-                target = getattr(target, part)
-        except (ImportError, AttributeError) as err:
+            if module == "policy":
+                target = policy_from_spawn(qualname)
+                target.name = name
+            else:
+                target = importlib.import_module(module)
+                for part in qualname.split("."):
+                    target = getattr(target, part)
+        except (ImportError, AttributeError, BadInput) as err:
             target = _unimportable(name, path, err)
         _REGISTERED[name] = (target, tuple(games) if games is not None else None)
 

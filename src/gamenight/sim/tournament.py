@@ -23,6 +23,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from gamenight.engine.core import BadInput
 from gamenight.engine.seeds import derive_seed
 from gamenight.sim.runner import GameResult, Job, run_many, wilson, wilson_fraction
 
@@ -118,7 +119,12 @@ def schedule(
 ) -> list[tuple[int, Job, int]]:
     """(group, job, games) per seat rotation; a job's game i uses deal seed i of its group."""
     plan = []
-    opts = tuple(sorted(options.items()))
+    # The table size is the tournament's `players` (options={} loaded the game's default
+    # size, and every game failed: "3 seats but 2 bots were given").
+    told = options.get("players", players)
+    if told != players:
+        raise BadInput(f"the options say {told} players, the tournament {players}")
+    opts = tuple(sorted({**options, "players": players}.items()))
     for g, group in enumerate(groups(bots, players)):
         group_seed = derive_seed(seed, "group", g)
         # Distinct rotations only: two entrants on four seats have two (abab, baba); the

@@ -1,0 +1,123 @@
+"""Bring your own policy (issue 47, item 4): `from_policy` makes a bot of a function or a
+trained Stable-Baselines3 model that reads what the adapters give a learner.
+
+A policy sees exactly what `gamenight.adapters.gymnasium` gives: the seat's encoded view
+(`game.encode`, the same features as the Gymnasium observation) and the mask of legal
+action indices (`game.num_actions` long); it answers an action index. A function
+(observation, mask) -> index is called as it is; an object with `predict` (an SB3 model,
+MaskablePPO or not) is asked `predict(observation, action_masks=mask, deterministic=True)`;
+a path to a saved SB3 model (`.zip`) is loaded with sb3-contrib's MaskablePPO in each
+process that seats it. `register(name, from_policy(...))` then makes it the bot `name`
+everywhere; worker processes get it too when the function is at the top of a module, or the
+policy is a saved model's path (bots.register, `_pass_on`).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gamenight.engine.core import Action, BadInput, Game, State
+
+
+class PolicyBot:
+    """A seat played by a policy (see the module docstring)."""
+
+    def __init__(self, policy: Any, game: Game, name: str) -> None:
+        self.policy, self.game, self.name = policy, game, name
+
+    def choose(self, state: State, seat: int) -> Action:
+        game = self.game
+        legal = state.actions(seat)
+        by_index = {game.action_index(a): a for a in legal}
+        mask = np.zeros(game.num_actions, dtype=bool)
+        mask[list(by_index)] = True
+        observation = game.encode(state.view(seat)).astype(np.float32)
+        try:
+            if hasattr(self.policy, "predict"):
+                answer = self.policy.predict(observation, action_masks=mask, deterministic=True)
+                answer = answer[0] if isinstance(answer, tuple) else answer
+            else:
+                answer = self.policy(observation, mask)
+            index = int(np.asarray(answer).reshape(-1)[0])
+        except BadInput:
+            raise
+        except Exception as err:  # the policy's own failure, said in one line
+            raise BadInput(f"policy {self.name} failed: {type(err).__name__}: {err}") from err
+        if index not in by_index:
+            raise BadInput(
+                f"policy {self.name} chose action {index}, which is not legal here "
+                f"({len(by_index)} legal of {game.num_actions}; read the mask)"
+            )
+        return by_index[index]
+
+
+class PolicyFactory:
+    """What `from_policy` returns: a bot factory `register` takes, (game, seed) -> bot.
+
+    `spawn` is how a worker process finds the policy again ("module:qualname" of a
+    function, or "sb3:PATH" of a saved model), None when it cannot (a lambda, a model
+    object only in memory: such a bot plays in this process only)."""
+
+    def __init__(self, policy: Any, name: str, spawn: str | None) -> None:
+        self.policy, self.name, self.spawn = policy, name, spawn
+
+    def __call__(self, game: Game, seed: int = 0) -> PolicyBot:
+        policy = self.policy
+        if isinstance(policy, str):  # a saved model, loaded once per process
+            policy = _load_sb3(policy)
+        return PolicyBot(policy, game, self.name)
+
+
+def from_policy(policy: Any) -> PolicyFactory:
+    """A bot factory of `policy`: a function (observation, mask) -> action index, an object
+    with SB3's `predict`, or the path of a model saved by SB3 (`model.save("mine")` writes
+    mine.zip). Register it: `bots.register("mine", bots.from_policy(fn))`."""
+    if isinstance(policy, str | Path):
+        path = Path(policy).expanduser().resolve()
+        if path.suffix != ".zip":
+            path = path.with_suffix(".zip") if not path.is_file() else path
+        if not path.is_file():
+            raise BadInput(f"no saved model at {path} (SB3's model.save writes a .zip)")
+        return PolicyFactory(str(path), path.stem, f"sb3:{path}")
+    if hasattr(policy, "predict") and callable(policy.predict):
+        return PolicyFactory(policy, type(policy).__name__, None)
+    if not callable(policy):
+        raise BadInput(
+            "from_policy takes a function (observation, mask) -> action index, an SB3 model "
+            f"or a saved model's path; got {type(policy).__name__}"
+        )
+    module = getattr(policy, "__module__", None)
+    qualname = getattr(policy, "__qualname__", "")
+    spawn = f"{module}:{qualname}" if module and "<" not in qualname else None
+    return PolicyFactory(policy, getattr(policy, "__name__", "policy"), spawn)
+
+
+@functools.cache
+def _load_sb3(path: str) -> Any:
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError as err:
+        raise BadInput(
+            "a saved model needs the learn extra: pip install 'gamenight[learn]'"
+        ) from err
+    try:
+        return MaskablePPO.load(path, device="cpu")
+    except Exception as err:
+        raise BadInput(f"cannot load the model {path}: {type(err).__name__}: {err}") from err
+
+
+def policy_from_spawn(spawn: str) -> PolicyFactory:
+    """In a worker process: the policy a parent's `PolicyFactory.spawn` names."""
+    import importlib
+
+    if spawn.startswith("sb3:"):
+        return from_policy(spawn.removeprefix("sb3:"))
+    module, _, qualname = spawn.partition(":")
+    target: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        target = getattr(target, part)
+    return from_policy(target)
