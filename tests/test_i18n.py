@@ -152,7 +152,7 @@ def test_an_arne_refusal_names_its_card_and_colour_from_the_catalogues() -> None
     assert isinstance(reason, Reason) and reason.key == "colour_taken"
     assert reason == "you can't choose red: it is already taken"
     assert translate(reason, "de") == "Du kannst rot nicht wählen: die Farbe ist schon vergeben"
-    assert translate(reason, "ru") == "Ты не можешь выбрать цвет «красный»: он уже занят"
+    assert translate(reason, "ru") == "Вы не можете выбрать цвет «красный»: он уже занят"
     assert Reason.from_json(reason.to_json()) == reason
     card = Reason.from_json(reason.to_json())
     assert isinstance(card, Reason) and translate(card, "nl").startswith("Je kunt rood niet")

@@ -53,7 +53,7 @@ def test_a_refused_move_is_said_in_the_language_the_page_chose(client: TestClien
     assert refused(0, "de", lock) == (
         "Du kannst noch keine Karten spielen: zuerst wählt jeder eine Farbe"
     )
-    assert refused(0, "ru", lock) == "Ты пока не можешь играть карты: сначала все выбирают цвет"
+    assert refused(0, "ru", lock) == "Вы пока не можете играть карты: сначала все выбирают цвет"
     assert refused(0, "", lock) == "you can't play cards yet: first everybody chooses a colour"
 
 

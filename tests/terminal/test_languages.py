@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 from tests.terminal.helpers import GAMENIGHT, environment
 
@@ -107,9 +108,80 @@ def test_drop_or_stop_table_in_russian_played_to_the_end() -> None:
                   keys=DROP_OR_STOP_KEYS)  # fmt: skip
     assert run.returncode == 0, run.stderr
     text = run.stdout
-    assert "Drop or Stop — раунд 1" in text and "игрок 1 (ты), твой ход" in text
+    assert "Drop or Stop — раунд 1" in text and "игрок 1 (вы), ваш ход" in text
     assert "drop  (d): взять одну карту в открытую" in text
-    assert "введи d (drop) или s (stop), а не 'fly'" in text
+    assert "введите d (drop) или s (stop), а не 'fly'" in text
     assert "Игра окончена:" in text and "итог" in text
     for english in ("round", "face up", "your move", "Your hand", "draw pile", "drops:", "wins"):
         assert english not in text, english
+
+
+# Issue 46 item 4: Arne's and Drop It's tables in LANG's words, as Drop or Stop's.
+ENGLISH_ARNE = ("display", "draw pile", "your hand", "choose colour", "takes", "your move")
+
+
+def test_arne_table_in_german_chosen_by_shown_or_english_words() -> None:
+    """The headings, the moves, the log and the end line from the catalogues; a move is
+    typed by the words shown ("lila") or by the English ones ("orange" is also German)."""
+    run = play_in("de_DE.UTF-8", "arne", "--seats", "you,bot:random", "--seed", "3",
+                  keys="lila\n2\n")  # fmt: skip
+    text = run.stdout
+    assert "Arne – Spiel 1 – am Zug: Spieler 1 (du), im Uhrzeigersinn" in text
+    assert "Auslage" in text and "Nachziehstapel 42   Ablagestapel 0" in text
+    assert "1. Farbe wählen: lila" in text and "Spieler 1 nimmt lila" in text
+    assert "deine Hand:" in text and "Chamäleon" in text and "Dieb" in text
+    assert "abwerfen: lila 50" in text and "schwarze Karten dürfen jetzt antworten" in text
+    assert "Spiel nicht beendet" in run.stderr
+    for english in ENGLISH_ARNE:
+        assert english not in text, english
+    by_english = play_in("de_DE.UTF-8", "arne", "--seats", "you,bot:random", "--seed", "3",
+                         keys="purple\n")  # fmt: skip
+    assert "Spieler 1 nimmt lila" in by_english.stdout
+
+
+def test_arne_table_in_russian_with_a_refusal_in_russian_words() -> None:
+    run = play_in("ru_RU.UTF-8", "arne", "--seats", "you,bot:random", "--seed", "3",
+                  keys="раздавить 1 1\nоранж\n2\n")  # fmt: skip
+    text = run.stdout
+    assert "Arne — игра 1 — ходит игрок 1 (вы), по часовой" in text
+    assert "игрок 1 (вы), ваш ход: Вы пока не можете играть карты" in text
+    assert "2. выбрать цвет: оранжевый" in text and "игрок 1 берёт цвет «оранжевый»" in text
+    assert "ваша рука:" in text and "колода 25   сброс 0" in text and "хамелеон" in text
+    assert "игра не закончена" in run.stderr
+    for english in ENGLISH_ARNE:
+        assert english not in text, english
+
+
+ENGLISH_DROP_IT = ("side", "pieces left", "drops the", "reaches level", "Type the line", "picture")
+
+
+def test_drop_it_table_in_german_and_russian(tmp_path: Path) -> None:
+    """Headings, piece lines, the hint, drops and scores, the picture line and input errors
+    in LANG's words; the pieces are still typed in English (or by their line number)."""
+    keys = "rot kreis 100 0\n1 120 0\n"
+    argv = ("drop-it", "--seats", "you,bot:random", "--seed", "2", "--pictures", str(tmp_path))
+    de = play_in("de_DE.UTF-8", *argv, keys=keys).stdout
+    assert "Drop It – Zug 1/36 (Farbränder)" in de and "übrige Formen" in de
+    assert "1. ● roter Kreis: x von 20.5 bis 219.5 mm bei Winkel 0" in de
+    assert "Tippe die Zeilennummer oder die Form (auf Englisch)" in de
+    assert "'rot' ist weder eine Farbe (red, yellow, blue, green)" in de
+    assert "Spieler 1 (Seite 1) wirft: roter Kreis bei x 120 mm, 0 Grad: roter Kreis erreicht" in de
+    assert "Seite 1 bekommt" in de and "Bild: " in de
+    ru = play_in("ru_RU.UTF-8", *argv, keys=keys).stdout
+    assert "Drop It — ход 1/36 (края по цвету)" in ru and "осталось фигур" in ru
+    assert "Введите номер строки или фигуру (по-английски)" in ru
+    assert "игрок 1 (сторона 1) бросает: красный круг, x 120 мм" in ru
+    for text in (de, ru):
+        for english in ENGLISH_DROP_IT:
+            assert english not in text, english
+
+
+def test_the_shared_table_words_in_german() -> None:
+    """cli/table.py's own lines a player reads while playing: the pages of moves."""
+    from gamenight import i18n
+    from gamenight.cli.table import menu_pages
+
+    with i18n.use("de"):
+        pages = menu_pages([f"move {i}" for i in range(60)], 40, 6)
+    assert pages[0][-1].startswith("  ... noch ") and pages[0][-1].endswith(": drücke Enter")
+    assert pages[-1][-1] == "  ... zurück zum Anfang: drücke Enter"

@@ -106,19 +106,23 @@ class Pictures:
             except OSError as error:
                 if attempt == 0:
                     fallback = Path(tempfile.gettempdir()) / "gamenight-pictures"
+                    note = _("note: cannot write pictures in {folder} ({error}); using {fallback}")
                     err.print(
                         Text(
-                            f"note: cannot write pictures in {self.folder} "
-                            f"({error.strerror or error}); using {fallback}"
+                            note.format(
+                                folder=self.folder,
+                                error=error.strerror or error,
+                                fallback=fallback,
+                            )
                         ),
                         soft_wrap=True,
                     )
                     self.folder = fallback
                     continue
-                err.print(Text("note: cannot write pictures; going on without them"))
+                err.print(Text(_("note: cannot write pictures; going on without them")))
                 self.given_up = True
                 return
-            say(f"picture: {written}", "dim")
+            say(_("picture: {path}").format(path=written), "dim")
             if self.open_them:
                 webbrowser.open(written.resolve().as_uri())
             return
@@ -158,15 +162,11 @@ class Sitting:
         if self.at_keyboard == seat:
             return
         out.clear()
-        out.input(
-            Text(
-                f"Pass the keyboard to {player(seat)}; press Enter when only they are looking. ",
-                style="bold",
-            )
-        )
+        hand_over = _("Pass the keyboard to {player}; press Enter when only they are looking.")
+        out.input(Text(hand_over.format(player=player(seat)) + " ", style="bold"))
         out.clear()
         self.at_keyboard = seat
-        say(f"{player(seat)}: since your last move", "dim")
+        say(_("{player}: since your last move").format(player=player(seat)), "dim")
 
     def ask(self, seat: int) -> None:
         """Ask a person until they give a legal action; explain every bad input. The table
@@ -288,8 +288,11 @@ def menu_pages(lines: list[str], width: int, rows: int) -> list[list[str]]:
     laid_out = []
     for page in pages:
         shown += len(page)
-        more = f"{len(entries) - shown} more" if shown < len(entries) else "back to the first"
-        laid_out.append([*(_layout(page, width, rows - 1) or []), f"  ... {more}: press Enter"])
+        if shown < len(entries):
+            more = _("... {n} more: press Enter").format(n=len(entries) - shown)
+        else:
+            more = _("... back to the first: press Enter")
+        laid_out.append([*(_layout(page, width, rows - 1) or []), f"  {more}"])
     return laid_out
 
 
@@ -389,7 +392,8 @@ def play(
         _check_writable(save)
     picturing = Pictures(pictures, f"{game}-{seed}", open_pictures)
     sitting = Sitting(the_game.start(seed), bots, ui, picturing)
-    say(f"{game}, seed {seed}, seats: {', '.join(seat_list)}", "bold")
+    heading = _("{game}, seed {seed}, seats: {seats}")
+    say(heading.format(game=game, seed=seed, seats=", ".join(seat_list)), "bold")
     by_ctrl_c = input_ended = False
     try:
         sitting.play()
@@ -400,10 +404,14 @@ def play(
     finally:
         if save is not None:
             _save(save, the_game, seed, sitting.state)
-    left = "game left unfinished" + (f"; saved to {save}" if save else "")
+    if save:
+        left = _("game left unfinished; saved to {path}").format(path=save)
+    else:
+        left = _("game left unfinished")
     if by_ctrl_c:  # a person stopped it: said as such, not as an error
         out.print()
-        raise interrupted(f"after {len(sitting.state.history)} moves: {left}")
+        moves = len(sitting.state.history)
+        raise interrupted(_("after {n} moves: {left}").format(n=moves, left=left))
     if input_ended:
         out.print()
         raise fail(left, STOPPED)
@@ -428,9 +436,10 @@ def _save(path: Path, game: Game, seed: int, state: State) -> None:
     try:
         save_game(path, game, seed, state.history)
     except OSError as error:
-        err.print(Text(f"note: could not save to {path}: {error.strerror or error}"))
+        note = _("note: could not save to {path}: {error}")
+        err.print(Text(note.format(path=path, error=error.strerror or error)))
         return
-    say(f"saved to {path}")
+    say(_("saved to {path}").format(path=path))
 
 
 def winners_sentence(winners: list[int], people: list[int] | None = None) -> str:
@@ -514,4 +523,5 @@ def replay(
     if state.over:
         print_outcome(state, None if viewer is None else [viewer])
     else:
-        say(f"the saved game stops before the end ({len(history)} moves)", "yellow")
+        stops = _("the saved game stops before the end ({n} moves)")
+        say(stops.format(n=len(history)), "yellow")

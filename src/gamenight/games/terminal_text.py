@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from gamenight.engine.core import Action, BadInput, State
-from gamenight.i18n import _
+from gamenight.i18n import DEFAULT, _, current, use
 from gamenight.i18n.refusals import translate
 
 if TYPE_CHECKING:
@@ -200,6 +200,21 @@ def pick_by(text: str, legal: Sequence[Action], describe: Callable[[Action], str
     return pick(text, legal, [describe(a) for a in legal])
 
 
+def _fitting(typed: list[str], lines: Sequence[str]) -> list[int]:
+    """The lines `typed` fits, by the first test any line passes (the whole line, its
+    words in order, the starts of its words in order); none: []."""
+    tokens = [words(line) for line in lines]
+    for test in (
+        lambda line: line == typed,
+        lambda line: _fits(typed, line, prefix=False),
+        lambda line: _fits(typed, line, prefix=True),
+    ):
+        found = [i for i, line in enumerate(tokens) if test(line)]
+        if found:
+            return found
+    return []
+
+
 def pick_or_why(
     text: str,
     state: State,
@@ -209,7 +224,9 @@ def pick_or_why(
 ) -> Action:
     """`pick_by` over the legal actions; typed words that name only actions the rules
     refuse now (among `every`, the game's whole action space) are answered with the rules'
-    reason in player words ("you can't lock this stack: it is already locked")."""
+    reason in player words ("you can't lock this stack: it is already locked"). In another
+    language than English, words that fit no line as shown are tried on the English lines
+    (`describe` under `use("en")`): "red" still chooses the colour "rot"."""
     legal = state.actions(seat)
     try:
         return pick_by(text, legal, describe)
@@ -217,22 +234,38 @@ def pick_or_why(
         typed = words(text)
         if not legal or not typed or (len(typed) == 1 and typed[0].isdecimal()):
             raise
-        tokens = [words(describe(a)) for a in every]
-        for test in (
-            lambda line: line == typed,
-            lambda line: _fits(typed, line, prefix=False),
-            lambda line: _fits(typed, line, prefix=True),
-        ):
-            found = [every[i] for i, line in enumerate(tokens) if test(line)]
-            if found:
-                if any(a in legal for a in found):  # the legal pick's own message says it
+        describers: list[Callable[[Action], str]] = [describe]
+        if current() != DEFAULT and not _fitting(typed, [describe(a) for a in legal]):
+            english = _in_english(describe)
+            lines = [english(a) for a in legal]
+            found = _fitting(typed, lines)
+            if len({lines[i] for i in found}) == 1:  # one action, by its English words
+                return legal[found[0]]
+            if not found:
+                describers.append(english)
+        for said in describers:
+            every_line = [said(a) for a in every]
+            found_at = _fitting(typed, every_line)
+            if found_at:
+                named = [every[i] for i in found_at]
+                if any(a in legal for a in named):  # the legal pick's own message says it
                     raise
-                reasons = {state._refusal(seat, a) for a in found} - {None}
+                reasons = {state._refusal(seat, a) for a in named} - {None}
                 if len(reasons) == 1:
                     reason = reasons.pop() or ""
                     raise BadInput(translate(reason)) from None  # in LANG's words
                 raise
         raise
+
+
+def _in_english(describe: Callable[[Action], str]) -> Callable[[Action], str]:
+    """`describe` saying its lines in English."""
+
+    def english(action: Action) -> str:
+        with use(DEFAULT):
+            return describe(action)
+
+    return english
 
 
 class Flow:

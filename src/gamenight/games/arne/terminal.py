@@ -4,6 +4,10 @@
 number, or words of one line that fit no other: `pass`, `red` (for "choose colour red"),
 `crush 2 1` (display 2, stack 1), `play red 100 1` (card, display) or `discard red 100`.
 Players, displays and stacks are numbered from 1, as on the web pages.
+
+Every word on the table comes from this game's catalogue (games/arne/locale; the colours'
+names from the platform's, as the pages say them) in the terminal's language (LANG); a
+person may type words of a line as it is shown, or as it reads in English.
 """
 
 from __future__ import annotations
@@ -17,7 +21,12 @@ from rich.text import Text
 
 from gamenight.engine.core import Action, Event, State
 from gamenight.games.arne import actions as A
+from gamenight.games.arne.refusals import CARD_NAMES
 from gamenight.games.terminal_text import Flow, pick_or_why, player, players
+from gamenight.i18n import DEFAULT, N_, current, game_gettext, translations
+
+# The table's words from this game's catalogue (games/arne/locale), in LANG's language.
+_, ngettext = game_gettext(__name__.rpartition(".")[0])
 
 # Colour words as the terminal shows them; the word itself is the symbol, so a player who
 # cannot tell the colours apart still reads them.
@@ -30,43 +39,75 @@ _STYLES = {
     "purple": "bold magenta",
     "orange": "bold dark_orange",
 }
+# The terminal's marks of a stack (the black cards on it), by the cards' names.
+_MARKS = {"chameleon": "CHAMELEON", "x3": "X3", "crush": "CRUSH", "lock": "LOCK"}
+# When black cards may answer (A9, A11, A12): at the start of a turn, before a white card
+# works, after it.
+_WINDOWS = {
+    # TRANSLATORS: black cards may answer now (main): at the start of a turn, after the draw
+    "main": N_("main"),
+    # TRANSLATORS: black cards may answer now (pre): a white card is declared, not yet done
+    "pre": N_("pre"),
+    # TRANSLATORS: black cards may answer now (end): after a white card was done
+    "end": N_("end"),
+}
+_VARIANTS = {"dummy": N_("dummy variant"), "team": N_("team variant")}
+
+
+def _english(colour: str | None) -> str:
+    """A colour's English name, which also picks its style ("c5" is "purple")."""
+    return "-" if colour is None else _COLOUR_NAMES.get(colour, colour)
 
 
 def colour_word(colour: str | None) -> str:
-    return "-" if colour is None else _COLOUR_NAMES.get(colour, colour)
+    """A colour's name as the pages say it (the platform's catalogue), in LANG's words."""
+    name = _english(colour)
+    return translations(current()).gettext(name) if colour is not None else name
+
+
+def _card_name(name: str) -> str:
+    """A black or white card by its name: "TAKE_RANDOM" -> "take random" (in English, as
+    typed), else the card's name from the catalogue (the pages' and the rules' word)."""
+    if current() != DEFAULT and name in CARD_NAMES and not name.startswith("X"):
+        return _(CARD_NAMES[name])
+    return name.replace("_", " ").lower()
 
 
 def card_words(name: str) -> str:
     """A card as a player says it: "red P100" -> "red 100", "TAKE_RANDOM" -> "take random"."""
-    colour, _, rest = name.partition(" ")
+    colour, _sep, rest = name.partition(" ")
     if rest:
         value = rest.removeprefix("P").replace("MINUS", "-").replace("X2", "x2")
         return f"{colour_word(colour)} {value}"
-    return name.replace("_", " ").lower()
+    return _card_name(name)
+
+
+def _style(name: str) -> str:
+    """A card's style: its colour's, a black card in reverse."""
+    colour, _sep, rest = name.partition(" ")
+    return _STYLES.get(_english(colour), "") if rest else "reverse"
 
 
 def card_text(name: str) -> Text:
     """A card in its colour (black cards in reverse)."""
-    words = card_words(name)
-    colour = words.split(" ")[0]
-    return Text(words, style=_STYLES.get(colour, "reverse" if " " not in name else ""))
+    return Text(card_words(name), style=_style(name))
 
 
 def _cards(names: list[str]) -> RenderableType:
     """Cards side by side, a line broken between cards, never inside a card's name."""
     if not names:
-        return Text("(none)")
+        return Text(_("(none)"))
     return Flow([card_text(n) for n in names])
 
 
 def _stack(s: dict[str, Any], colour: str | None) -> Text:
     """A stack by its base card; the display's own colour goes without saying ("-200"
     on the green display), a chameleon's other colour is said ("yellow 50")."""
-    marks = [word for word in ("chameleon", "x3", "crush", "lock") if s[word]]
+    marks = [_card_name(card) for word, card in _MARKS.items() if s[word]]
     text = card_text(s["base"])
-    base_colour, _, value = card_words(s["base"]).partition(" ")
-    if value and base_colour == colour_word(colour):
-        text = Text(value, style=_STYLES.get(base_colour, ""))
+    base_colour, _sep, value = str(s["base"]).partition(" ")
+    if value and base_colour == colour:
+        text = Text(card_words(s["base"]).rpartition(" ")[2], style=_style(s["base"]))
     if marks:
         text.append(" (" + " ".join(marks) + ")", style="italic")
     return text
@@ -98,21 +139,23 @@ def _displays(view: dict[str, Any]) -> Table:
     me = view["player"]
     seats = view["seats"]
     table = Table(box=None, header_style="bold underline", pad_edge=False, padding=(0, 1))
-    table.add_column("display")
-    table.add_column("player")
-    table.add_column("hand", justify="right")
-    table.add_column("score", justify="right")
+    table.add_column(_("display"))
+    table.add_column(_("player"))
+    table.add_column(_("hand"), justify="right")
+    table.add_column(_("score"), justify="right")
     compact = _compact(view)
     if compact:
-        table.add_column("stacks", ratio=1, no_wrap=True, overflow="ellipsis")
+        table.add_column(_("stacks"), ratio=1, no_wrap=True, overflow="ellipsis")
     else:
-        table.add_column("stacks", ratio=1)
+        table.add_column(_("stacks"), ratio=1)
     for d in view["displays"]:
         owner = d["owner_seat"]
         if owner is None:  # the dummy display (7.3), played by the controller's player
             ctrl = view["dummy_seat"]
             mine = ctrl is not None and seats[ctrl]["player"] == me
-            who = "dummy" + (f" ({player(seats[ctrl]['player'])})" if ctrl is not None else "")
+            who = _("dummy")
+            if ctrl is not None:
+                who = _("dummy ({player})").format(player=player(seats[ctrl]["player"]))
             hand = ""
         else:
             participant = seats[owner]["player"]
@@ -122,7 +165,8 @@ def _displays(view: dict[str, Any]) -> Table:
         colour = colour_word(d["colour"])
         stacks = [Text(f"{i + 1}: ") + _stack(s, d["colour"]) for i, s in enumerate(d["stacks"])]
         table.add_row(
-            Text(f"{d['display'] + 1:>2} ") + Text(colour, style=_STYLES.get(colour, "")),
+            Text(f"{d['display'] + 1:>2} ")
+            + Text(colour, style=_STYLES.get(_english(d["colour"]), "")),
             Text(who, style="bold" if mine else ""),
             hand,
             str(d["score"]),
@@ -150,47 +194,88 @@ def _labelled(label: Text, what: RenderableType) -> Table:
     return grid
 
 
+def _with_card(template: str, card: str) -> Text:
+    """A sentence with a card in its colour where the template says {card}."""
+    before, _sep, after = template.partition("{card}")
+    return Text(before) + card_text(card) + Text(after)
+
+
 def render(view: dict[str, Any]) -> RenderableType:
     """Whose turn and which way, the displays with their stacks, the draw and discard
     piles, the window and who holds priority, what is pending, the live scores (section
     6) and the hand. A participant is always "player N" (A56, numbered from 1); the
     displays stay with the places at the table."""
     me = view["player"]
-    mode = ", losing game" if view["mode"] == "losing" else ""
-    variant = "" if view["variant"] == "standard" else f", {view['variant']} variant"
-    arrow = "clockwise" if view["direction"] > 0 else "counter-clockwise"
-    head = Text(f"Arne - game {view['game_no']}{mode}{variant}", style="bold")
-    head += Text(f" - turn: {_player(view['active'], me)}, {arrow}")
+    title = _("Arne - game {number}").format(number=view["game_no"])
+    if view["mode"] == "losing":
+        title = _("{title}, losing game").format(title=title)
+    if view["variant"] != "standard":
+        variant = _VARIANTS.get(view["variant"])
+        words = _(variant) if variant else f"{view['variant']} variant"
+        title = f"{title}, {words}"
+    turn = (
+        _(" - turn: {player}, clockwise")
+        if view["direction"] > 0
+        else _(" - turn: {player}, counter-clockwise")
+    )
+    head = Text(title, style="bold") + Text(turn.format(player=_player(view["active"], me)))
     parts: list[RenderableType] = [head, _displays(view)]
-    line = Text(f"draw pile {view['draw_pile']}   discard {len(view['discard'])}")
+    piles = _("draw pile {draw}   discard {discard}")
+    line = Text(piles.format(draw=view["draw_pile"], discard=len(view["discard"])))
     if view["discard"]:
-        line += Text(" (top ") + card_text(view["discard"][-1]) + Text(")")
+        line += _with_card(" " + _("(top {card})"), view["discard"][-1])
     w = view["window"]
+    kind = _(_WINDOWS[w["kind"]]) if w and w["kind"] in _WINDOWS else (w or {}).get("kind")
     window = (
-        Text(f"black cards may answer now ({w['kind']}); first: {_player(w['holder'], me)}")
+        Text(
+            _("black cards may answer now ({kind}); first: {player}").format(
+                kind=kind, player=_player(w["holder"], me)
+            )
+        )
         if w
         else None
     )
     if window is not None and _compact(view):  # one line for both (many displays)
-        line += Text(f" - answers ({w['kind']}): {_player(w['holder'], me)} first")
+        answers = _(" - answers ({kind}): {player} first")
+        line += Text(answers.format(kind=kind, player=_player(w["holder"], me)))
         window = None
     parts.append(line)
     if view["pending"]:
-        kind = card_words(str(view["pending"]["kind"]))
-        parts.append(Text(f"pending: {kind} by {_player(view['pending']['player'], me)}"))
+        pending = _("pending: {card} by {player}")
+        parts.append(
+            Text(
+                pending.format(
+                    card=card_words(str(view["pending"]["kind"])),
+                    player=_player(view["pending"]["player"], me),
+                )
+            )
+        )
     if view["in_play"]:
-        parts.append(Text("in play: ") + card_text(view["in_play"]["card"]))
+        parts.append(_with_card(_("in play: {card}"), view["in_play"]["card"]))
     if window is not None:
         parts.append(window)
     if view["give"]:
         g = view["give"]
-        cards = "black" if g["cards"] == "black" else colour_word(g["cards"])
-        parts.append(
-            Text(
-                f"{_player(g['target'], me)} hands {g['left']} {cards} card(s) "
-                f"to {_player(g['to'], me)}"
+        give = (
+            ngettext(
+                "{player} hands {n} black card to {to}",
+                "{player} hands {n} black cards to {to}",
+                g["left"],
+            )
+            if g["cards"] == "black"
+            else ngettext(
+                "{player} hands {n} {colour} card to {to}",
+                "{player} hands {n} {colour} cards to {to}",
+                g["left"],
             )
         )
+        words = give.format(
+            player=_player(g["target"], me),
+            n=g["left"],
+            colour=colour_word(g["cards"]) if g["cards"] != "black" else "",
+            to=_player(g["to"], me),
+        )
+        parts.append(Text(words))
     if not _own_scores(view) or view["game_no"] > 1:
         scores = ", ".join(f"{_player(p, me)}: {sc}" for p, sc in enumerate(view["scores"]))
         if view["variant"] == "team":  # team-mates share a score: one per team colour
@@ -198,97 +283,113 @@ def render(view: dict[str, Any]) -> RenderableType:
             for seat in view["seats"]:
                 teams.setdefault(colour_word(seat["colour"]), view["scores"][seat["player"]])
             scores = ", ".join(f"{colour}: {sc}" for colour, sc in teams.items())
+        scores = _("scores: {scores}").format(scores=scores)
         if view["game_no"] > 1:
-            scores += "   totals: " + ", ".join(map(str, view["totals"]))
-        parts.append(Text("scores: " + scores))
+            totals = _("totals: {totals}").format(totals=", ".join(map(str, view["totals"])))
+            scores += "   " + totals
+        parts.append(Text(scores))
     if view["hand"] is not None:
-        parts.append(_labelled(Text("your hand:", style="bold"), _cards(view["hand"])))
+        parts.append(_labelled(Text(_("your hand:"), style="bold"), _cards(view["hand"])))
     for mate, cards in (view.get("team_hands") or {}).items():
-        parts.append(_labelled(Text(f"team-mate {player(int(mate))}:"), _cards(cards)))
+        mate_label = _("team-mate {player}:").format(player=player(int(mate)))
+        parts.append(_labelled(Text(mate_label), _cards(cards)))
     return Group(*parts)
 
 
 def _where(j: int, s: int) -> str:
-    return f"display {j + 1} stack {s + 1}"
+    return _("display {display} stack {stack}").format(display=j + 1, stack=s + 1)
 
 
 def describe(a: Action) -> str:
     """One human line for an action."""
     if isinstance(a, A.Pass):
-        return "pass"
+        return _("pass")
     if isinstance(a, A.ChooseColour):
-        return f"choose colour {colour_word(a.colour)}"
+        return _("choose colour {colour}").format(colour=colour_word(a.colour))
     if isinstance(a, A.PlayPoint):
         card = card_words(f"{a.colour} {a.card}")
-        return f"discard {card}" if a.display < 0 else f"play {card} to display {a.display + 1}"
+        if a.display < 0:
+            return _("discard {card}").format(card=card)
+        return _("play {card} to display {display}").format(card=card, display=a.display + 1)
     if isinstance(a, A.Triple):
-        return f"X3 on {_where(a.display, a.stack)}"
+        return _("X3 on {where}").format(where=_where(a.display, a.stack))
     if isinstance(a, A.TakeRandom):
-        return f"take a random card from {player(a.target)}"
+        return _("take a random card from {player}").format(player=player(a.target))
     if isinstance(a, A.DemandPoints):
-        return (
-            f"demand 2 {colour_word(a.colour)} point cards from {player(a.target)} "
-            f"into display {a.display + 1}"
+        return _("demand 2 {colour} point cards from {player} into display {display}").format(
+            colour=colour_word(a.colour), player=player(a.target), display=a.display + 1
         )
     if isinstance(a, A.DemandBlack):
-        return f"demand 2 black cards from {player(a.target)}"
+        return _("demand 2 black cards from {player}").format(player=player(a.target))
     if isinstance(a, A.DrawThree):
-        return "draw three cards"
+        return _("draw three cards")
     if isinstance(a, A.PassHands):
-        return "everybody passes their hand on"
+        return _("everybody passes their hand on")
     if isinstance(a, A.SwapPlaces):
-        return f"swap places with {player(a.target)}"
+        return _("swap places with {player}").format(player=player(a.target))
     if isinstance(a, A.Give):
-        return "hand over " + card_words(f"{a.colour} {a.card}" if a.colour else a.card)
+        card = card_words(f"{a.colour} {a.card}" if a.colour else a.card)
+        return _("hand over {card}").format(card=card)
     if isinstance(a, A.MinusTwoHundred):
-        return f"-200 ({colour_word(a.colour)}) into display {a.display + 1}"
+        return _("-200 ({colour}) into display {display}").format(
+            colour=colour_word(a.colour), display=a.display + 1
+        )
     if isinstance(a, A.Chameleon):
-        return f"chameleon with {card_words(f'{a.colour} {a.card}')} into display {a.display + 1}"
+        return _("chameleon with {card} into display {display}").format(
+            card=card_words(f"{a.colour} {a.card}"), display=a.display + 1
+        )
     if isinstance(a, A.ThiefDiscard):
-        return "thief: take the top of the discard pile"
+        return _("thief: take the top of the discard pile")
     if isinstance(a, A.ThiefStack):
-        return f"thief: steal the chameleon stack at {_where(a.display, a.stack)}"
+        return _("thief: steal the chameleon stack at {where}").format(
+            where=_where(a.display, a.stack)
+        )
     if isinstance(a, A.Crush):
-        return f"crush {_where(a.display, a.stack)}"
+        return _("crush {where}").format(where=_where(a.display, a.stack))
     if isinstance(a, A.Lock):
-        return f"lock {_where(a.display, a.stack)}"
+        return _("lock {where}").format(where=_where(a.display, a.stack))
     if isinstance(a, A.Stop):
-        return "STOP!"
+        return _("STOP!")
     if isinstance(a, A.Reverse):
-        return "REVERSE!"
+        return _("REVERSE!")
     return a.kind.replace("_", " ")
 
 
 # Passing at the start of your own turn skips nothing: the black cards answer, then you play.
-OWN_TURN_PASS = "pass: let the others answer first, then play your card"
+OWN_TURN_PASS = N_("pass: let the others answer first, then play your card")
 
 
 def describe_actions(state: State, seat: int) -> list[str]:
     """One line per legal action, in the order of `state.actions(seat)`."""
-    lines = [describe(a) for a in state.actions(seat)]
+    legal = state.actions(seat)
+    lines = [describe(a) for a in legal]
     view = state.view(seat)
     window = view.get("window") or {}
     if window.get("kind") == "main" and view.get("active") == seat:
-        lines = [OWN_TURN_PASS if line == "pass" else line for line in lines]
+        lines = [
+            _(OWN_TURN_PASS) if isinstance(a, A.Pass) else line
+            for a, line in zip(legal, lines, strict=True)
+        ]
     return lines
 
 
 def parse(text: str, state: State, seat: int) -> Action:
     """A number from `describe_actions`, or words of one of its lines that fit no other
-    line (`pass`, `red` for "choose colour red", `crush 2 1`); see `terminal_text.pick`.
-    Words of a move the rules refuse now get the rules' reason ("why not?")."""
+    line (`pass`, `red` for "choose colour red", `crush 2 1`), as shown or in English; see
+    `terminal_text.pick`. Words of a move the rules refuse now get the rules' reason
+    ("why not?")."""
     every = state.game.all_actions  # type: ignore[attr-defined]
     return pick_or_why(text, state, seat, every, describe)
 
 
 # Events with cards only some seats see, in words: who got or gave which cards.
 _PRIVATE_CARDS = {
-    "hand": "{player} is dealt",
-    "drew_cards": "{player} draws",
-    "card_taken": "{player} takes from {target}",
-    "gave_card": "{target} hands {player}",
-    "hand_received": "{player} receives the hand of {giver}",
-    "team_hand": "the hand of team-mate {player}",
+    "hand": N_("{player} is dealt: {cards}"),
+    "drew_cards": N_("{player} draws: {cards}"),
+    "card_taken": N_("{player} takes from {target}: {cards}"),
+    "gave_card": N_("{target} hands {player}: {cards}"),
+    "hand_received": N_("{player} receives the hand of {giver}: {cards}"),
+    "team_hand": N_("the hand of team-mate {player}: {cards}"),
 }
 
 
@@ -301,57 +402,88 @@ def describe_event(event: Event) -> str | None:
     """One line for the log, or None for bookkeeping events (and passes)."""
     d = event.data
     k = event.kind
+    who = _names(d)
     if k == "turn":
-        return f"--- turn of {player(d['player'])} (at display {d['seat'] + 1})"
+        line = _("--- turn of {player} (at display {display})")
+        return line.format(player=who["player"], display=d["seat"] + 1)
     if k == "drew":
-        return f"{player(d['player'])} draws {d['count']} card(s); {d['draw_pile']} left"
+        line = ngettext(
+            "{player} draws {n} card; {left} left",
+            "{player} draws {n} cards; {left} left",
+            d["count"],
+        )
+        return line.format(player=who["player"], n=d["count"], left=d["draw_pile"])
     if k in _PRIVATE_CARDS:  # cards only some seats see: said with whose they are
-        cards = ", ".join(card_words(c) for c in d["cards"]) or "no cards"
-        return "  (" + _PRIVATE_CARDS[k].format(**_names(d)) + f": {cards})"
+        cards = ", ".join(card_words(c) for c in d["cards"]) or _("no cards")
+        return "  (" + _(_PRIVATE_CARDS[k]).format(**who, cards=cards) + ")"
     if k == "declared":
-        return f"{player(d['player'])} plays {card_words(d['card'])}: {describe_json(d['action'])}"
+        return _("{player} plays {card}: {action}").format(
+            player=who["player"], card=card_words(d["card"]), action=describe_json(d["action"])
+        )
     if k == "black":
-        extra = f" ({card_words(d['card'])})" if "card" in d else ""
-        return f"{player(d['player'])} answers: {describe_json(d['action'])}{extra}"
+        action = describe_json(d["action"])
+        if "card" in d:
+            line = _("{player} answers: {action} ({card})")
+            return line.format(player=who["player"], action=action, card=card_words(d["card"]))
+        return _("{player} answers: {action}").format(player=who["player"], action=action)
     if k == "pass":
         return None
     if k == "pass_in_advance":
-        return f"{player(d['player'])} will pass"
+        return _("{player} will pass").format(player=who["player"])
     if k == "no_white":
-        return f"{player(d['player'])} plays no white card"
+        return _("{player} plays no white card").format(player=who["player"])
     if k == "took_random":
-        return f"{player(d['player'])} takes a random card from {player(d['target'])}" + (
-            "" if d["moved"] else " (empty hand)"
-        )
+        if d["moved"]:
+            line = _("{player} takes a random card from {target}")
+        else:
+            line = _("{player} takes a random card from {target} (empty hand)")
+        return line.format(player=who["player"], target=who["target"])
     if k == "demand":
-        cards = "black" if d["cards"] == "black" else colour_word(str(d["cards"]))
-        return f"{player(d['target'])} must hand over {d['count']} {cards} card(s)"
+        if d["cards"] == "black":
+            line = ngettext(
+                "{target} must hand over {n} black card",
+                "{target} must hand over {n} black cards",
+                d["count"],
+            )
+        else:
+            line = ngettext(
+                "{target} must hand over {n} {colour} card",
+                "{target} must hand over {n} {colour} cards",
+                d["count"],
+            )
+        colour = colour_word(str(d["cards"])) if d["cards"] != "black" else ""
+        return line.format(target=who["target"], n=d["count"], colour=colour)
     if k == "gave_point":
-        return f"{player(d['target'])} hands over {card_words(d['card'])}"
+        line = _("{target} hands over {card}")
+        return line.format(target=who["target"], card=card_words(d["card"]))
     if k == "gave_black":
-        return f"{player(d['target'])} hands over a black card"
+        return _("{target} hands over a black card").format(target=who["target"])
     if k == "swapped":
-        return f"{player(d['player'])} and {player(d['target'])} swap places"
+        line = _("{player} and {target} swap places")
+        return line.format(player=who["player"], target=who["target"])
     if k == "hands_passed":
-        return "everybody passes their hand on"
+        return _("everybody passes their hand on")
     if k == "final_round":
-        return f"final round: {players(list(d['order']))} play once more"
+        line = _("final round: {players} play once more")
+        return line.format(players=players(list(d["order"])))
     if k == "cleanup":
-        return "hands go to the discard pile"
+        return _("hands go to the discard pile")
     if k == "scored":
         scores = ", ".join(f"{player(p)}: {sc}" for p, sc in enumerate(d["scores"]))
-        return f"game {d['game_no']} scores: {scores}"
+        return _("game {number} scores: {scores}").format(number=d["game_no"], scores=scores)
     if k == "over":
-        return f"game over; {players(list(d['winners']))} win" + (
-            "s" if len(d["winners"]) == 1 else ""
-        )
+        winners = list(d["winners"])
+        line = ngettext("game over; {players} wins", "game over; {players} win", len(winners))
+        return line.format(players=players(winners))
     if k == "game":
-        return f"=== game {d['game_no']}, display {d['first_seat'] + 1} begins"
+        line = _("=== game {number}, display {display} begins")
+        return line.format(number=d["game_no"], display=d["first_seat"] + 1)
     if k == "colour":
-        verb = "takes" if len(d["seats"]) == 1 else "take"
-        return f"{players(list(d['seats']))} {verb} {colour_word(d['colour'])}"
+        seats = list(d["seats"])
+        line = ngettext("{players} takes {colour}", "{players} take {colour}", len(seats))
+        return line.format(players=players(seats), colour=colour_word(d["colour"]))
     if k == "dummy":
-        return f"the dummy plays {colour_word(d['colour'])}"
+        return _("the dummy plays {colour}").format(colour=colour_word(d["colour"]))
     return None
 
 

@@ -6,6 +6,11 @@ works because every colour and kind starts with its own letter), x in mm from th
 the angle in degrees counter-clockwise (add "rad" for radians), and an optional depth in mm
 below the rim (D11). After a broken rule in the joker variant: "spend" or "keep" (V3).
 Players and sides are numbered from 1, as on the web pages.
+
+The table's words come from this game's catalogue (games/drop_it/locale; a piece's and a
+colour's name from the platform's, as the pages say them) in the terminal's language
+(LANG); what a person types (the piece's English words or its line number, spend, keep)
+stays as it is in every language.
 """
 
 from __future__ import annotations
@@ -25,7 +30,11 @@ from gamenight.games.drop_it import KEEP, SPEND, Drop, DropItState
 from gamenight.games.drop_it.board import COLOURS, KINDS
 from gamenight.games.drop_it.render import png
 from gamenight.games.terminal_text import echo, pick, player, shown_as
+from gamenight.i18n import N_, current, game_gettext, translations
 from gamenight.i18n.refusals import translate
+
+# The table's words from this game's catalogue (games/drop_it/locale), in LANG's language.
+_, ngettext = game_gettext(__name__.rpartition(".")[0])
 
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?(deg|rad|°)?")
 _JOKER_WORDS = {
@@ -53,10 +62,20 @@ def _icon(kind: str) -> str:
 _STYLE = {"red": "bold red", "green": "bold green", "yellow": "bold yellow", "blue": "bold blue"}
 
 
+def _platform(message: str) -> str:
+    """A word of the platform's catalogue (a colour's, a piece's name, as the pages say it)."""
+    return translations(current()).gettext(message)
+
+
+def piece_words(colour: str, kind: str) -> str:
+    """ "red", "circle" -> "red circle", in LANG's words ("roter Kreis")."""
+    return _platform(f"{colour} {kind}")
+
+
 def piece_text(piece: str) -> Text:
     """ "red-circle-2" -> "● red circle" in red."""
     colour, kind = _colour_kind(piece)
-    return Text(f"{_icon(kind)} {colour} {kind}".strip(), style=_STYLE.get(colour, ""))
+    return Text(f"{_icon(kind)} {piece_words(colour, kind)}".strip(), style=_STYLE.get(colour, ""))
 
 
 def _colour_kind(piece: str) -> tuple[str, str]:
@@ -69,31 +88,40 @@ def describe_result(last: Mapping[str, Any], with_score: bool = True) -> str:
     """One line on where the last drop settled (the level of its highest point, as N6
     counts it) and what it scored."""
     colour, kind = _colour_kind(str(last["piece"]))
-    parts = [f"{colour} {kind} reaches level {last['level']}"]
+    reaches = _("{piece} reaches level {level}")
+    parts = [reaches.format(piece=piece_words(colour, kind), level=last["level"])]
     if last.get("bonus"):
-        parts.append(f"covers {len(last['bonus'])} bonus circle(s)")
-    broken = [_RULES.get(v["rule"], v["rule"]) for v in last["violations"]]
+        n = len(last["bonus"])
+        parts.append(ngettext("covers {n} bonus circle", "covers {n} bonus circles", n).format(n=n))
+    broken = [
+        _(_RULES[v["rule"]]) if v["rule"] in _RULES else v["rule"] for v in last["violations"]
+    ]
     if broken:
-        parts.append("broke a rule: " + "; ".join(broken))
+        parts.append(_("broke a rule: {rules}").format(rules="; ".join(broken)))
     if not with_score:
         pass
     elif "awarded" in last:
-        joker = " with a joker" if last.get("joker_used") else ""
-        parts.append(f"scores {last['awarded']}{joker}")
+        if last.get("joker_used"):
+            parts.append(_("scores {points} with a joker").format(points=last["awarded"]))
+        else:
+            parts.append(_("scores {points}").format(points=last["awarded"]))
     else:
-        parts.append(f"would score {last['raw_points']}: joker decision pending")
+        pending = _("would score {points}: joker decision pending")
+        parts.append(pending.format(points=last["raw_points"]))
     if not last.get("settled", True):
-        parts.append("still moving when time ran out")
+        parts.append(_("still moving when time ran out"))
     return "; ".join(parts)
 
 
 # The landing rules by the words a player knows them by (spec D18-D22).
 _RULES = {
-    "SHAPE": "touches a piece of the same shape",
-    "COLOUR": "touches a piece of the same colour",
-    "EDGE": "touches the edge",
-    "HEIGHT": "sticks out over the top",
+    "SHAPE": N_("touches a piece of the same shape"),
+    "COLOUR": N_("touches a piece of the same colour"),
+    "EDGE": N_("touches the edge"),
+    "HEIGHT": N_("sticks out over the top"),
 }
+# The edge marks of the game (D7, V1, V2), in the table's title.
+_EDGES = {"color": N_("color edges"), "shape": N_("shape edges"), "none": N_("none edges")}
 
 
 def _supply_summary(ids: list[str]) -> Text:
@@ -107,7 +135,7 @@ def _supply_summary(ids: list[str]) -> Text:
         return Text("-")
     return Text("\n").join(
         Text(
-            colour + " " + " ".join(f"{_icon(k)}{n}" for k, n in kinds.items()),
+            _platform(colour) + " " + " ".join(f"{_icon(k)}{n}" for k, n in kinds.items()),
             _STYLE.get(colour, ""),
         )
         for colour, kinds in counts.items()
@@ -118,22 +146,27 @@ def render(view: dict[str, Any]) -> RenderableType:
     """Scores, jokers and remaining pieces per side, and the last drop's result. (The
     rulebook's +25/+50 tokens only extend its score track, D28: the total says it all.)"""
     me = view["side"]
+    mode = view["edge_mode"]
+    edges = _(_EDGES[mode]) if mode in _EDGES else f"{mode} edges"
+    title = _("Drop It - turn {turn}/{turns} ({edges})")
     table = Table(
-        title=f"Drop It - turn {min(view['turn'] + 1, view['turns'])}/{view['turns']}"
-        f" ({view['edge_mode']} edges)"
+        title=title.format(
+            turn=min(view["turn"] + 1, view["turns"]), turns=view["turns"], edges=edges
+        )
     )
-    for column in ("side", "players", "colours", "score", "jokers", "pieces left"):
+    for column in (_("side"), _("players"), _("colours"), _("score"), _("jokers")):
         table.add_column(column)
+    table.add_column(_("pieces left"))
     for s in view["sides"]:
         name = str(s["side"] + 1)
         if s["side"] == me:
-            name += " (you)"
+            name = _("{side} (you)").format(side=name)
         if s["side"] == view["active_side"]:
             name = shown_as("▶") + " " + name
         table.add_row(
             name,
             ", ".join(str(seat + 1) for seat in s["seats"]),
-            Text(" + ").join(Text(c, style=_STYLE.get(c, "")) for c in s["colours"]),
+            Text(" + ").join(Text(_platform(c), style=_STYLE.get(c, "")) for c in s["colours"]),
             str(s["total"]),
             str(s["jokers"]) if view["jokers_variant"] else "-",
             _supply_summary(s["supply"]),
@@ -141,12 +174,14 @@ def render(view: dict[str, Any]) -> RenderableType:
     parts: list[RenderableType] = [table]
     last = view.get("last")
     if last:
-        parts.append(Text("last drop: " + describe_result(last)))
+        parts.append(Text(_("last drop: {result}").format(result=describe_result(last))))
     if view["phase"] == "joker":
         parts.append(
             Text(
-                "A rule was broken: spend a joker to score the raw points, or keep "
-                "it (3 points at the end).",
+                _(
+                    "A rule was broken: spend a joker to score the raw points, or keep "
+                    "it (3 points at the end)."
+                ),
                 style="yellow",
             )
         )
@@ -177,21 +212,29 @@ def _piece_words(words: list[str]) -> tuple[str, str, int | None]:
             kind = _word(w, KINDS)
         else:
             raise BadInput(
-                f"{echo(w)} is neither a colour ({', '.join(COLOURS)}) "
-                f"nor a kind ({', '.join(KINDS)})"
+                _("{typed} is neither a colour ({colours}) nor a kind ({kinds})").format(
+                    typed=echo(w), colours=", ".join(COLOURS), kinds=", ".join(KINDS)
+                )
             )
     if colour is None or kind is None:
-        raise BadInput("name the piece by colour and kind, e.g. 'red-circle' or 'circle-red-1'")
+        raise BadInput(_("name the piece by colour and kind, e.g. 'red-circle' or 'circle-red-1'"))
     return colour, kind, n
 
 
+# What a typed number gives, in the refusals of `_number`.
+_NUMBER_WORDS = {"x": "x", "angle": N_("angle"), "depth": N_("depth")}
+
+
 def _number(text: str, what: str) -> float:
+    name = _(_NUMBER_WORDS[what]) if what in _NUMBER_WORDS and what != "x" else what
     try:
         value = float(text)
     except ValueError as err:
-        raise BadInput(f"{what} must be a number, got {echo(text)}") from err
+        line = _("{what} must be a number, got {typed}")
+        raise BadInput(line.format(what=name, typed=echo(text))) from err
     if not math.isfinite(value):
-        raise BadInput(f"{what} must be a finite number, got {echo(text)}")
+        line = _("{what} must be a finite number, got {typed}")
+        raise BadInput(line.format(what=name, typed=echo(text)))
     return value
 
 
@@ -200,7 +243,7 @@ def parse(text: str, state: State, seat: int) -> Action:
     assert isinstance(state, DropItState)
     words = text.strip().lower().split()
     if not words:
-        raise BadInput("type a piece, x and angle, e.g. 'red-circle 120 30'")
+        raise BadInput(_("type a piece, x and angle, e.g. 'red-circle 120 30'"))
     if state.pending is not None:
         if words[0] in _JOKER_WORDS:
             return _JOKER_WORDS[words[0]]
@@ -208,7 +251,7 @@ def parse(text: str, state: State, seat: int) -> Action:
             return pick(text, [SPEND, KEEP], describe_actions(state, seat))
         except BadInput:
             raise BadInput(
-                "a rule was broken: type 'spend' to use a joker or 'keep' to keep it"
+                _("a rule was broken: type 'spend' to use a joker or 'keep' to keep it")
             ) from None
     if words[0] in ("spend", "joker", "keep"):
         return _JOKER_WORDS[words[0]]  # the rules say why not now (V3)
@@ -219,8 +262,9 @@ def parse(text: str, state: State, seat: int) -> Action:
         words.append(numbers.pop(0))
     if len(numbers) < 2:
         raise BadInput(
-            f"{echo(text)}: give x (mm) and angle (degrees) after the piece, "
-            "e.g. 'red-circle 120 30'"
+            _(
+                "{typed}: give x (mm) and angle (degrees) after the piece, e.g. 'red-circle 120 30'"
+            ).format(typed=echo(text))
         )
     if not words and len(numbers) >= 3:  # "1 120 30": the piece of line 1
         words.append(numbers.pop(0))
@@ -228,7 +272,8 @@ def parse(text: str, state: State, seat: int) -> Action:
     if len(tokens) == 1 and tokens[0].isdecimal():
         lines = _piece_lines(state)
         if not 1 <= int(tokens[0]) <= len(lines):
-            raise BadInput(f"no piece line {tokens[0]}; choose 1 to {len(lines)}")
+            line = _("no piece line {number}; choose 1 to {last}")
+            raise BadInput(line.format(number=tokens[0], last=len(lines)))
         tokens = lines[int(tokens[0]) - 1].split("-")
     colour, kind, n = _piece_words(tokens)
     x = _number(numbers[0], "x")
@@ -260,8 +305,8 @@ def describe_actions(state: State, seat: int) -> list[str]:
     if state.pending is not None:
         raw = state.pending["raw_points"]
         return [
-            f"spend  - use a joker and score {raw} anyway",
-            "keep   - score 0 now, the joker is worth 3 points at the end",
+            _("spend  - use a joker and score {points} anyway").format(points=raw),
+            _("keep   - score 0 now, the joker is worth 3 points at the end"),
         ]
     game = state.game
     lines = []
@@ -270,7 +315,10 @@ def describe_actions(state: State, seat: int) -> list[str]:
         outline = game.shapes[ck.split("-")[1]]
         lo, hi = game.feasible_x_range(outline, 0.0)
         colour, kind = ck.split("-")
-        lines.append(f"{_icon(kind)} {colour} {kind}: x from {lo:.1f} to {hi:.1f} mm at angle 0")
+        line = _("{piece}: x from {lo} to {hi} mm at angle 0").format(
+            piece=piece_words(colour, kind), lo=f"{lo:.1f}", hi=f"{hi:.1f}"
+        )
+        lines.append(f"{_icon(kind)} {line}")
     return lines
 
 
@@ -279,24 +327,37 @@ def hint(state: State, seat: int) -> str | None:
     assert isinstance(state, DropItState)
     if state.pending is not None:
         return None
-    clamp = "refused" if state.game.options.strict else "moved inside them"
-    return (
-        f"Type the line number or the piece, then x (mm) and angle (degrees) [depth mm]: "
-        f"e.g. '1 120 30' or '{_piece_lines(state)[0]} 120 30'. The x limits change with "
-        f"the angle; an x outside them is {clamp}."
-    )
+    if state.game.options.strict:
+        line = _(
+            "Type the line number or the piece, then x (mm) and angle (degrees) [depth mm]: "
+            "e.g. '1 120 30' or '{piece} 120 30'. The x limits change with the angle; an x "
+            "outside them is refused."
+        )
+    else:
+        line = _(
+            "Type the line number or the piece, then x (mm) and angle (degrees) [depth mm]: "
+            "e.g. '1 120 30' or '{piece} 120 30'. The x limits change with the angle; an x "
+            "outside them is moved inside them."
+        )
+    return line.format(piece=_piece_lines(state)[0])
 
 
 def describe(action: Action) -> str:
     """One line for a move."""
     if isinstance(action, Drop):
         colour, kind = _colour_kind(action.piece)
-        depth = f", {action.depth:.0f} mm deep" if action.depth else ""
-        return (
-            f"drop the {colour} {kind} at x {action.x:.0f} mm, "
-            f"{math.degrees(action.angle):.0f} degrees{depth}"
-        )
-    return "spend a joker" if action == SPEND else "keep the joker"
+        words = {
+            "piece": piece_words(colour, kind),
+            "x": f"{action.x:.0f}",
+            "angle": f"{math.degrees(action.angle):.0f}",
+            "depth": f"{action.depth:.0f}",
+        }
+        if action.depth:
+            line = _("drop the {piece} at x {x} mm, {angle} degrees, {depth} mm deep")
+        else:
+            line = _("drop the {piece} at x {x} mm, {angle} degrees")
+        return line.format(**words)
+    return _("spend a joker") if action == SPEND else _("keep the joker")
 
 
 def picture_after(action: Action) -> bool:
@@ -308,32 +369,53 @@ def describe_event(event: Event) -> str | None:
     data = event.data
     if event.kind == "started":
         sides = "; ".join(
-            f"{_side(s['side'])} (players {', '.join(str(seat + 1) for seat in s['seats'])}): "
-            f"{' + '.join(s['colours'])}"
+            _("{side} (players {players}): {colours}").format(
+                side=_side(s["side"]),
+                players=", ".join(str(seat + 1) for seat in s["seats"]),
+                colours=" + ".join(_platform(c) for c in s["colours"]),
+            )
             for s in data["sides"]
         )
-        return f"Drop It on {data['board']}, {data['edge_mode']} edges. {sides}"
+        mode = data["edge_mode"]
+        edges = _(_EDGES[mode]) if mode in _EDGES else f"{mode} edges"
+        line = _("Drop It on {board}, {edges}. {sides}")
+        return line.format(board=data["board"], edges=edges, sides=sides)
     if event.kind == "dropped":
         rel = data["release"]
         colour, kind = _colour_kind(str(data["piece"]))
-        return (
-            f"{player(data['seat'])} ({_side(data['side'])}) drops the {colour} {kind} at x "
-            f"{rel['x']:.0f} mm, {math.degrees(rel['angle']):.0f} degrees: "
-            + describe_result(data, with_score=False)
+        line = _("{player} ({side}) drops the {piece} at x {x} mm, {angle} degrees: {result}")
+        return line.format(
+            player=player(data["seat"]),
+            side=_side(data["side"]),
+            piece=piece_words(colour, kind),
+            x=f"{rel['x']:.0f}",
+            angle=f"{math.degrees(rel['angle']):.0f}",
+            result=describe_result(data, with_score=False),
         )
     if event.kind == "scored":
-        joker = " (joker spent)" if data["joker_used"] else ""
-        return f"{_side(data['side'])} scores {data['awarded']}{joker}; total {data['total']}"
+        if data["joker_used"]:
+            line = _("{side} scores {points} (joker spent); total {total}")
+        else:
+            line = _("{side} scores {points}; total {total}")
+        return line.format(side=_side(data["side"]), points=data["awarded"], total=data["total"])
     if event.kind == "game_over":
         totals = ", ".join(f"{_side(s)}: {t}" for s, t in enumerate(data["totals"]))
-        winners = " and ".join(_side(s) for s in data["winners"])
-        return f"game over: {totals}; {winners} win" + ("s" if len(data["winners"]) == 1 else "")
+        won = [_side(s) for s in data["winners"]]
+        winners = (
+            won[0]
+            if len(won) == 1
+            else _("{names} and {last}").format(names=", ".join(won[:-1]), last=won[-1])
+        )
+        line = ngettext(
+            "game over: {totals}; {winners} wins", "game over: {totals}; {winners} win", len(won)
+        )
+        return line.format(totals=totals, winners=winners)
     return None
 
 
 def _side(side: int) -> str:
     """Side 0 is "side 1", as players are numbered from 1."""
-    return f"side {side + 1}"
+    return _("side {number}").format(number=side + 1)
 
 
 def picture(state: State, path: Path) -> Path:
