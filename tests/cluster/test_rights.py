@@ -62,7 +62,7 @@ def test_a_shared_screen_on_one_process_loses_a_seat_given_away_on_another(
                 assert msg.get("seat") != 1, "the device was shown the stranger's seat"
                 if msg["type"] == "refused":
                     refused = msg
-            assert refused is not None and "cannot look as 1" in refused["reason"]
+            assert refused is not None and "cannot look as 2" in refused["reason"]
             device.send(json.dumps({"type": "look", "seat": 0}))
             mine = until(device, lambda m: m["type"] == "state" and m["seat"] == 0)
             assert "hand" in mine["view"]

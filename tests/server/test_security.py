@@ -771,7 +771,7 @@ def test_a_shared_screen_socket_loses_a_seat_that_changed_hands(client: TestClie
             assert msg.get("seat") != 1, "the old device was shown the stranger's seat"
             if msg["type"] == "refused":
                 break
-        assert "cannot look as 1" in msg["reason"]
+        assert "cannot look as 2" in msg["reason"]  # seat 1 of the API
         device.send_json({"type": "look", "seat": 0})  # the seat it still holds works
         mine = receive_state(device)
         assert mine["seat"] == 0 and "hand" in mine["view"]

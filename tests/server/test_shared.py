@@ -29,7 +29,7 @@ def test_a_seat_is_shown_only_after_its_person_looks(client: TestClient) -> None
         assert mine["seat"] == 1 and mine["view"]["hand"] is not None
         ws.send_json({"type": "look", "seat": 5})
         msg = ws.receive_json()
-        assert msg["type"] == "refused" and "holds seats [0, 1]" in msg["reason"]
+        assert msg["type"] == "refused" and "holds seats 1, 2;" in msg["reason"]  # from 1
         ws.send_json({"type": "look", "seat": None})
         assert receive_state(ws)["seat"] is None
     # another browser holds nothing and cannot look as anyone

@@ -92,10 +92,10 @@ def test_an_http_refusal_is_said_in_the_request_language(client: TestClient) -> 
     url = f"/api/tables/{tid}/join"
     taken = {"seat": 0, "name": "Bob"}
     r = client.post(url, json=taken, headers={"accept-language": "de-DE,de;q=0.9"})
-    assert r.status_code == 409 and r.json() == {"error": "Platz 0 ist besetzt (Ann)"}
+    assert r.status_code == 409 and r.json() == {"error": "Platz 1 ist besetzt (Ann)"}
     client.cookies.set("gamenight_lang", "ru")
     r = client.post(url, json=taken)
-    assert r.json() == {"error": "Место 0 занято (Ann)"}
+    assert r.json() == {"error": "Место 1 занято (Ann)"}
     client.cookies.delete("gamenight_lang")
     r = client.post(
         url, content=b"x", headers={"accept-language": "nl", "content-type": "text/plain"}
@@ -105,7 +105,7 @@ def test_an_http_refusal_is_said_in_the_request_language(client: TestClient) -> 
         "error": "De inhoud van een verzoek moet JSON zijn (Content-Type: application/json)"
     }
     r = client.post(url, json=taken)
-    assert r.json() == {"error": "seat 0 is taken (Ann)"}
+    assert r.json() == {"error": "seat 1 is taken (Ann)"}
 
 
 def test_the_engine_fallbacks_are_said_in_a_language() -> None:
@@ -123,7 +123,30 @@ def test_the_engine_fallbacks_are_said_in_a_language() -> None:
     with pytest.raises(IllegalAction) as err:
         state.act(other, action)
     first = state.actors[0]
-    assert err.value.reason == f"seat {other} owes no decision now; waiting for seat {first}"
+    # seats as the pages number them, from 1
+    said = f"seat {other + 1} owes no decision now; waiting for seat {first + 1}"
+    assert err.value.reason == said
     assert translate(err.value.reason, "de") == (
-        f"Platz {other} ist gerade nicht am Zug; es wird auf Platz {first} gewartet"
+        f"Platz {other + 1} ist gerade nicht am Zug; es wird auf Platz {first + 1} gewartet"
     )
+
+
+def test_seats_in_refusals_are_numbered_from_1_as_the_pages_number_them(
+    client: TestClient,
+) -> None:
+    """The API's seat fields count from 0; the sentences people read count from 1, as the
+    pages do ("seat 1" is the first seat), in every language."""
+    from tests.server.conftest import join, new_table
+
+    tid = new_table(client, seats=["open", "open", "open"])["id"]
+    join(client, tid, 0, "Ann")
+    r = client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "Bob"})
+    assert r.json() == {"error": "seat 1 is taken (Ann)"}
+    r = client.post(f"/api/tables/{tid}/join", json={"seat": 3, "name": "Bob"})
+    assert r.json() == {"error": "seat 4 does not exist; seats 1..3"}
+    r = client.post(f"/api/tables/{tid}/seats/7", json={"to": "bot"})
+    assert r.json() == {"error": "seat 8 does not exist; seats 1..3"}
+    r = client.post(f"/api/tables/{tid}/start")
+    assert r.json() == {"error": "seat(s) 2, 3 are still open: fill them with people or bots"}
+    r = client.post(f"/api/tables/{tid}/start", headers={"accept-language": "ru"})
+    assert r.json()["error"].startswith("Места 2, 3 ")

@@ -137,7 +137,7 @@ def test_before_the_start_the_owner_arranges_bots_open_seats_and_removes_a_perso
     assert info["you"] is None and info["seats"][1]["kind"] == "open"
     bad = ann.request.post(f"{server.url}/api/tables/{tid}/seats/9", data={"to": "bot"})
     assert bad.status == 409 or bad.status == 400, bad.text()
-    assert "seat 9 does not exist" in bad.json()["error"]
+    assert "seat 10 does not exist" in bad.json()["error"]  # from 1, as the page
     bad = ann.request.post(f"{server.url}/api/tables/{tid}/seats/2", data={"to": "<b>x"})
     assert bad.status == 400 and "open, bot" in bad.json()["error"]
     ann.click('[data-seat-bot="1"]')

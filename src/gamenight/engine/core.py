@@ -227,7 +227,7 @@ class State(ABC):
             raise IllegalAction(
                 Reason(
                     N_("seat {seat} owes no decision now; waiting for seat {first}"),
-                    {"seat": str(seat), "first": str(self._actors[0])},
+                    {"seat": str(seat + 1), "first": str(self._actors[0] + 1)},  # from 1
                     "gamenight",
                     "not-asked",
                 )

@@ -151,7 +151,8 @@ class Chat:
             if not room.rows:
                 names = {s.seat: s.name for s in table.row.seats}  # (lines from before 0008)
                 for r in rows:
-                    name = r.get("name") or names.get(r["seat"]) or f"seat {r['seat']}"
+                    seat_no = "" if r["seat"] is None else r["seat"] + 1  # from 1
+                    name = r.get("name") or names.get(r["seat"]) or f"seat {seat_no}"
                     room.apply({**r, "name": name})
             self.rooms[tid] = room
             while len(self.rooms) > ROOMS_KEPT:
@@ -254,7 +255,7 @@ class Chat:
     async def mute(self, table: LiveTable, seat: int, on: bool) -> None:
         room = await self.room(table)
         if not 0 <= seat < len(table.row.seats):
-            raise Refused(N_("seat {seat} does not exist"), 400, seat=seat)
+            raise Refused(N_("seat {seat} does not exist"), 400, seat=seat + 1)  # from 1
         await self._store(table, room, kind="mute" if on else "unmute", seat=None, subject=seat)
         (room.muted.add if on else room.muted.discard)(seat)
         await self._tell(table, room, {"type": "chat_mute", "muted": sorted(room.muted)})

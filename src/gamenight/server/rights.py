@@ -100,11 +100,13 @@ def may(table: LiveTable, conn: Conn, kind: str, seat: object = None) -> None:
         if seat is not None and (
             not isinstance(seat, int) or isinstance(seat, bool) or seat not in conn.holds
         ):
-            raise Refused(
+            raise Refused(  # seats as the pages number them, from 1 (a non-number as sent)
                 N_("this device holds seats {seats}; it cannot look as {seat}"),
                 403,
-                seats=sorted(conn.holds),
-                seat=repr(seat),
+                seats=", ".join(str(s + 1) for s in sorted(conn.holds)),
+                seat=str(seat + 1)
+                if isinstance(seat, int) and not isinstance(seat, bool)
+                else repr(seat),
             )
     elif kind not in OPEN_KINDS:
         raise Refused(N_("unknown message type {kind}"), 400, kind=repr(kind))
@@ -146,7 +148,7 @@ def vouch(table: LiveTable, seat: int, proof: str | None) -> None:
     if proof is None:
         return
     if not 0 <= seat < len(table.row.seats):
-        raise Refused(N_("seat {seat} does not exist"), 400, seat=seat)
+        raise Refused(N_("seat {seat} does not exist"), 400, seat=seat + 1)  # from 1
     row = table.seat_row(seat)
     if row.kind != "person" or row.token_hash is None:
         raise Refused(N_("this seat is no longer yours; you are watching now"), 403)

@@ -58,11 +58,11 @@ async def arrange(hub: Host, table: LiveTable, seat: int, to: str) -> None:
     (the person is removed); while running a person's seat is handed to a bot."""
 
     if not 0 <= seat < len(table.row.seats):
-        raise Refused(
-            N_("seat {seat} does not exist; seats 0..{last}"),
+        raise Refused(  # seats as the pages number them, from 1
+            N_("seat {seat} does not exist; seats 1..{last}"),
             400,
-            seat=seat,
-            last=len(table.row.seats) - 1,
+            seat=seat + 1,
+            last=len(table.row.seats),
         )
     if to not in CHOICES:
         raise Refused(
@@ -84,7 +84,9 @@ async def arrange(hub: Host, table: LiveTable, seat: int, to: str) -> None:
         if to == "open":
             raise Refused(N_("while the game runs a seat cannot be opened; hand it to a bot"))
         if s.kind != "person":
-            raise Refused(N_("seat {seat} is not a person's; a bot already plays it"), seat=seat)
+            raise Refused(
+                N_("seat {seat} is not a person's; a bot already plays it"), seat=seat + 1
+            )
         if s.bot:
             return
         new = replace(s, bot=STAND_IN if to == "bot" else f"bot:{to}")

@@ -165,10 +165,10 @@ async def join(hub: Host, table: LiveTable, seat: int, name: str, token: str | N
         raise Refused(N_("a display name is needed to take a seat"), 400)
     async with table.lock:
         if not 0 <= seat < len(table.row.seats):
-            raise Refused(
-                N_("seat {seat} does not exist; seats 0..{last}"),
-                seat=seat,
-                last=len(table.row.seats) - 1,
+            raise Refused(  # seats as the pages number them, from 1
+                N_("seat {seat} does not exist; seats 1..{last}"),
+                seat=seat + 1,
+                last=len(table.row.seats),
             )
         if table.row.status != "open":
             raise Refused(
@@ -177,7 +177,7 @@ async def join(hub: Host, table: LiveTable, seat: int, name: str, token: str | N
             )
         s = table.seat_row(seat)
         if s.kind != "open":
-            raise Refused(N_("seat {seat} is taken ({name})"), seat=seat, name=s.name)
+            raise Refused(N_("seat {seat} is taken ({name})"), seat=seat + 1, name=s.name)
         if token and any(x.token_hash == token_hash(token) for x in table.row.seats):
             raise Refused(N_("you already have a seat at this table"))
         token = secrets.token_urlsafe(24)
@@ -211,7 +211,8 @@ async def start(hub: Host, table: LiveTable) -> None:
         empty = [s.seat for s in table.row.seats if s.kind == "open"]
         if empty:
             raise Refused(
-                N_("seat(s) {seats} are still open: fill them with people or bots"), seats=empty
+                N_("seat(s) {seats} are still open: fill them with people or bots"),
+                seats=", ".join(str(s + 1) for s in empty),
             )
         waiting = series.start_refusal(table)
         if waiting:
