@@ -18,8 +18,6 @@ import functools
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from gamenight.engine.core import Action, BadInput, Game, State
 
 
@@ -30,6 +28,8 @@ class PolicyBot:
         self.policy, self.game, self.name = policy, game, name
 
     def choose(self, state: State, seat: int) -> Action:
+        import numpy as np  # (here: `gamenight --help` imports the registry, never numpy)
+
         game = self.game
         legal = state.actions(seat)
         by_index = {game.action_index(a): a for a in legal}
