@@ -98,3 +98,38 @@ def test_a_bad_self_play_request_is_one_line(tmp_path: Path, extra: list[str], s
     assert result.exit_code == 2, result.output
     assert said in result.output and "Traceback" not in result.output
     assert not (tmp_path / "x.npz").exists()
+
+
+def test_imitation_learns_the_teachers_moves() -> None:
+    """Behaviour cloning (--imitate): after teaching, the policy's greedy move agrees with
+    the teacher's on decisions it never saw, far above the untaught network's agreement."""
+    from sb3_contrib import MaskablePPO
+
+    from gamenight.learn.selfplay import demonstrations, teach
+
+    def agreement(model: MaskablePPO) -> float:
+        obs, masks, acts, _ = demonstrations("drop-or-stop", 2, "bot:threshold", 600, seed=99)
+        chosen = [
+            model.predict(o, action_masks=m, deterministic=True)[0]
+            for o, m in zip(obs, masks, strict=True)
+        ]
+        return float(np.mean(np.asarray(chosen) == acts))
+
+    env = LeagueEnv("drop-or-stop", 2, ["bot:random"], seed=0)
+    model = MaskablePPO("MlpPolicy", env, seed=0, device="cpu")
+    before = agreement(model)
+    accuracy = teach(model, "drop-or-stop", 2, "bot:threshold", 3000, seed=1)
+    after = agreement(model)
+    assert accuracy > 0.8 and after > 0.8 and after > before + 0.2, (before, accuracy, after)
+
+
+def test_the_command_imitates_before_self_play(tmp_path: Path) -> None:
+    from gamenight.cli import app
+
+    out = tmp_path / "mine.npz"
+    args = ["train", "drop-or-stop", "--self-play", "--generations", "1", "--steps", "64"]
+    args += ["--judge-games", "2", "--imitate", "threshold", "--imitate-decisions", "200"]
+    result = CliRunner().invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    bad = CliRunner().invoke(app, [*args[:-4], "--imitate", "nobody", "--out", str(out)])
+    assert bad.exit_code == 2 and "has no bot 'nobody'" in bad.output

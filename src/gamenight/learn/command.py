@@ -35,6 +35,13 @@ def train_command(
         str, typer.Option(help="self-play: the bot each generation is measured against")
     ] = "random",
     judge_games: Annotated[int, typer.Option(min=1, help="self-play: deals per measure")] = 100,
+    imitate: Annotated[
+        str | None,
+        typer.Option(help="self-play: first learn this bot's moves (behaviour cloning)"),
+    ] = None,
+    imitate_decisions: Annotated[
+        int, typer.Option(min=1, help="self-play: decisions of --imitate to learn from")
+    ] = 20_000,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -57,10 +64,12 @@ def train_command(
         from gamenight.bots import make_seat
 
         table = load(game, players=players)
-        texts = [t if t.startswith("bot") else f"bot:{t}" for t in [*texts, judge]]
+        teacher = [imitate] if imitate else []
+        texts = [t if t.startswith("bot") else f"bot:{t}" for t in [*texts, *teacher, judge]]
         for text in texts:
             make_seat(text, table, 0)
-        texts, judge_text = texts[:-1], texts[-1]
+        judge_text = texts.pop()
+        teacher_text = texts.pop() if teacher else None
         target = out if out is not None else default_out(game)
         if self_play:
             self_play_command(
@@ -74,6 +83,8 @@ def train_command(
                 judge_text,
                 judge_games,
                 target,
+                teacher_text,
+                imitate_decisions,
             )
             return
         with Progress(
@@ -111,6 +122,8 @@ def self_play_command(
     judge: str,
     judge_games: int,
     out: Path,
+    imitate: str | None = None,
+    imitate_decisions: int = 20_000,
 ) -> None:
     """`--self-play`: the league (learn/selfplay.py), a line per generation as it ends."""
     from rich.table import Table
@@ -138,6 +151,8 @@ def self_play_command(
             anchors=anchors,
             judge_bot=judge,
             judge_games=judge_games,
+            imitate=imitate,
+            imitate_decisions=imitate_decisions,
             out=out,
             on_progress=lambda n: bar.advance(task, n),
             on_generation=said,

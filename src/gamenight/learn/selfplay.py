@@ -11,6 +11,12 @@ measured, greedy, against the `judge` bot over `judge_games` deals with the seat
 its mean payoff per generation is the curve (`curve.json`, `curve.png`). The last
 generation is written into `out` under `p{players}/`, as `gamenight train` writes.
 
+With `imitate` (a bot, e.g. Arne's `greedy`) the network first learns that bot's moves,
+supervised, from `imitate_decisions` of its decisions in games it plays against itself (the
+policy by cross-entropy over the legal moves, the value by the seat's final payoff), as
+AlphaStar's league starts from human play: PPO then improves a player that already plays,
+instead of spending its first million decisions finding the rules' good moves by chance.
+
 Everything is seeded from `seed` (the deals, the seats, the opponents drawn, the network's
 initial weights and PPO's minibatches; torch on one thread), so a run is reproducible on
 the same machine and library versions.
@@ -120,6 +126,8 @@ def self_play(
     anchors: Sequence[str] = ("bot:random",),
     judge_bot: str = "bot:random",
     judge_games: int = 100,
+    imitate: str | None = None,
+    imitate_decisions: int = 20_000,
     out: Path,
     on_progress: Callable[[int], None] | None = None,
     on_generation: Callable[[Generation], None] | None = None,
@@ -154,6 +162,8 @@ def self_play(
         policy_kwargs={"net_arch": {"pi": list(HIDDEN), "vf": list(HIDDEN)}},
         device="cpu",
     )
+    if imitate is not None:
+        teach(model, game, players, imitate, imitate_decisions, seed)
     curve: list[Generation] = []
     for g in range(1, generations + 1):
         model.learn(total_timesteps=steps, callback=Progress(), reset_num_timesteps=False)
@@ -190,3 +200,72 @@ def plot_curve(curve: Sequence[Generation], title: str, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def demonstrations(
+    game_name: str, players: int, teacher: str, decisions: int, seed: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`teacher` in every seat, games until `decisions` choices (of more than one legal
+    move) are seen: observations, masks, the teacher's action indices, and each decision's
+    seat's final payoff."""
+    from gamenight.adapters.gymnasium import GamenightEnv
+    from gamenight.bots import make_seat
+
+    game = GamenightEnv(game_name, [teacher], players=players).game  # (bounded, as trained)
+    obs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    acts: list[int] = []
+    seats_of: list[int] = []
+    payoffs: list[float] = []
+    deal = 0
+    while len(acts) < decisions:
+        bots = [make_seat(teacher, game, seed * 1009 + deal * 17 + s) for s in range(players)]
+        state = game.start(seed * 7919 + deal)
+        first = len(acts)
+        while not state.over and len(acts) < decisions:
+            seat = state.actors[0]
+            legal = state.actions(seat)
+            action = bots[seat].choose(state, seat)
+            if len(legal) > 1:
+                mask = np.zeros(game.num_actions, dtype=bool)
+                mask[[game.action_index(a) for a in legal]] = True
+                obs.append(game.encode(state.view(seat)))
+                masks.append(mask)
+                acts.append(game.action_index(action))
+                seats_of.append(seat)
+            state.act(seat, action)
+        final = state.outcome().payoff if state.over else [0.0] * players
+        payoffs.extend(final[s] for s in seats_of[first:])
+        deal += 1
+    return (
+        np.asarray(obs, dtype=np.float32),
+        np.asarray(masks),
+        np.asarray(acts, dtype=np.int64),
+        np.asarray(payoffs, dtype=np.float32),
+    )
+
+
+def teach(model: Any, game: str, players: int, teacher: str, decisions: int, seed: int) -> float:
+    """Behaviour cloning of `teacher` into the model's policy (and its value head): a few
+    epochs of cross-entropy over the legal moves; the final epoch's accuracy."""
+    import torch
+
+    obs, masks, acts, payoffs = demonstrations(game, players, teacher, decisions, seed)
+    policy = model.policy
+    optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)
+    generator = torch.Generator().manual_seed(seed)
+    n, batch, accuracy = len(acts), 256, 0.0
+    tensors = [torch.as_tensor(x) for x in (obs, masks, acts, payoffs)]
+    for _epoch in range(6):
+        right = 0
+        for idx in torch.randperm(n, generator=generator).split(batch):
+            o, m, a, v = (t[idx] for t in tensors)
+            values, log_prob, _ = policy.evaluate_actions(o, a, action_masks=m)
+            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), v)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            with torch.no_grad():
+                right += int((policy.get_distribution(o, m.numpy()).mode() == a).sum())
+        accuracy = right / n
+    return accuracy
