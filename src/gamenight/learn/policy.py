@@ -145,6 +145,8 @@ class LearnedBot:
         legal = state.actions(seat)
         if len(legal) == 1:
             return legal[0]
+        if not legal:
+            raise BadInput(f"seat {seat + 1} has no move to choose now")
         game = self.game
         x = game.encode(state.view(seat)).astype(np.float64)
         out = logits(self.net, x[: self.inputs])

@@ -333,6 +333,8 @@ class BotPolicy:
             state = self.state(counts, history)
             if state is None:
                 continue
+            if DROP not in state.actions(self.seat):  # the rules stop this hand here
+                continue
             self.asked += 1
             choice = self.make_bot().choose(state, self.seat)
             out[hand] = choice if isinstance(choice, float) else float(choice is DROP)
