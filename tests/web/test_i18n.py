@@ -138,6 +138,38 @@ def test_the_lobby_speaks_the_browsers_language_with_no_english_left_and_fits_a_
     assert not page.errors  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(("locale", "lang"), [("de-DE", "de"), ("ru-RU", "ru")])
+def test_the_advanced_settings_speak_the_language_and_fit_a_phone(
+    server: Server, browser: Browser, locale: str, lang: str
+) -> None:
+    """Under "Advanced (designers)" every game's settings: each help text and each choice's
+    words in the page's language (the game's catalogue); the names stay as typed."""
+    page = open_in(browser, locale)
+    lobby_in(page, server, lang)
+    for game in ("arne", "drop-it", "drop-or-stop"):
+        page.click(f'.game-card[data-game="{game}"]')
+        page.wait_for_selector(f'.game-card.chosen[data-game="{game}"]')
+        page.evaluate("document.querySelector('#advanced').open = true")
+        said = page.eval_on_selector_all(
+            "#options small, #options option", "els => els.map((e) => e.textContent).join(' ')"
+        )
+        assert said.strip() and english_left(said, lang) == set(), said
+        assert page.evaluate(OVERFLOW_JS) == []
+    page.click('.game-card[data-game="arne"]')
+    page.evaluate("document.querySelector('#advanced').open = true")
+    reverse = page.locator('#options select[name="reverse_mode"]')
+    assert reverse.locator("option").first.get_attribute("value") == "flip_and_take"
+    assert "reverse_mode" in page.locator("#options").inner_text()  # the name, as typed
+    if lang == "de":
+        assert reverse.locator("option").all_inner_texts() == [
+            "umkehren und als Nächstes ziehen",
+            "nur umkehren",
+        ]
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator("#advanced").screenshot(path=str(SHOTS / "i18n-advanced-de.png"))
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def test_the_header_switches_the_language_and_the_device_remembers_it(
     server: Server, browser: Browser
 ) -> None:

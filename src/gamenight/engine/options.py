@@ -35,6 +35,7 @@ def setting(
     floor: float | None = None,
     served: tuple[Any, ...] | None = None,
     seat: bool = False,
+    labels: dict[Any, str] | None = None,
 ) -> Any:
     """A named option with its default, help and allowed values.
 
@@ -42,6 +43,10 @@ def setting(
     cause); served: the only values a server accepts (e.g. presets, never a file path).
     seat: the value is a seat (the engine's index, from 0) or 'random'; people read and
     type it as a player number from 1 (`player_seat`, `seat_refused`, the lobby's form).
+    labels: a choice -> its name in player words, where a form shows the choices (a choice
+    without one is shown as it is typed). The help and the labels are English, written as
+    literal strings: each game's catalogue has them (i18n/extract.py's `extract_options`)
+    and `gamenight.i18n.options_in` says them in a language.
     """
     meta = {
         "help": help,
@@ -52,6 +57,7 @@ def setting(
         "floor": floor,
         "served": served,
         "seat": seat,
+        "labels": dict(labels or {}),
     }
     return dataclasses.field(default=default, metadata=meta)
 
@@ -206,8 +212,19 @@ def check_untrusted(cls: type, given: dict[str, Any], game: str) -> None:
             )
 
 
+def _labels(field: dataclasses.Field[Any]) -> list[str] | None:
+    """Each choice's name in player words, in the order of the choices (None: no choices)."""
+    choices = field.metadata.get("choices")
+    if not choices:
+        return None
+    named = field.metadata.get("labels") or {}
+    return [named.get(choice, str(choice)) for choice in choices]
+
+
 def describe_options(cls: type) -> list[dict[str, Any]]:
-    """Name, type, default, help and allowed values of every option (for forms and --help)."""
+    """Name, type, default, help and allowed values of every option (for forms and --help),
+    in English (`gamenight.i18n.options_in`: in a language); `labels`: the choices' names
+    in player words, in their order."""
     hints = _hints(cls)
     rows = []
     for f in dataclasses.fields(cls):
@@ -218,6 +235,7 @@ def describe_options(cls: type) -> list[dict[str, Any]]:
                 "default": f.default,
                 "help": f.metadata.get("help", ""),
                 "choices": list(f.metadata["choices"]) if f.metadata.get("choices") else None,
+                "labels": _labels(f),
                 "min": f.metadata.get("min"),
                 "max": f.metadata.get("max"),
                 "ceiling": ceiling_of(f),

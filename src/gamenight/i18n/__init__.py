@@ -173,6 +173,25 @@ def rules_in(rules: Any, package: str, lang: str | None = None) -> Any:
     )
 
 
+def options_in(
+    rows: list[dict[str, Any]], package: str, lang: str | None = None
+) -> list[dict[str, Any]]:
+    """A game's options as `describe_options` gives them, in `lang`: each help text and each
+    choice's label from the game's catalogue; names, values and bounds unchanged (they are
+    what a person types)."""
+    tr = translations(lang or current(), package).gettext
+
+    def said(row: dict[str, Any]) -> dict[str, Any]:
+        labels = row.get("labels")
+        return {
+            **row,
+            "help": tr(row["help"]) if row.get("help") else row.get("help", ""),
+            "labels": [tr(label) for label in labels] if labels else labels,
+        }
+
+    return [said(row) for row in rows]
+
+
 def tutorial_in(tutorial: Any, package: str, lang: str | None = None) -> Any:
     """A game's guided first game (engine/tutorial.py's `Tutorial`) in `lang`: its title,
     intro, outro, seats' names and every step's sentences from the game's catalogue; the

@@ -8,6 +8,9 @@ games-babel.cfg as `gamenight.i18n.extract.<function>`):
 - `extract_spec`: the player-facing words of a game's SPEC (its pitch and length).
 - `extract_tutorial`: a game's guided first game (its `tutorial.py`, data): the title,
   intro, outro and seats' names of its `Tutorial`, and each `Step`'s sentences.
+- `extract_options`: a game's options (its `options.py`): each `setting(...)`'s help text
+  and its choices' labels, which the lobby and `gamenight options` show; then any `_()`
+  of the module, as Babel's Python extraction finds them.
 
 Each yields Babel's (lineno, funcname, message, comments).
 """
@@ -15,6 +18,7 @@ Each yields Babel's (lineno, funcname, message, comments).
 from __future__ import annotations
 
 import ast
+import io
 from collections.abc import Collection, Iterator, Mapping
 from html.parser import HTMLParser
 from typing import IO, Any
@@ -154,3 +158,50 @@ def extract_tutorial(
                 if isinstance(value, ast.Constant) and isinstance(value.value, str):
                     note = f"tutorial {kind.lower()}: {word.arg}"
                     yield value.lineno, None, value.value, [note]
+
+
+def _setting_words(call: ast.Call) -> Iterator[tuple[ast.expr, str]]:
+    """(node, what it is) of the words a person reads of one `setting(...)` call."""
+    helps = [word.value for word in call.keywords if word.arg == "help"]
+    helps += call.args[1:2]
+    for node in helps:
+        yield node, "help"
+    for word in call.keywords:
+        if word.arg == "labels":
+            if not isinstance(word.value, ast.Dict):
+                raise ValueError(f"line {word.value.lineno}: labels must be a dict literal")
+            for key, value in zip(word.value.keys, word.value.values, strict=True):
+                choice = key.value if isinstance(key, ast.Constant) else "?"
+                yield value, f"label of the choice {choice!r}"
+
+
+def extract_options(
+    fileobj: IO[bytes],
+    keywords: Collection[str],
+    comment_tags: Collection[str],
+    options: Mapping[str, Any],
+) -> Iterator[Found]:
+    """Every help text and choice label of a game's `setting(...)` calls (a text that is
+    not a literal string cannot be in a catalogue: it is refused, naming its line), then
+    the module's `_()` calls."""
+    from babel.messages import extract
+
+    python: Any = extract.extract_python  # (its stub's types are not what it yields)
+    source = fileobj.read()
+    tree = ast.parse(source.decode(options.get("encoding", "utf-8")))
+    owner: dict[int, str] = {}  # a setting call -> the name of the option it declares
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+            owner[id(node.value)] = node.target.id
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setting"):
+            continue
+        name = owner.get(id(node), "?")
+        for value, what in _setting_words(node):
+            if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+                raise ValueError(
+                    f"option {name!r} (line {value.lineno}): its {what} must be a literal "
+                    "string to be translated"
+                )
+            yield value.lineno, None, value.value, [f"game option {name!r}: {what}"]
+    yield from python(io.BytesIO(source), keywords, comment_tags, options)

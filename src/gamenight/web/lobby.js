@@ -81,7 +81,8 @@ function optionInput(o, value) {
   const shown = value === null || value === undefined ? "" : Array.isArray(value) ? value.join(",") : String(value);
   let input;
   if (o.seat) input = el("select", { name: o.name, "data-seat-option": "true", "data-value": shown });
-  else if (o.choices) input = el("select", { name: o.name }, o.choices.map((c) => el("option", { value: String(c), selected: String(c) === shown }, String(c))));
+  // (a choice's words come from the server in the page's language, `labels`; its value is what is sent)
+  else if (o.choices) input = el("select", { name: o.name }, o.choices.map((c, i) => el("option", { value: String(c), selected: String(c) === shown }, o.labels ? o.labels[i] : String(c))));
   else if (o.type === "bool") input = el("select", { name: o.name }, ["true", "false"].map((c) => el("option", { value: c, selected: shown === c }, c === "true" ? t("yes") : t("no"))));
   else {
     const numeric = o.type === "int" || o.type === "float";
@@ -143,7 +144,9 @@ function drawForm() {
   for (const input of $("#player-options").querySelectorAll("[name]")) input.dataset.kind = "option";
   // Everything else: designers only
   const adv = game.options.filter((o) => o.name !== "players" && !own.has(o.name) && !variantNames.has(o.name) && !game.file_options.includes(o.name));
-  $("#options").replaceChildren(...adv.map((o) => el("label", { class: "opt", title: o.help }, o.name, optionInput(o, o.default), el("small", {}, o.help))));
+  // Each setting by its name as typed (`gamenight play --option NAME=...`), with its help in
+  // the page's language (the server says it so, from the game's catalogue).
+  $("#options").replaceChildren(...adv.map((o) => el("label", { class: "opt", title: o.help }, el("code", {}, o.name), optionInput(o, o.default), el("small", {}, o.help))));
   $("#reaction-opt").hidden = $("#hold-opt").hidden = !game.windows;
   $("#advanced").open = false;
   drawSeats();

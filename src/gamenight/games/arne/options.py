@@ -73,11 +73,13 @@ class Options:
         "normal",
         "normal: highest wins; losing: lowest wins (A43, 7.2)",
         choices=("normal", "losing"),
+        labels={"normal": "normal game", "losing": "losing game"},
     )
     variant: str = setting(
         "standard",
         "standard, dummy (7.3) or team (7.4) game",
         choices=("standard", "dummy", "team"),
+        labels={"standard": "standard game", "dummy": "dummy game", "team": "team game"},
     )
     learning: bool = setting(False, "learning game: only the cards marked 1 (7.5, 2.6)")
     hand_size: int = setting(8, "cards dealt to each player (A4)", min=1)
@@ -92,6 +94,7 @@ class Options:
         "choose_in_seat_order",
         "players choose colours in seat order, or they are dealt (A3)",
         choices=("choose_in_seat_order", "random"),
+        labels={"choose_in_seat_order": "chosen in seat order", "random": "dealt at random"},
     )
     first_seat: int | str = setting(
         0, "the player who begins the first game, or 'random' (A5, A55)", seat=True
@@ -100,6 +103,7 @@ class Options:
         "flip_and_take",
         "REVERSE: turn direction and move next, or only turn (A14, Q4)",
         choices=("flip_and_take", "flip"),
+        labels={"flip_and_take": "turn and play next", "flip": "only turn"},
     )
     two_player_reverse_as_stop: bool = setting(
         True, "with 2 players and reverse_mode=flip, REVERSE works like STOP (A14)"
@@ -110,6 +114,7 @@ class Options:
         "target_choice",
         "who picks the demanded cards (A24, A25, Q8)",
         choices=("target_choice", "random"),
+        labels={"target_choice": "the player asked picks", "random": "at random"},
     )
     chameleon_same_colour_allowed: bool = setting(
         False, "a chameleon may carry a card into a display of its own colour (A31, Q10)"
@@ -118,18 +123,25 @@ class Options:
         "minus200_only",
         "chameleon pairs allowed in the final round (A41, Q11)",
         choices=("minus200_only", "all", "none"),
+        labels={"minus200_only": "only with a -200", "all": "all", "none": "none"},
     )
     dummy_deck_player_count: str = setting(
         "players_plus_one",
         "deck of the dummy game: for players + 1 or for players (A49)",
         choices=("players_plus_one", "players"),
+        labels={"players_plus_one": "for players + 1", "players": "for the players"},
     )
     dummy_thief_allowed: bool = setting(True, "a THIEF may take from the dummy display (A29)")
     dummy_reverse_in_final_round: bool = setting(
         False, "REVERSE may take the dummy in the final round (A52, Q16)"
     )
     team_open_hands: bool = setting(False, "team-mates see each other's hands (A47)")
-    tie_rule: str = setting("shared", "equal best scores share the win (A43)", choices=("shared",))
+    tie_rule: str = setting(
+        "shared",
+        "equal best scores share the win (A43)",
+        choices=("shared",),
+        labels={"shared": "a shared win"},
+    )
     series_games: int = setting(
         1, "games in a series, first seat rotating (A55)", min=1, max=50, ceiling=10
     )

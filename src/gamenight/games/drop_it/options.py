@@ -25,6 +25,7 @@ class Options:
         "color",
         "edge faces: color (D7), shape (V1) or none (easy, V2)",
         choices=("color", "shape", "none"),
+        labels={"color": "color edges", "shape": "shape edges", "none": "no edge marks"},
     )
     jokers: bool = setting(False, "joker variant: 2 per side, 3 points each if unused (V3)")
     board: str = setting(

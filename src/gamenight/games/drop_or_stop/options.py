@@ -14,9 +14,11 @@ class Options:
     """Every named setting of the spec (§2.3, R12a, R34)."""
 
     players: int = setting(3, "number of players (R1)", min=1, max=12)
+    # (a help text is a literal, so each catalogue has it; tests/server/test_option_texts.py checks
+    # that it names every preset)
     deck: str = setting(
         "standard",
-        f"deck preset ({', '.join(PRESETS)}) or the path of a JSON deck file (§2.2)",
+        "deck preset (standard, descending, 1to6) or the path of a JSON deck file (§2.2)",
         served=tuple(PRESETS),
     )
     target: int = setting(

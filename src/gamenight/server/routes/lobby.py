@@ -169,16 +169,17 @@ def _learn(name: str) -> dict[str, Any] | None:
 @router.get("/api/games")
 async def list_games(request: Request) -> list[dict[str, Any]]:
     from gamenight.bots import LEVELS, PARAMETER_CEILINGS
-    from gamenight.i18n import game_text
+    from gamenight.i18n import game_text, options_in
     from gamenight.server.language import request_language
 
-    lang = request_language(request)  # the pitch and length in the page's language
+    lang = request_language(request)  # the pitch, length and options in the page's language
     out = []
     for name in games():
-        options = describe_options(game_class(name).Options)
+        package = spec(name).package
+        options = options_in(describe_options(game_class(name).Options), package, lang)
         shown = spec(name).to_json()
         for word in ("pitch", "length"):
-            shown[word] = game_text(spec(name).package, shown[word], lang)
+            shown[word] = game_text(package, shown[word], lang)
         out.append(
             {
                 **shown,
