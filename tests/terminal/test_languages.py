@@ -53,6 +53,31 @@ def test_options_and_bots_in_russian_plural_forms_included() -> None:
     assert "Optionen von arne" in options.stdout and "Vorgabe" in options.stdout
 
 
+def test_every_options_help_in_the_terminals_language() -> None:
+    """Issue 46, item 4: `gamenight options GAME` says what each option means in LANG's
+    language (the game's catalogue); the names and values are still typed in English."""
+
+    def wide(lang: str, *argv: str) -> subprocess.CompletedProcess[str]:
+        env = environment(LANG=lang, LC_ALL="", LC_MESSAGES="", LANGUAGE="", COLUMNS="400")
+        return subprocess.run(
+            [*GAMENIGHT, *argv], env=env, capture_output=True, text=True, timeout=120, check=True
+        )
+
+    options = wide("ru_RU.UTF-8", "options", "drop-or-stop")
+    flat = " ".join(options.stdout.split())
+    assert "наибольшая сумма без перелива (TARGET)" in flat, options.stdout
+    assert "номер игрока (1 — первый игрок) или random" in flat
+    assert "target" in flat and "first_start_seat" in flat
+    assert "the highest total" not in flat and "number of players" not in flat
+    german = wide("de_DE.UTF-8", "options", "arne")
+    flat = " ".join(german.stdout.split())
+    assert "Richtungswechsel: die Richtung umkehren" in flat, german.stdout
+    assert "(Strohmann-Spiel: 2-5; Teamspiel: 4-12, gerade)" in flat  # the players' row
+    assert "dummy variant" not in flat and "team variant" not in flat
+    teams = wide("nl_NL.UTF-8", "games")
+    assert "2-4 (met teams: 2-6)" in teams.stdout, teams.stdout
+
+
 def test_a_typed_unavailable_move_is_refused_in_german() -> None:
     """Issue 46 item 3: the rules' reason in LANG's language (the game's catalogue), the
     piece's name from the platform's."""

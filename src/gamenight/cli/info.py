@@ -17,9 +17,9 @@ from gamenight.cli.output import STOPPED, fail, interrupted, show
 from gamenight.cli.root import app
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import build_options, describe_options
-from gamenight.engine.registry import game_class, games, load, options_class
+from gamenight.engine.registry import game_class, games, load, options_class, spec
 from gamenight.games.terminal_text import shown_as
-from gamenight.i18n import _, ngettext
+from gamenight.i18n import _, game_text, ngettext, options_in
 
 GameName = Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")]
 MOST_PLAYERS = 12  # the counts of players asked about: 1 to this
@@ -83,10 +83,19 @@ def variants(name: str, rows: list[dict[str, Any]] | None = None) -> list[Varian
     return found
 
 
+def _variant_words(name: str, variant: Variant) -> str:
+    """A variant's label in the terminal's language: "with teams" in the platform's words,
+    "dummy variant" as the game's own catalogue says it (its terminal table names it)."""
+    ((option, value),) = variant.options.items()
+    if value is True:
+        return _("with {option}").format(option=option)
+    return game_text(spec(name).package, variant.label)
+
+
 def _player_counts(name: str, rows: list[dict[str, Any]]) -> str:
     """ "2-6 (dummy variant: 2-5; team variant: 4-12, even)"."""
     base, *others = variants(name, rows)
-    shown = "; ".join(f"{v.label}: {_ranges(v.counts)}" for v in others)
+    shown = "; ".join(f"{_variant_words(name, v)}: {_ranges(v.counts)}" for v in others)
     return _ranges(base.counts) + (f" ({shown})" if shown else "")
 
 
@@ -108,7 +117,7 @@ def list_games() -> None:
 
 def _allowed(row: dict[str, Any]) -> str:
     if row.get("seat"):  # the engine's seat index, typed and read as a player number
-        return "a player number (1: the first player), or random"
+        return _("a player number (1: the first player), or random")
     if row["choices"]:
         return ", ".join(map(str, row["choices"]))
     if row["min"] is not None:
@@ -142,16 +151,17 @@ def show_options(game: GameName) -> None:
         rows = describe_options(options_class(game))
     except BadInput as err:
         raise fail(str(err)) from err
+    said = options_in(rows, spec(game).package)  # the help texts in the terminal's language
     title = _("{game} options").format(game=game)
     table = Table(_("option"), _("default"), _("allowed"), _("meaning"), title=title)
-    for r in rows:
+    for r, words in zip(rows, said, strict=True):
         # players: the counts the game accepts (asked, as `games` does), not the option's
         # outer bounds (Drop or Stop's players said "1 to 12" where the game takes 2-4)
         allowed = _player_counts(game, rows) if r["name"] == "players" else _allowed(r)
         default = r["default"]
         if r.get("seat") and isinstance(default, int):
             default += 1  # player 1 is seat 0
-        table.add_row(r["name"], _shown(default), allowed, shown_as(r["help"]))
+        table.add_row(r["name"], _shown(default), allowed, shown_as(words["help"]))
     show(table)
 
 
