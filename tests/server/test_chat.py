@@ -131,3 +131,17 @@ def test_clean_text_never_keeps_control_characters(text: str) -> None:
         return
     assert 0 < len(line) <= MAX_CHARS and line == line.strip()
     assert not any(ord(c) < 32 or c in "\u202e\u200b\ufeff" for c in line)
+
+
+def test_a_refused_line_is_said_in_the_tables_language(client: TestClient) -> None:
+    """Issue 46: the chat's own refusals (too long, no words) in the socket's language, the
+    numbers filled in; they were passed through in English."""
+    tid, a, _ = seated(client)
+    german = {**cookie(tid, a), "accept-language": "de-DE,de;q=0.9"}
+    with client.websocket_connect(f"/ws/tables/{tid}", headers=german) as wa:
+        next_of(wa, "chat")
+        wa.send_json({"type": "chat", "text": "x" * (MAX_CHARS + 1)})
+        reason = next_of(wa, "chat_refused")["reason"]
+        assert reason == f"eine Chatzeile hat höchstens {MAX_CHARS} Zeichen (diese hat 301)"
+        wa.send_json({"type": "chat", "text": " \u200b "})
+        assert next_of(wa, "chat_refused")["reason"] == "eine Chatzeile braucht ein paar Worte"

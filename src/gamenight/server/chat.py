@@ -24,6 +24,7 @@ from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, 
 
 from gamenight.engine.core import BadInput
 from gamenight.i18n import N_
+from gamenight.i18n.refusals import said
 from gamenight.server.db import Store, metadata, token_hash
 from gamenight.server.limits import TokenBucket
 from gamenight.server.names import invisible
@@ -63,9 +64,10 @@ chat_lines = Table(
 
 def clean_text(text: Any) -> str:
     """One chat line as plain text: control and format characters dropped, runs of blank
-    space made one space. BadInput says what is wrong (empty, too long, not text)."""
+    space made one space. BadInput says what is wrong (empty, too long, not text), its
+    argument a `Reason` of the platform's catalogue (said in the reader's language)."""
     if not isinstance(text, str):
-        raise BadInput("a chat line must be text")
+        raise BadInput(said(N_("a chat line must be text")))
     kept = []
     for ch in text:
         cat = unicodedata.category(ch)
@@ -75,9 +77,15 @@ def clean_text(text: Any) -> str:
             kept.append(ch)
     line = " ".join("".join(kept).split())
     if not line:
-        raise BadInput("a chat line needs some words")
+        raise BadInput(said(N_("a chat line needs some words")))
     if len(line) > MAX_CHARS:
-        raise BadInput(f"a chat line is at most {MAX_CHARS} characters (this one has {len(line)})")
+        raise BadInput(
+            said(
+                N_("a chat line is at most {most} characters (this one has {count})"),
+                most=MAX_CHARS,
+                count=len(line),
+            )
+        )
     return line
 
 
@@ -237,7 +245,7 @@ class Chat:
             try:
                 text = clean_text(text)
             except BadInput as err:
-                raise Refused(str(err)) from err
+                raise Refused(err.args[0]) from err  # its Reason: translated where said
         room = await self.room(table)
         if seat in room.muted:
             raise Refused(N_("the table's owner has muted you in the chat"))

@@ -17,6 +17,8 @@ import functools
 import unicodedata
 from typing import Any
 
+from gamenight.i18n import N_
+
 MAX_DISPLAY = 40  # characters of a seat's display name (table_store.join cuts there too)
 # Unicode categories never allowed in a name: controls, format characters (zero-width
 # joiners and spaces, bidi embeddings and overrides), surrogates, private use, unassigned,
@@ -28,7 +30,8 @@ PAIRS = (("rn", "m"), ("vv", "w"))
 
 
 class BadName(ValueError):
-    """A name that is refused; the message is one line for the person."""
+    """A name that is refused; the message is one line for the person, marked `N_`: the
+    refusal (routes/common.seat_name) says it in the reader's language."""
 
 
 @functools.cache
@@ -90,14 +93,14 @@ def hidden_characters(text: str) -> bool:
 def display_name(name: Any) -> str:
     """A seat's display name as it will be shown (spaces tidied), or BadName."""
     if not isinstance(name, str):
-        raise BadName("'name' must be text")
+        raise BadName(N_("'name' must be text"))
     if hidden_characters(name.replace("\t", " ").replace("\n", " ").replace("\r", " ")):
         raise BadName(
-            "a name may not hold control, zero-width or right-to-left override characters"
+            N_("a name may not hold control, zero-width or right-to-left override characters")
         )
     tidy = " ".join(name.split())[:MAX_DISPLAY]
     if not tidy:
-        raise BadName("a display name is needed to take a seat")
+        raise BadName(N_("a display name is needed to take a seat"))
     if not skeleton(tidy):
-        raise BadName("a name needs at least one letter or digit")
+        raise BadName(N_("a name needs at least one letter or digit"))
     return tidy

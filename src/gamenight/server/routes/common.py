@@ -230,8 +230,12 @@ def refuse_cleanly(app: FastAPI) -> None:
 
     @app.exception_handler(BadInput)
     async def _bad(request: Request, err: BadInput) -> JSONResponse:
+        # A sentence of the platform's catalogue (a Reason, or a fixed sentence marked N_
+        # where it is written: a body's field of the wrong type) in the request's language;
+        # one the catalogue lacks (an option's bounds, with its values) as it is.
         log.info("refused %s %s: %s", request.method, request.url.path, err)
-        return error(str(err), 400)
+        said = err.args[0] if err.args and isinstance(err.args[0], str) else str(err)
+        return error(translate(Refused(said).reason, request_language(request)), 400)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, err: RequestValidationError) -> JSONResponse:
