@@ -24,9 +24,25 @@ def test_shipped_policy_plays_legal_games(name, players):
 def test_a_missing_policy_is_a_clear_error():
     with pytest.raises(BadInput, match="no learned policy for 3 players; shipped: 2"):
         layers("arne", 3)
-    assert "drop-it" not in shipped_games()
-    with pytest.raises(BadInput, match="has no bot 'learned'"):
-        bots.make_seat("bot:learned", load("drop-it"), 0)
+    with pytest.raises(BadInput, match="no learned policy for 7 players"):
+        layers("arne", 7)
+
+
+def test_every_game_seats_a_trained_file(tmp_path, monkeypatch):
+    """`gamenight train GAME` says "play it with bot:learned?path=FILE": that must work for
+    a game that ships no policy of its own (drop-it's self-play failed: "has no bot
+    'learned'"), and without a file such a game says so in one line."""
+    from gamenight.learn import policy
+
+    game = load("drop-it", players=2)
+    net = _stop_net(game, logits=np.zeros(game.num_actions))
+    path = tmp_path / "mine.npz"
+    np.savez(path, **net)
+    seat = bots.make_seat(f"bot:learned?path={path}", game, 0)
+    assert play(game, [seat, bots.make_seat("bot:random", game, 1)], seed=2).over
+    monkeypatch.setattr(policy, "policy_path", lambda name: tmp_path / "none.npz")
+    with pytest.raises(BadInput, match=r"drop-it ships no learned policy; train one"):
+        bots.make_seat("bot:learned", game, 0)
 
 
 def test_numpy_inference_matches_the_trained_network(tmp_path):

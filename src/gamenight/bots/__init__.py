@@ -126,11 +126,12 @@ def _load_entry_points() -> None:
     """Once per process: the bots installed packages declare."""
     from importlib.metadata import entry_points
 
-    from gamenight.learn.policy import LearnedBot, shipped_games
+    from gamenight.learn.policy import LearnedBot
 
     _LOADING.append(True)
     try:
-        register("learned", LearnedBot, shipped_games())  # the shipped trained policies
+        # every game: a game's shipped policies, or any game's trained file (path=...)
+        register("learned", LearnedBot)
         register("openspiel-ismcts", openspiel_ismcts)
         _take_passed()
         for point in entry_points(group=ENTRY_POINT_GROUP):

@@ -79,7 +79,10 @@ def layers(
     if path is None or str(path) == "":
         path = policy_path(game_name)
         if not path.is_file():
-            raise BadInput(f"{game_name} ships no learned policy")
+            raise BadInput(
+                f"{game_name} ships no learned policy; train one (gamenight train "
+                f"{game_name}) and seat bot:learned?path=FILE"
+            )
         source = game_name
     else:
         path = Path(path)
