@@ -385,3 +385,24 @@ def test_the_account_and_profile_pages_speak_dutch_on_a_phone(
     text = page.locator("body").inner_text()
     assert "0 afgelopen spellen" in text and english_left(text, "nl") == set(), text
     assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang", "written"),
+    [("de-DE", "de", "0,7 · 12,5"), ("nl-NL", "nl", "0,7 · 12,5"), ("en-US", "en", "0.7 · 12.5")],
+)
+def test_decimal_numbers_are_written_as_the_language_writes_them(
+    server: Server, browser: Browser, locale: str, lang: str, written: str
+) -> None:
+    """A German table said "noch 0.7 s zum Antworten": the countdown, the coach's odds and
+    points, and the ratings go through one helper that writes the page's language."""
+    page = open_in(browser, locale)
+    lobby_in(page, server, lang)
+    said = page.evaluate(
+        "import('/static/common.js').then(m => `${m.fixed(0.7, 1)} · ${m.fixed(12.5, 1)}`)"
+    )
+    assert said == written
+    web = Path(__file__).resolve().parents[2] / "src" / "gamenight" / "web"
+    shown = re.compile(r"(left|value|margin|points|rating|mu|sigma)\)?\.toFixed\(")
+    for script in [*web.glob("*.js"), *web.glob("games/*.js")]:  # no number shown raw
+        assert not shown.search(script.read_text()), script.name

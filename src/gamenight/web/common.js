@@ -74,6 +74,9 @@ export function seatWords(seat) {
 /** A number as the page's language writes it. */
 export function number(n, options = {}) { return new Intl.NumberFormat(lang, options).format(n); }
 
+/** `n` with `digits` decimals, as the page's language writes them ("0,7" in German). */
+export function fixed(n, digits) { return number(n, { minimumFractionDigits: digits, maximumFractionDigits: digits }); }
+
 function oneSpace(text) { return text.split(/\s+/).filter(Boolean).join(" "); }
 
 const SHOWN_ATTRIBUTES = ["title", "placeholder", "aria-label", "alt"];

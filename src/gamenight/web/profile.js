@@ -1,6 +1,6 @@
 // Accounts, profiles and leaderboards: /account, /players/NAME, /leaderboard/GAME.
 // Every piece of data reaches the page as a text node (el() builds nodes, never HTML).
-import { $, api, el, when, initLanguage, t, tn } from "/static/common.js";
+import { $, api, el, fixed, when, initLanguage, t, tn } from "/static/common.js";
 
 const path = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 
@@ -108,8 +108,8 @@ async function accountPage() {
 // A newcomer's rating (mu - 3 sigma) is near zero or below: shown as the estimate with a
 // "?" until it is settled, as lichess does (accounts.PROVISIONAL_GAMES).
 function ratingCell(r) {
-  if (!r.provisional) return el("td", {}, r.rating.toFixed(1));
-  return el("td", { title: t("provisional: too few rated games to be sure") }, `${r.mu.toFixed(1)}?`);
+  if (!r.provisional) return el("td", {}, fixed(r.rating, 1));
+  return el("td", { title: t("provisional: too few rated games to be sure") }, `${fixed(r.mu, 1)}?`);
 }
 
 async function profilePage(name) {
@@ -125,7 +125,7 @@ async function profilePage(name) {
   $("#profile-summary").textContent = tn("{n} finished game · playing since {since}", "{n} finished games · playing since {since}", p.games_played, { since: when(p.since) });
   const ratings = $("#profile-ratings tbody");
   ratings.replaceChildren(...(p.ratings.length ? p.ratings.map((r) => el("tr", {},
-    el("td", {}, r.title), ratingCell(r), el("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`),
+    el("td", {}, r.title), ratingCell(r), el("td", {}, `${fixed(r.mu, 1)} ± ${fixed(r.sigma, 1)}`),
     el("td", {}, String(r.games)), el("td", {}, el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}` }, t("leaderboard"))),
   )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, t("No rated games yet.")))]));
   const recent = $("#profile-recent tbody");
@@ -155,14 +155,14 @@ async function leaderboardPage(game) {
   const ranked = b.players.filter((r) => !r.provisional);
   const provisional = b.players.filter((r) => r.provisional);
   $("#board tbody").replaceChildren(...(ranked.length ? ranked.map((r) => el("tr", {},
-    el("td", {}, String(r.place)), playerCell(r), el("td", {}, r.rating.toFixed(1)),
-    el("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`), el("td", {}, String(r.games)),
+    el("td", {}, String(r.place)), playerCell(r), el("td", {}, fixed(r.rating, 1)),
+    el("td", {}, `${fixed(r.mu, 1)} ± ${fixed(r.sigma, 1)}`), el("td", {}, String(r.games)),
   )) : [el("tr", {}, el("td", { colspan: "5", class: "muted" }, t("Nobody is ranked yet.")))]));
   const n = b.provisional_games;
   $("#provisional").hidden = !provisional.length;
   $("#provisional-note").textContent = t("Fewer than {n} rated games: not ranked yet. A newcomer's rating (μ − 3σ) is near zero or below until the uncertainty σ shrinks, so these players are listed apart, by their skill estimate μ, and join the ranking after {n} rated games.", { n });
   $("#board-provisional tbody").replaceChildren(...provisional.map((r) => el("tr", {},
-    playerCell(r), el("td", {}, `${r.mu.toFixed(1)}?`), el("td", {}, `± ${r.sigma.toFixed(1)}`), el("td", {}, String(r.games)))));
+    playerCell(r), el("td", {}, `${fixed(r.mu, 1)}?`), el("td", {}, `± ${fixed(r.sigma, 1)}`), el("td", {}, String(r.games)))));
 }
 
 await initLanguage();  // the page's language first: everything below is drawn in it

@@ -1,4 +1,4 @@
-import { api, connect, el, $, toast, initLanguage, language, seatWords, t, tn, N_ } from "/static/common.js";
+import { api, connect, el, $, fixed, toast, initLanguage, language, seatWords, t, tn, N_ } from "/static/common.js";
 import { chatMessage, chatOffline, chatState, initChat } from "/static/chat.js";
 import { initTurnSignal, turnSignal } from "/static/turn-signal.js";
 import { initShared, sharedState } from "/static/shared-screen.js";
@@ -358,10 +358,10 @@ function drawTimer(msg) {
   const tick = () => {
     const left = Math.max(0, msg.deadline - (Date.now() / 1000 - skew));
     const clocked = msg.table.settings && msg.table.settings.clock_turn;  // a turn clock, not a window's countdown
-    $("#timer-text").textContent = clocked ? t("{who}: {time} left on the clock", { who, time: clockText(left) }) : t("{who}: {seconds} s left to answer", { who, seconds: left.toFixed(left < 10 ? 1 : 0) });
+    $("#timer-text").textContent = clocked ? t("{who}: {time} left on the clock", { who, time: clockText(left) }) : t("{who}: {seconds} s left to answer", { who, seconds: fixed(left, left < 10 ? 1 : 0) });
     $("#timer-bar").style.width = `${(100 * left) / total}%`;
     const inBanner = document.getElementById("window-timer");
-    if (inBanner) inBanner.textContent = ` ${left.toFixed(left < 10 ? 1 : 0)} s`;
+    if (inBanner) inBanner.textContent = ` ${fixed(left, left < 10 ? 1 : 0)} s`;
   };
   tick();
   timerHandle = setInterval(tick, 250);

@@ -1,6 +1,6 @@
 // Drop It: aim along the top (mouse or keys), rotate (wheel or keys), drop; the fall is
 // animated from the server's trajectory frames and the result is explained.
-import { api, el, svg, t, tn, N_ } from "/static/common.js";
+import { api, el, fixed, svg, t, tn, N_ } from "/static/common.js";
 import { coachAdvice, coachPanel } from "/static/games/coach.js";
 import { playingUntil } from "/static/moment.js";
 import { showRule } from "/static/rules.js";
@@ -197,7 +197,7 @@ function dropWords(a) { return t("{piece} at {x} mm, turned {angle}°", { piece:
 export function reviewWords(advice, played) {
   const joker = (a) => (a.spend ? t("Spend the joker") : t("Keep the joker"));
   if (advice.joker) return { played: joker(played), options: [joker(advice.joker)] };
-  return { played: dropWords(played), options: advice.options.map((o) => `${dropWords(o.action)} — ${t("{points} points expected", { points: o.points.toFixed(1) })}`) };
+  return { played: dropWords(played), options: advice.options.map((o) => `${dropWords(o.action)} — ${t("{points} points expected", { points: fixed(o.points, 1) })}`) };
 }
 
 /** The coach's words: each drop with its expected points; a button aims it for you. */
@@ -208,7 +208,7 @@ function coachDrops(advice) {
     const a = o.action;
     const words = dropWords(a);
     list.append(el("li", { class: `odds${i === 0 ? " best" : ""}`, "data-rank": i + 1 },
-      el("strong", {}, words), ` — ${t("{points} points expected", { points: o.points.toFixed(1) })} `,
+      el("strong", {}, words), ` — ${t("{points} points expected", { points: fixed(o.points, 1) })} `,
       el("button", { type: "button", class: "coach-aim", "aria-label": t("aim {drop}", { drop: words }),
         onclick: () => { aim = { piece: a.piece, x: a.x, angle: a.angle }; armed = false; draw(); } }, t("aim here"))));
   }

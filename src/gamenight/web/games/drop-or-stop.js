@@ -1,5 +1,5 @@
 // Drop or Stop: your hidden hand (peek), everyone's face-up drops, DROP / STOP, the reveal.
-import { el, svg, t, tn } from "/static/common.js";
+import { el, fixed, svg, t, tn } from "/static/common.js";
 import { coachPanel } from "/static/games/coach.js";
 import { playingUntil, reducedMotion } from "/static/moment.js";
 
@@ -34,7 +34,7 @@ function cardSvg(id, cards, { back = false, small = false, note = "", fresh = fa
 }
 
 /** "41.2%", or "41.2 ±1.3%" for an estimate with its 95% margin. */
-function odds(o) { return `${(100 * o.value).toFixed(1)}${o.margin ? ` ±${(100 * o.margin).toFixed(1)}` : ""}%`; }
+function odds(o) { return `${fixed(100 * o.value, 1)}${o.margin ? ` ±${fixed(100 * o.margin, 1)}` : ""}%`; }
 
 /** The coach's numbers: the chance to win the round if you drop or stop (exact, or estimated). */
 function coachOdds(advice) {
