@@ -226,12 +226,13 @@ def demonstrations(
             seat = state.actors[0]
             legal = state.actions(seat)
             action = bots[seat].choose(state, seat)
-            if len(legal) > 1:
-                mask = np.zeros(game.num_actions, dtype=bool)
-                mask[[game.action_index(a) for a in legal]] = True
+            index = game.action_index(action)  # (an off-grid move: its nearest grid point)
+            mask = np.zeros(game.num_actions, dtype=bool)
+            mask[[game.action_index(a) for a in legal]] = True
+            if len(legal) > 1 and mask[index]:
                 obs.append(game.encode(state.view(seat)))
                 masks.append(mask)
-                acts.append(game.action_index(action))
+                acts.append(index)
                 seats_of.append(seat)
             state.act(seat, action)
         final = state.outcome().payoff if state.over else [0.0] * players
