@@ -96,14 +96,20 @@ def judge(
     deals: mean payoff, its 95% half-width over games, and the share of games it won."""
     from gamenight.bots import make_seat
     from gamenight.engine import load, play
+    from gamenight.engine.seeds import derive_seed
     from gamenight.sim.runner import normal_interval
 
     table = load(game, players=players)
     payoffs, wins = [], 0.0
     for i in range(games):
         seat = i % players
-        seats = [
-            make_seat(f"bot:learned?path={policy}" if s == seat else against, table, seed + s)
+        seats = [  # (every game its own bot seeds: Drop It deals nothing, so a game with
+            # the same seeds is the same game, and 20 "games" were 2)
+            make_seat(
+                f"bot:learned?path={policy}" if s == seat else against,
+                table,
+                derive_seed(seed, "judge", i, s),
+            )
             for s in range(players)
         ]
         state = play(table, seats, seed=seed * 100_003 + i)
