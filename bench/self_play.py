@@ -111,7 +111,7 @@ def main() -> None:
         hard = levels("arne", players)["hard"]
         report(
             f"learned_vs_hard_arne_{players}p",
-            duel("arne", players, "bot:learned", hard, max(20, deals // 5)),
+            duel("arne", players, "bot:learned", hard, max(10, deals // 10)),
             None,
             hard=hard,
         )
