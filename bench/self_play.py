@@ -11,8 +11,9 @@
   budget (the table's `hard` seat at that size), as context.
 - `learned_vs_exact_dos_2p`: Drop or Stop at 2 players, learned against `exact` (the
   `hard` seat), seats swapped per deal; goal >= 50%.
-- `learned_vs_<medium>_arne_{3..6}p` and `learned_vs_planner_drop_it_2p`: the self-play
-  policies (shipped this issue) against the level they stand beside, as context.
+- `learned_vs_<medium>_arne_{3..6}p` and `learned_vs_random_drop_it_2p`: the self-play
+  policies (shipped this issue) against the level they stand beside, and Arne's against
+  `random` too, as context.
 """
 
 from __future__ import annotations
@@ -118,7 +119,7 @@ def main() -> None:
     if "dos2" in only:
         result = duel("drop-or-stop", 2, "bot:learned", "bot:exact", deals)
         report("learned_vs_exact_dos_2p", result, 0.50, deals=deals)
-    for players in (3, 5, 6):
+    for players in (3, 4, 5, 6):
         if f"arne{players}" in only:
             medium = "bot:greedy"
             report(
@@ -126,6 +127,13 @@ def main() -> None:
                 duel("arne", players, "bot:learned", medium, deals),
                 None,
                 deals=deals,
+            )
+            quarter = max(10, deals // 4)
+            report(
+                f"learned_vs_random_arne_{players}p",
+                duel("arne", players, "bot:learned", "bot:random", quarter),
+                None,
+                deals=quarter,
             )
     if "dropit2" in only:
         small = max(10, deals // 10)
