@@ -31,11 +31,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import gymnasium
 import numpy as np
 
 from gamenight.engine.core import BadInput
-from gamenight.learn.train import HIDDEN, _require, export
+from gamenight.learn.train import LearnerSeat, _require, export, new_model
 
 SELF = 0.5  # the share of seats given to the newest snapshot
 
@@ -53,8 +52,8 @@ class Generation:
     win_share: float  # the share of games where the learner's payoff was the best
 
 
-class LeagueEnv(gymnasium.Env[Any, Any]):
-    """The learner at a random seat against opponents drawn from `league` each episode."""
+class LeagueEnv(LearnerSeat):
+    """The learner at a random seat against opponents drawn from the league each episode."""
 
     def __init__(self, game: str, players: int, anchors: Sequence[str], seed: int) -> None:
         from gamenight.adapters.gymnasium import GamenightEnv
@@ -64,11 +63,7 @@ class LeagueEnv(gymnasium.Env[Any, Any]):
         self.anchors = list(anchors)
         self.snapshots: list[str] = []
         self.rng = random.Random(seed)
-        self.env = self.make(0, [self.anchors[0]])
-        spaces = self.env.observation_space
-        assert isinstance(spaces, gymnasium.spaces.Dict)
-        self.observation_space = spaces["observation"]
-        self.action_space = self.env.action_space
+        self.use_spaces(self.make(0, [self.anchors[0]]))
 
     def opponent(self) -> str:
         if self.snapshots and self.rng.random() < SELF:
@@ -78,15 +73,7 @@ class LeagueEnv(gymnasium.Env[Any, Any]):
     def reset(self, *, seed: int | None = None, options: Any = None) -> Any:
         seat = self.rng.randrange(self.players)
         self.env = self.make(seat, [self.opponent() for _ in range(self.players - 1)])
-        obs, info = self.env.reset(seed=self.rng.getrandbits(31))
-        return obs["observation"], info
-
-    def step(self, action: Any) -> Any:
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        return obs["observation"], reward, terminated, truncated, info
-
-    def action_masks(self) -> np.ndarray:
-        return self.env.action_masks()
+        return self.begin(self.rng.getrandbits(31))
 
 
 def judge(
@@ -139,7 +126,7 @@ def self_play(
     on_generation: Callable[[Generation], None] | None = None,
 ) -> list[Generation]:
     """Train by self-play (see the module docstring); the curve, one point per generation."""
-    _, torch, MaskablePPO = _require()
+    _, torch, _ = _require()
     from stable_baselines3.common.callbacks import BaseCallback
 
     if generations < 1 or steps < 1:
@@ -156,18 +143,8 @@ def self_play(
                 on_progress(1)
             return True
 
-    model = MaskablePPO(
-        "MlpPolicy",
-        env,
-        seed=seed,
-        verbose=0,
-        n_steps=min(2048, steps),  # (PPO collects whole rollouts: a short run, a short one)
-        batch_size=min(256, steps),
-        gamma=1.0,
-        ent_coef=0.01,
-        policy_kwargs={"net_arch": {"pi": list(HIDDEN), "vf": list(HIDDEN)}},
-        device="cpu",
-    )
+    # (PPO collects whole rollouts: a short run, a short one)
+    model = new_model(env, seed, rollout=min(2048, steps))
     if imitate is not None:
         teach(model, game, players, imitate, imitate_decisions, seed)
     curve: list[Generation] = []

@@ -43,12 +43,38 @@ def _require() -> tuple[Any, Any, Any]:
     return gym, torch, MaskablePPO
 
 
+class LearnerSeat(gymnasium.Env[Any, Any]):
+    """The learner's side of a GamenightEnv (`self.env`, chosen anew by `reset` in each
+    subclass): the observation is the encoded view alone, the mask is asked for apart
+    (MaskablePPO's `action_masks`)."""
+
+    env: Any
+
+    def use_spaces(self, env: Any) -> None:
+        spaces = env.observation_space
+        assert isinstance(spaces, gymnasium.spaces.Dict)
+        self.observation_space = spaces["observation"]
+        self.action_space = env.action_space
+        self.env = env
+
+    def begin(self, seed: int) -> Any:
+        obs, info = self.env.reset(seed=seed)
+        return obs["observation"], info
+
+    def step(self, action: Any) -> Any:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return obs["observation"], reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.action_masks()
+
+
 def make_env(game: str, players: int, opponents: Sequence[str], seed: int, **options: Any) -> Any:
     """One training environment: the learner at a random seat against `opponents`."""
     from gamenight.adapters.gymnasium import GamenightEnv
 
-    class RandomSeat(gymnasium.Env[Any, Any]):
-        """The learner's seat changes every episode; the observation is the encoded view."""
+    class RandomSeat(LearnerSeat):
+        """The learner's seat changes every episode."""
 
         def __init__(self) -> None:
             texts = [opponents[i % len(opponents)] for i in range(players - 1)]
@@ -56,27 +82,32 @@ def make_env(game: str, players: int, opponents: Sequence[str], seed: int, **opt
                 GamenightEnv(game, texts, seat=s, players=players, **options)
                 for s in range(players)
             ]
-            first = self.envs[0]
-            spaces = first.observation_space
-            assert isinstance(spaces, gymnasium.spaces.Dict)
-            self.observation_space = spaces["observation"]
-            self.action_space = first.action_space
+            self.use_spaces(self.envs[0])
             self.rng = random.Random(seed)
-            self.env = first
 
         def reset(self, *, seed: int | None = None, options: Any = None) -> Any:
             self.env = self.rng.choice(self.envs)
-            obs, info = self.env.reset(seed=self.rng.getrandbits(31))
-            return obs["observation"], info
-
-        def step(self, action: Any) -> Any:
-            obs, reward, terminated, truncated, info = self.env.step(action)
-            return obs["observation"], reward, terminated, truncated, info
-
-        def action_masks(self) -> np.ndarray:
-            return self.env.action_masks()
+            return self.begin(self.rng.getrandbits(31))
 
     return RandomSeat()
+
+
+def new_model(env: Any, seed: int, rollout: int = 2048) -> Any:
+    """The MaskablePPO every training run starts from (two tanh layers of HIDDEN, gamma 1,
+    a little entropy), collecting `rollout` decisions per update."""
+    _, _, MaskablePPO = _require()
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        seed=seed,
+        verbose=0,
+        n_steps=rollout,
+        batch_size=min(256, rollout),
+        gamma=1.0,
+        ent_coef=0.01,
+        policy_kwargs={"net_arch": {"pi": list(HIDDEN), "vf": list(HIDDEN)}},
+        device="cpu",
+    )
 
 
 def train(
@@ -90,7 +121,7 @@ def train(
     **options: Any,
 ) -> Path:
     """Train and write the policy into `out` (default: `default_out(game)`)."""
-    _, torch, MaskablePPO = _require()
+    _, torch, _ = _require()
     from stable_baselines3.common.callbacks import BaseCallback
 
     torch.set_num_threads(1)
@@ -102,18 +133,7 @@ def train(
                 on_progress(self.training_env.num_envs)
             return True
 
-    model = MaskablePPO(
-        "MlpPolicy",
-        env,
-        seed=seed,
-        verbose=0,
-        n_steps=2048,
-        batch_size=256,
-        gamma=1.0,
-        ent_coef=0.01,
-        policy_kwargs={"net_arch": {"pi": list(HIDDEN), "vf": list(HIDDEN)}},
-        device="cpu",
-    )
+    model = new_model(env, seed)
     model.learn(total_timesteps=steps, callback=Progress())
     path = out if out is not None else default_out(game)
     export(model, players, path)
