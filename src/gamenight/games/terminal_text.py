@@ -161,28 +161,21 @@ def pick(
             return legal[i - 1]
         raise BadInput(_("no action number {i}; choose 1..{n}").format(i=i, n=n))
     tokens = [words(line) for line in lines]
-    for test in (
-        lambda line: line == typed,
-        lambda line: _fits(typed, line, prefix=False),
-        lambda line: _fits(typed, line, prefix=True),
-    ):
-        found = [i for i, line in enumerate(tokens) if test(line)]
-        if len({lines[i] for i in found}) == 1:  # one action (or copies of one card)
-            return legal[found[0]]
-        if found:
-            cut = _shared_start([tokens[i] for i in found])
-            listed = ", ".join(
-                f"{i + 1} = {' '.join(tokens[i][cut:]) or lines[i]}" for i in found[:shown]
+    found = _fitting(typed, lines)
+    if len({lines[i] for i in found}) == 1:  # one action (or copies of one card)
+        return legal[found[0]]
+    if found:
+        cut = _shared_start([tokens[i] for i in found])
+        listed = ", ".join(
+            f"{i + 1} = {' '.join(tokens[i][cut:]) or lines[i]}" for i in found[:shown]
+        )
+        if len(found) > shown:
+            listed = _("{listed} and {more} more").format(listed=listed, more=len(found) - shown)
+        raise BadInput(
+            _("{typed} fits {n} actions ({listed}); type more words or a number").format(
+                typed=echo(text), n=len(found), listed=listed
             )
-            if len(found) > shown:
-                listed = _("{listed} and {more} more").format(
-                    listed=listed, more=len(found) - shown
-                )
-            raise BadInput(
-                _("{typed} fits {n} actions ({listed}); type more words or a number").format(
-                    typed=echo(text), n=len(found), listed=listed
-                )
-            )
+        )
     word = _hint_word(tokens, 0)
     if word and [word] != tokens[0]:
         example = _("'{word}' for 1").format(word=word)
