@@ -182,19 +182,21 @@ ENGLISH_DROP_IT = ("side", "pieces left", "drops the", "reaches level", "Type th
 
 def test_drop_it_table_in_german_and_russian(tmp_path: Path) -> None:
     """Headings, piece lines, the hint, drops and scores, the picture line and input errors
-    in LANG's words; the pieces are still typed in English (or by their line number)."""
-    keys = "rot kreis 100 0\n1 120 0\n"
+    in LANG's words; a piece is typed by its name in LANG's words ("rot kreis"), in English,
+    or by its line number (issue 46: pieces typed by their names in the person's language)."""
+    keys = "lila kreis 100 0\nrot kreis 100 0\n1 120 0\n"
     argv = ("drop-it", "--seats", "you,bot:random", "--seed", "2", "--pictures", str(tmp_path))
     de = play_in("de_DE.UTF-8", *argv, keys=keys).stdout
     assert "Drop It – Zug 1/36 (Farbränder)" in de and "übrige Formen" in de
     assert "1. ● roter Kreis: x von 20.5 bis 219.5 mm bei Winkel 0" in de
-    assert "Tippe die Zeilennummer oder die Form (auf Englisch)" in de
-    assert "'rot' ist weder eine Farbe (red, yellow, blue, green)" in de
+    assert "Tippe die Zeilennummer oder die Form, dann x (mm)" in de and "'roter Kreis 120" in de
+    assert "'lila' ist weder eine Farbe (rot, gelb, blau, grün)" in de
+    assert "Spieler 1 (Seite 1) wirft: roter Kreis bei x 100 mm" in de
     assert "Spieler 1 (Seite 1) wirft: roter Kreis bei x 120 mm, 0 Grad: roter Kreis erreicht" in de
     assert "Seite 1 bekommt" in de and "Bild: " in de
     ru = play_in("ru_RU.UTF-8", *argv, keys=keys).stdout
     assert "Drop It — ход 1/36 (края по цвету)" in ru and "осталось фигур" in ru
-    assert "Введите номер строки или фигуру (по-английски)" in ru
+    assert "Введите номер строки или фигуру, затем x (мм)" in ru
     assert "игрок 1 (сторона 1) бросает: красный круг, x 120 мм" in ru
     for text in (de, ru):
         for english in ENGLISH_DROP_IT:

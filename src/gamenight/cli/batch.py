@@ -22,12 +22,24 @@ import typer
 from rich.table import Column, Table
 
 from gamenight import bots as bot_registry
-from gamenight.cli.output import STOPPED, fail, interrupted, out, say, show, warn
+from gamenight.cli.output import (
+    STOPPED,
+    fail,
+    fixed,
+    interrupted,
+    out,
+    percent,
+    say,
+    show,
+    warn,
+    whole,
+)
 from gamenight.cli.root import app, gamenight_version
 from gamenight.cli.table import GameName, SetOpt, check_seat, parse_sets
 from gamenight.engine.core import BadInput, Game
 from gamenight.engine.options import as_people_read
 from gamenight.engine.registry import load, options_class
+from gamenight.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from gamenight.sim.runner import ResultsFile, Summary
@@ -35,25 +47,32 @@ if TYPE_CHECKING:
 Backend = Annotated[
     str,
     typer.Option(
-        metavar="NAME",
-        help="processes (local worker processes) or ray (a local Ray runtime, or the cluster "
-        "at --address); results are the same for one seed whatever the backend and workers",
+        metavar=N_("NAME"),
+        help=N_(
+            "processes (local worker processes) or ray (a local Ray runtime, or the cluster "
+            "at --address); results are the same for one seed whatever the backend and workers"
+        ),
     ),
 ]
 Address = Annotated[
     str | None,
     typer.Option(
-        metavar="ADDRESS",
-        help="join this Ray cluster (e.g. auto or ray://host:10001); needs --backend ray",
+        metavar=N_("ADDRESS"),
+        help=N_("join this Ray cluster (e.g. auto or ray://host:10001); needs --backend ray"),
     ),
 ]
-Workers = Annotated[int, typer.Option(metavar="NUMBER", min=1, help="worker processes")]
+Workers = Annotated[int, typer.Option(metavar=N_("NUMBER"), min=1, help=N_("worker processes"))]
 CPUS = os.cpu_count() or 1
 Seed = Annotated[
-    int, typer.Option(metavar="NUMBER", help="master seed; every seed derives from it")
+    int, typer.Option(metavar=N_("NUMBER"), help=N_("master seed; every seed derives from it"))
 ]
 Players = Annotated[
-    int | None, typer.Option(metavar="NUMBER", help="seats per game (default: one per bot)")
+    int | None,
+    typer.Option(metavar=N_("NUMBER"), help=N_("seats per game (default: one per bot)")),
+]
+Bots = Annotated[
+    str | None,
+    typer.Option(metavar=N_("BOTS"), help=N_("comma list of bots, one per seat")),
 ]
 
 
@@ -62,7 +81,7 @@ def _check_backend(backend: str, address: str | None) -> None:
 
     check_backend(backend)
     if address and backend != "ray":
-        raise BadInput("--address joins a Ray cluster: use it with --backend ray")
+        raise BadInput(_("--address joins a Ray cluster: use it with --backend ray"))
     _head(address)  # its form
     check_address(address)
 
@@ -83,10 +102,11 @@ def _head(address: str | None) -> tuple[str, int] | None:
     found = _ADDRESS.fullmatch(address)
     port = found and (found["port"] or (RAY_CLIENT_PORT if address.startswith("ray://") else ""))
     if not found or not port or not 1 <= int(port) <= 65535:
-        raise BadInput(
-            f"--address must be auto, HOST:PORT (a cluster's head, e.g. 10.0.0.5:6379) or "
-            f"ray://HOST:PORT (the Ray Client), with a port from 1 to 65535; got {address!r}"
+        said = _(
+            "--address must be auto, HOST:PORT (a cluster's head, e.g. 10.0.0.5:6379) or "
+            "ray://HOST:PORT (the Ray Client), with a port from 1 to 65535; got {address}"
         )
+        raise BadInput(said.format(address=repr(address)))
     return found["host"].strip("[]"), int(port)
 
 
@@ -99,12 +119,13 @@ def _reach(address: str | None) -> None:
     try:
         socket.create_connection(head, timeout=CONNECT_SECONDS).close()
     except TimeoutError:
-        reason = f"no answer within {CONNECT_SECONDS:g} s"
+        reason = _("no answer within {seconds} s").format(seconds=f"{CONNECT_SECONDS:g}")
     except OSError as error:
         reason = error.strerror or str(error)
     else:
         return
-    raise fail(f"cannot reach the Ray cluster at {address}: {reason}", STOPPED)
+    said = _("cannot reach the Ray cluster at {address}: {reason}")
+    raise fail(said.format(address=address, reason=reason), STOPPED)
 
 
 def _workers(workers: int, games: int, backend: str, address: str | None) -> int:
@@ -155,7 +176,12 @@ def _quiet_ray(backend: str, address: str | None) -> Iterator[None]:
             elif failed:
                 _ray_log.append(log.name)
             else:
-                warn(f"Ray wrote {said} line(s) of its own while the games ran: see {log.name}")
+                words = ngettext(
+                    "Ray wrote {n} line of its own while the games ran: see {path}",
+                    "Ray wrote {n} lines of its own while the games ran: see {path}",
+                    said,
+                )
+                warn(words.format(n=whole(said), path=log.name))
 
 
 def _check_plot(path: Path | None) -> None:
@@ -166,10 +192,11 @@ def _check_plot(path: Path | None) -> None:
 
     formats = sorted(FigureCanvasBase.get_supported_filetypes())
     if path.suffix.lower().removeprefix(".") not in formats:
-        raise BadInput(
-            f"--plot {path}: the file's ending names the picture's format, one of "
-            f"{', '.join('.' + f for f in formats)} (e.g. ratings.png)"
+        said = _(
+            "--plot {path}: the file's ending names the picture's format, one of {formats} "
+            "(e.g. ratings.png)"
         )
+        raise BadInput(said.format(path=path, formats=", ".join("." + f for f in formats)))
 
 
 def _check_new_file(path: Path | None) -> None:
@@ -177,27 +204,32 @@ def _check_new_file(path: Path | None) -> None:
     if path is None:
         return
     if path.is_dir():
-        raise BadInput(f"{path} is a folder; give a file name")
+        raise BadInput(_("{path} is a folder; give a file name").format(path=path))
     if not path.parent.is_dir():
-        raise BadInput(f"cannot write {path}: the folder {path.parent} does not exist")
+        said = _("cannot write {path}: the folder {folder} does not exist")
+        raise BadInput(said.format(path=path, folder=path.parent))
     try:
         with tempfile.TemporaryFile(dir=path.parent):
             pass
     except OSError as error:
-        raise BadInput(f"cannot write in {path.parent}: {error.strerror or error}") from error
+        said = _("cannot write in {folder}: {error}")
+        raise BadInput(said.format(folder=path.parent, error=error.strerror or error)) from error
 
 
 def _check_new_folder(path: Path) -> None:
     if path.exists() and not path.is_dir():
-        raise BadInput(f"{path} exists and is not a folder; --out names a folder for the report")
+        said = _("{path} exists and is not a folder; --out names a folder for the report")
+        raise BadInput(said.format(path=path))
     parent = path if path.exists() else path.parent
     if not parent.is_dir():
-        raise BadInput(f"cannot make {path}: the folder {parent} does not exist")
+        said = _("cannot make {path}: the folder {folder} does not exist")
+        raise BadInput(said.format(path=path, folder=parent))
     try:
         with tempfile.TemporaryFile(dir=parent):
             pass
     except OSError as error:
-        raise BadInput(f"cannot write in {parent}: {error.strerror or error}") from error
+        said = _("cannot write in {folder}: {error}")
+        raise BadInput(said.format(folder=parent, error=error.strerror or error)) from error
 
 
 def _seat_spec(name: str) -> str:
@@ -214,9 +246,9 @@ def _check_bots(game_name: str, names: list[str]) -> None:
     for name in names:
         bare = name.removeprefix("bot:").partition("?")[0]
         if bare and bare not in known:
-            raise BadInput(
-                f"{game_name} has no bot {bare!r}; bots: {', '.join(sorted(known - {'bot'}))}"
-            )
+            said = _("{game} has no bot {bot}; bots: {bots}")
+            bots = ", ".join(sorted(known - {"bot"}))
+            raise BadInput(said.format(game=game_name, bot=repr(bare), bots=bots))
 
 
 def _game(game_name: str, options: dict[str, Any], players: int | None) -> Game:
@@ -232,9 +264,13 @@ def game_options(game: Game) -> dict[str, Any]:
 
 
 def _run_failed(error: Exception, backend: str, address: str | None) -> typer.Exit:
-    where = f"the Ray cluster at {address}" if address else f"the {backend} backend"
-    log = f" (Ray's own messages: {_ray_log.pop()})" if _ray_log else ""
-    return fail(f"could not run the games on {where}: {error}{log}", STOPPED)
+    if address:
+        said = _("could not run the games on the Ray cluster at {address}: {error}")
+    else:
+        said = _("could not run the games on the {backend} backend: {error}")
+    log = _("Ray's own messages: {path}").format(path=_ray_log.pop()) if _ray_log else ""
+    said = said.format(address=address, backend=backend, error=error)
+    return fail(f"{said} ({log})" if log else said, STOPPED)
 
 
 class _Counted:
@@ -282,18 +318,21 @@ def _progress(
         def advance(k: int) -> None:
             progress.advance(task, k)
             elapsed = progress.tasks[task].elapsed or 1e-9
-            progress.update(task, rate=f"{progress.tasks[task].completed / elapsed:,.0f} games/s")
+            rate = fixed(progress.tasks[task].completed / elapsed, 0)
+            progress.update(task, rate=_("{rate} games/s").format(rate=rate))
 
         yield advance
 
 
-@app.command()
+@app.command(
+    help=N_("Play many bot games and print win rates per seat, game lengths and the game's stats.")
+)
 def simulate(
     game: GameName,
-    games_: Annotated[int, typer.Option("--games", metavar="NUMBER", min=1)] = 1000,
-    bots: Annotated[
-        str | None, typer.Option(metavar="BOTS", help="comma list of bots, one per seat")
-    ] = None,
+    games_: Annotated[
+        int, typer.Option("--games", metavar=N_("NUMBER"), min=1, help=N_("games to play"))
+    ] = 1000,
+    bots: Bots = None,
     players: Players = None,
     seed: Seed = 0,
     workers: Workers = CPUS,
@@ -301,10 +340,12 @@ def simulate(
         Path | None,
         typer.Option(
             "--out",
-            metavar="FILE",
-            help="write the run as JSON: its settings (game, players, options as given and "
-            "as played, bots, seed, games, gamenight version, the command), then every "
-            "game's result under 'results'; 'complete' is false if the run was interrupted",
+            metavar=N_("FILE"),
+            help=N_(
+                "write the run as JSON: its settings (game, players, options as given and "
+                "as played, bots, seed, games, gamenight version, the command), then every "
+                "game's result under 'results'; 'complete' is false if the run was interrupted"
+            ),
         ),
     ] = None,
     set_: SetOpt = None,
@@ -314,13 +355,15 @@ def simulate(
         bool | None,
         typer.Option(
             "--batched/--no-batched",
-            help="lockstep batches: --batched also for random bots (same odds, other games); "
-            "--no-batched never (every game through the engine). "
-            "Default: where a batch makes the same games",
+            help=N_(
+                "lockstep batches: --batched also for random bots (same odds, other games); "
+                "--no-batched never (every game through the engine). "
+                "Default: where a batch makes the same games"
+            ),
         ),
     ] = None,
 ) -> None:
-    """Play many bot games and print win rates per seat, game lengths and the game's stats."""
+    """`gamenight simulate`: many bot games, their win rates and stats."""
     try:
         _check_backend(backend, address)
         _check_new_file(out_)
@@ -384,29 +427,37 @@ def simulate(
     except OSError as error:
         if out_ is None:  # nothing is written: the machine (or Ray on it) failed
             raise _run_failed(error, backend, address) from error
-        raise fail(f"cannot write {out_}: {error.strerror or error}") from error
-    shown = as_people_read(options_class(game), given)
+        said = _("cannot write {path}: {error}")
+        raise fail(said.format(path=out_, error=error.strerror or error)) from error
+    shown = as_people_read(options_class(game), given) if given else _("default options")
+    title = _("{game}: {games}, {players}, {options}, seed {seed}").format(
+        game=game,
+        games=ngettext("{n} game", "{n} games", games_).format(n=whole(games_)),
+        players=ngettext("{n} player", "{n} players", n).format(n=n),
+        options=shown,
+        seed=seed,
+    )
     table = Table(
-        "player", _name("bot"), "win rate", "95% interval", "mean score", "mean payoff",
-        title=f"{game}: {games_} games, {n} players, {shown}, seed {seed}",
+        _("player"), _name(_("bot")), _("win rate"), _("95% interval"), _("mean score"),
+        _("mean payoff"), title=title,
     )  # fmt: skip
     for s in range(n):
         rate, lo, hi = summary.win_rate(s)
         table.add_row(
             str(s + 1),  # players count from 1, as everywhere a person reads them
             seats[s],
-            f"{rate:.1%}",
-            f"{lo:.1%} - {hi:.1%}",
-            f"{summary.score[s]:.2f}",
-            f"{summary.payoff[s]:.3f}",
+            percent(rate),
+            f"{percent(lo)} - {percent(hi)}",
+            fixed(summary.score[s], 2),
+            fixed(summary.payoff[s], 3),
         )
     show(table)
     for line in stat_lines(summary):
         say(line)
     if header["batched"]:
-        say("played in lockstep batches (the same games and stats as through the engine)")
+        say(_("played in lockstep batches (the same games and stats as through the engine)"))
     if out_ is not None:
-        say(f"results written to {out_}")
+        say(_("results written to {path}").format(path=out_))
 
 
 def _command(
@@ -430,21 +481,40 @@ def _command(
 
 def _kept(done: int, total: int, path: Path | None, file: ResultsFile | None) -> str:
     """What an interrupted run kept, in words: "after 4 of 30 games; those 4 are in r.json"."""
-    said = f"after {done:,} of {total:,} games"
+    said = ngettext("after {done} of {total} game", "after {done} of {total} games", total)
+    said = said.format(done=whole(done), total=whole(total))
     if path is None:
-        return f"{said}; nothing was kept (--out FILE keeps each game as it ends)"
+        return _("{after}; nothing was kept (--out FILE keeps each game as it ends)").format(
+            after=said
+        )
     if file is None or not file.replaced:
-        return f"{said}; {path} was not written (no game was finished in order)"
-    kept = "those" if file.played == done else "the first"
-    return f'{said}; {kept} {file.played:,} are in {path} (marked "complete": false)'
+        kept = _("{after}; {path} was not written (no game was finished in order)")
+        return kept.format(after=said, path=path)
+    if file.played == done:
+        kept = ngettext(
+            '{after}; that one is in {path} (marked "complete": false)',
+            '{after}; those {n} are in {path} (marked "complete": false)',
+            file.played,
+        )
+    else:
+        kept = ngettext(
+            '{after}; the first {n} is in {path} (marked "complete": false)',
+            '{after}; the first {n} are in {path} (marked "complete": false)',
+            file.played,
+        )
+    return kept.format(after=said, n=whole(file.played), path=path)
 
 
-# What a stat of `State.stats()` is, for a reader: a mean per game, or a yes/no shown as
-# the share of games where it held. A stat not named here is shown as "NAME per game".
+# What a stat of `State.stats()` is, for a reader: a mean per game ({value}), or a yes/no
+# shown as the share of games where it held ({share}). A stat not named here is shown as
+# "NAME per game" (its key, as in the results file).
 STAT_WORDS = {
-    "lead_changes": "lead changes per game",
-    "comeback": "comebacks (the winner trailed at some point) in {:.1%} of games",
-    "games": "games per series",
+    "decisions": N_("decisions per game {value}"),
+    "rounds": N_("rounds per game {value}"),
+    "turns": N_("turns per game {value}"),
+    "lead_changes": N_("lead changes per game {value}"),
+    "comeback": N_("comebacks (the winner trailed at some point) in {share} of games"),
+    "games": N_("games per series {value}"),
 }
 # Stats that only repeat an option when they are the same in every game (Arne's games per
 # series: 1.00 in every run of single games): left out then.
@@ -463,56 +533,67 @@ def stat_lines(summary: Summary) -> list[str]:
         match = PER_ROUND.match(key)
         if match:
             games = summary.stat_games[key]
+            cell = _("r{round} {share} of {games}")
             rounds.setdefault(match["name"], []).append(
-                f"r{match['round']} {value:.1%} of {games:,}"
+                cell.format(round=match["round"], share=percent(value), games=whole(games))
             )
         elif key in SET_BY_OPTIONS and summary.stat_values[key] == 1:
             continue
-        elif "{" in STAT_WORDS.get(key, ""):
-            means.append(STAT_WORDS[key].format(value))
         else:
-            means.append(f"{STAT_WORDS.get(key, f'{key} per game')} {value:.2f}")
-    shared = f"shared wins {summary.shared / max(1, summary.games):.1%}"
+            words = _(STAT_WORDS[key]) if key in STAT_WORDS else _("{stat} per game {value}")
+            means.append(words.format(stat=key, value=fixed(value, 2), share=percent(value)))
+    shared = _("shared wins {share}").format(share=percent(summary.shared / max(1, summary.games)))
     first = [", ".join(means)] if means else []
-    lines = ["; ".join([*first, shared, f"truncated {summary.truncated}"])]
+    truncated = _("truncated {n}").format(n=whole(summary.truncated))
+    lines = ["; ".join([*first, shared, truncated])]
     for name, cells in rounds.items():
-        lines.append(f"{name}.rN, over the games that reached round N: {', '.join(cells)}")
+        said = _("{stat}.rN, over the games that reached round N: {cells}")
+        lines.append(said.format(stat=name, cells=", ".join(cells)))
     return lines
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Round robin with rotated seats: openskill ratings, win rates with 95% intervals.\n\n"
+        "--out writes the game, bots, players, options (as given and as played), seed, games "
+        "per group, gamenight version, standings, head-to-head and every game."
+    )
+)
 def tournament(
     game: GameName,
     bots: Annotated[
         str,
-        typer.Option(metavar="BOTS", help="two or more entrants, e.g. random,greedy,ismcts"),
+        typer.Option(
+            metavar=N_("BOTS"), help=N_("two or more entrants, e.g. random,greedy,ismcts")
+        ),
     ],
     games_: Annotated[
-        int, typer.Option("--games", metavar="NUMBER", min=1, help="games per group of bots")
+        int,
+        typer.Option("--games", metavar=N_("NUMBER"), min=1, help=N_("games per group of bots")),
     ] = 100,
     players: Annotated[
-        int | None, typer.Option(metavar="NUMBER", help="seats per game (default 2)")
+        int | None, typer.Option(metavar=N_("NUMBER"), help=N_("seats per game (default 2)"))
     ] = None,
     seed: Seed = 0,
     workers: Workers = CPUS,
     out_: Annotated[
-        Path | None, typer.Option("--out", metavar="FILE", help="write the raw results as JSON")
+        Path | None,
+        typer.Option("--out", metavar=N_("FILE"), help=N_("write the raw results as JSON")),
     ] = None,
     plot: Annotated[
         Path | None,
         typer.Option(
-            metavar="FILE",
-            help="draw ratings with error bars; the file's ending is the format (.png, .svg, ...)",
+            metavar=N_("FILE"),
+            help=N_(
+                "draw ratings with error bars; the file's ending is the format (.png, .svg, ...)"
+            ),
         ),
     ] = None,
     set_: SetOpt = None,
     backend: Backend = "processes",
     address: Address = None,
 ) -> None:
-    """Round robin with rotated seats: openskill ratings, win rates with 95% intervals.
-
-    --out writes the game, bots, players, options (as given and as played), seed, games per
-    group, gamenight version, standings, head-to-head and every game."""
+    """`gamenight tournament`: a round robin of bots, with ratings."""
     from gamenight.sim.runner import replacing
     from gamenight.sim.tournament import play_tournament, plot_ratings, schedule
 
@@ -523,9 +604,10 @@ def tournament(
         _check_new_file(plot)
         _check_plot(plot)
         if len(set(entrants)) < 2:
-            raise BadInput(f"a tournament needs two or more different bots, got {bots!r}")
+            said = _("a tournament needs two or more different bots, got {bots}")
+            raise BadInput(said.format(bots=repr(bots)))
         if len(set(entrants)) != len(entrants):
-            raise BadInput(f"each bot enters once, got {bots!r}")
+            raise BadInput(_("each bot enters once, got {bots}").format(bots=repr(bots)))
         _check_bots(game, entrants)
         given: dict[str, Any] = parse_sets(set_, game)
         options: dict[str, Any] = dict(given)
@@ -539,16 +621,21 @@ def tournament(
     plan = schedule(game, options, entrants, the_game.players, games_, seed)
     total = sum(n for _, _, n in plan)
     per_group: dict[int, int] = {}
-    for group, _, n in plan:
+    for group, _entrants, n in plan:
         per_group[group] = per_group.get(group, 0) + n
     played = max(per_group.values())
     if played != games_:
         rotations = played // next(n for _, _, n in plan)
-        warn(
-            f"--games {games_} plays {played} games per group of bots: every deal is played "
-            f"once in each of the {rotations} seat rotations, so the games round up to a "
-            f"multiple of {rotations}"
+        said = ngettext(
+            "--games {games} plays {played} game per group of bots: every deal is played "
+            "once in each of the {rotations} seat rotations, so the games round up to a "
+            "multiple of {rotations}",
+            "--games {games} plays {played} games per group of bots: every deal is played "
+            "once in each of the {rotations} seat rotations, so the games round up to a "
+            "multiple of {rotations}",
+            played,
         )
+        warn(said.format(games=games_, played=whole(played), rotations=rotations))
     counted = _Counted()
     workers = _workers(workers, total, backend, address)
     try:
@@ -559,42 +646,51 @@ def tournament(
                 workers=workers, on_progress=counted, backend=backend, address=address,
             )  # fmt: skip
     except KeyboardInterrupt:
-        lost = " and ".join(str(p) for p in (out_, plot) if p is not None)
-        kept = f"{lost} not written" if lost else "nothing was kept"
+        after = ngettext("after {done} of {total} game", "after {done} of {total} games", total)
+        after = after.format(done=whole(counted.done), total=whole(total))
+        lost = [str(p) for p in (out_, plot) if p is not None]
+        if len(lost) == 2:
+            said = _("{after}; {file} and {other} not written (ratings need every game)")
+        elif lost:
+            said = _("{after}; {file} not written (ratings need every game)")
+        else:
+            said = _("{after}; nothing was kept (ratings need every game)")
         raise interrupted(
-            f"after {counted.done:,} of {total:,} games; {kept} (ratings need every game)"
+            said.format(after=after, file=lost[0] if lost else "", other=lost[-1] if lost else "")
         ) from None
     except BadInput as error:
         raise fail(str(error)) from error
     except (ConnectionError, RuntimeError) as error:
         raise _run_failed(error, backend, address) from error
+    players_ = the_game.players
+    title = ngettext("{game} tournament, {n} player", "{game} tournament, {n} players", players_)
     table = Table(
-        _name("bot"), "rating (mu +- sigma)", "won alone", "95% interval", "shared wins",
-        "mean score", "mean payoff", "games",
-        title=f"{game} tournament, {the_game.players} players",
+        _name(_("bot")), _("rating (mu +- sigma)"), _("won alone"), _("95% interval"),
+        _("shared wins"), _("mean score"), _("mean payoff"), _("games"),
+        title=title.format(game=game, n=players_),
     )  # fmt: skip
     for st in sorted(tour.standings.values(), key=lambda s: -s.ordinal):
         rate, lo, hi = st.win_rate
         table.add_row(
             st.bot,
-            f"{st.mu:.1f} +- {st.sigma:.1f}",
-            f"{rate:.1%}",
-            f"{lo:.1%} - {hi:.1%}",
-            f"{st.shared_rate:.1%}",
-            f"{st.score:.2f}",
-            f"{st.payoff:.3f}",
-            str(st.games),
+            f"{fixed(st.mu, 1)} +- {fixed(st.sigma, 1)}",
+            percent(rate),
+            f"{percent(lo)} - {percent(hi)}",
+            percent(st.shared_rate),
+            fixed(st.score, 2),
+            fixed(st.payoff, 3),
+            whole(st.games),
         )
     show(table)
     pairs = Table(
-        _name("bot"), _name("against"), "finishes ahead (ties half)", "95% interval", "games",
-        title="head to head",
+        _name(_("bot")), _name(_("against")), _("finishes ahead (ties half)"), _("95% interval"),
+        _("games"), title=_("head to head"),
     )  # fmt: skip
     for a in tour.bots:  # the tournament's names: "bot:greedy" is listed as "greedy"
         for b in tour.bots:
             if a != b and (a, b) in tour.head_to_head:
                 rate, lo, hi, n = tour.pair_rate(a, b)
-                pairs.add_row(a, b, f"{rate:.1%}", f"{lo:.1%} - {hi:.1%}", str(n))
+                pairs.add_row(a, b, percent(rate), f"{percent(lo)} - {percent(hi)}", whole(n))
     show(pairs)
     try:
         if out_ is not None:
@@ -606,15 +702,17 @@ def tournament(
                     **tour.to_json(),
                 }
                 part.write_text(json.dumps(written))
-            say(f"results written to {out_}")
+            say(_("results written to {path}").format(path=out_))
         if plot is not None:
             with replacing(plot) as part:
                 plot_ratings(tour, str(part))
-            say(f"ratings plot written to {plot}")
+            say(_("ratings plot written to {path}").format(path=plot))
     except KeyboardInterrupt:
-        raise interrupted("while writing the results; a file not said written was not") from None
+        said = _("while writing the results; a file not said written was not")
+        raise interrupted(said) from None
     except OSError as error:
-        raise fail(f"cannot write {error.filename or out_}: {error.strerror}") from error
+        said = _("cannot write {path}: {error}")
+        raise fail(said.format(path=error.filename or out_, error=error.strerror)) from error
 
 
 def _name(header: str) -> Column:
@@ -623,26 +721,26 @@ def _name(header: str) -> Column:
     return Column(header, overflow="fold", min_width=min(len(header), 12))
 
 
-@app.command()
+@app.command(
+    help=N_("Balance report: win rates per seat and turn position, scores, lengths, ties (HTML).")
+)
 def report(
     game: GameName,
     games_: Annotated[
-        int, typer.Option("--games", metavar="NUMBER", min=1, help="games per setting")
+        int, typer.Option("--games", metavar=N_("NUMBER"), min=1, help=N_("games per setting"))
     ] = 1000,
     out_: Annotated[
         Path,
-        typer.Option("--out", metavar="FOLDER", help="folder for index.html and its plots"),
+        typer.Option("--out", metavar=N_("FOLDER"), help=N_("folder for index.html and its plots")),
     ] = Path("report"),
     sweep: Annotated[
         list[str] | None,
         typer.Option(
-            metavar="OPTION=V1,V2",
-            help="a column of figures per value of an option; several --sweep make a grid",
+            metavar=N_("OPTION=V1,V2"),
+            help=N_("a column of figures per value of an option; several --sweep make a grid"),
         ),
     ] = None,
-    bots: Annotated[
-        str | None, typer.Option(metavar="BOTS", help="comma list of bots, one per seat")
-    ] = None,
+    bots: Bots = None,
     players: Players = None,
     seed: Seed = 0,
     workers: Workers = CPUS,
@@ -652,11 +750,13 @@ def report(
     skill_games: Annotated[
         int,
         typer.Option(
-            metavar="NUMBER", min=0, help="games per level for the skill curves (0: none)"
+            metavar=N_("NUMBER"),
+            min=0,
+            help=N_("games per level for the skill curves (0: none)"),
         ),
     ] = 0,
 ) -> None:
-    """Balance report: win rates per seat and turn position, scores, lengths, ties (HTML)."""
+    """`gamenight report`: the balance report (HTML)."""
     from gamenight.sim.report import parse_sweeps, run_report, settings
 
     try:
@@ -683,12 +783,16 @@ def report(
                 address=address, on_progress=counted, skill_games=skill_games,
             )  # fmt: skip
     except KeyboardInterrupt:
-        raise interrupted(
-            f"after {counted.done:,} of about {total:,} games; the report in {out_} was not "
-            "written (a file already there is as it was)"
-        ) from None
+        after = ngettext(
+            "after {done} of about {total} game", "after {done} of about {total} games", total
+        )
+        said = _(
+            "{after}; the report in {path} was not written (a file already there is as it was)"
+        )
+        after = after.format(done=whole(counted.done), total=whole(total))
+        raise interrupted(said.format(after=after, path=out_)) from None
     except BadInput as error:
         raise fail(str(error)) from error
     except (ConnectionError, RuntimeError) as error:
         raise _run_failed(error, backend, address) from error
-    say(f"report written to {index}")
+    say(_("report written to {path}").format(path=index))

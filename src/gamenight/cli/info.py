@@ -13,15 +13,21 @@ from rich.table import Table
 from rich.text import Text
 
 from gamenight import bots as bot_registry
+from gamenight.cli.helptext import filled
 from gamenight.cli.output import STOPPED, fail, interrupted, show
 from gamenight.cli.root import app
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import build_options, describe_options
 from gamenight.engine.registry import game_class, games, load, options_class, spec
 from gamenight.games.terminal_text import shown_as
-from gamenight.i18n import _, game_text, ngettext, options_in
+from gamenight.i18n import N_, _, game_text, ngettext, options_in
 
-GameName = Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")]
+GameName = Annotated[
+    str,
+    typer.Argument(
+        metavar=N_("GAME"), help=filled(N_("one of: {games}"), games=", ".join(games()))
+    ),
+]
 MOST_PLAYERS = 12  # the counts of players asked about: 1 to this
 
 
@@ -99,9 +105,9 @@ def _player_counts(name: str, rows: list[dict[str, Any]]) -> str:
     return _ranges(base.counts) + (f" ({shown})" if shown else "")
 
 
-@app.command("games")
+@app.command("games", help=N_("List the games, how many can play and their options."))
 def list_games() -> None:
-    """List the games, how many can play and their options."""
+    """`gamenight games`."""
     table = Table(_("game"), _("players"), _("options"))
     for name in games():
         try:
@@ -144,9 +150,9 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-@app.command("options")
+@app.command("options", help=N_("Show every option of a game with its default and allowed values."))
 def show_options(game: GameName) -> None:
-    """Show every option of a game with its default and allowed values."""
+    """`gamenight options GAME`."""
     try:
         rows = describe_options(options_class(game))
     except BadInput as err:
@@ -165,18 +171,19 @@ def show_options(game: GameName) -> None:
     show(table)
 
 
-@app.command("bots")
+@app.command("bots", help=N_("List every bot per game with its parameters."))
 def list_bots(
     game: Annotated[
-        str | None, typer.Argument(metavar="[GAME]", help="only this game's bots")
+        str | None, typer.Argument(metavar=N_("[GAME]"), help=N_("only this game's bots"))
     ] = None,
 ) -> None:
-    """List every bot per game with its parameters."""
+    """`gamenight bots [GAME]`."""
     if game is not None and game not in games():
         raise fail(
             _("no game {game}; games: {games}").format(game=repr(game), games=", ".join(games()))
         )
     table = Table(_("game"), _("bot"), _("parameters"))
+    said_default, said_level = _("default"), _("level")  # (no `_` inside an f-string: unseen)
     for name in [game] if game else games():
         try:
             found = bot_registry.available(name)
@@ -191,10 +198,10 @@ def list_bots(
             shown = ", ".join(f"{k}={_shown(v)}" for k, v in params.items() if k != "game")
             if bot == "ismcts":
                 shown += f"  {for_players}"
-            marked = f"{bot} ({_('default')})" if bot == default else bot
+            marked = f"{bot} ({said_default})" if bot == default else bot
             table.add_row(name, marked, shown)
         for level, seat in bot_registry.levels(name, players).items():
-            table.add_row(name, f"{level} ({_('level')})", f"{seat}  {for_players}")
+            table.add_row(name, f"{level} ({said_level})", f"{seat}  {for_players}")
     show(table)
 
 
@@ -205,7 +212,8 @@ def _check_port(host: str, port: int) -> None:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host, port))
     except OSError as err:
-        raise fail(f"cannot listen on {host}:{port}: {err.strerror or err}") from err
+        said = _("cannot listen on {host}:{port}: {error}")
+        raise fail(said.format(host=host, port=port, error=err.strerror or err)) from err
 
 
 def _check_sqlite_folder(url: str) -> None:
@@ -225,7 +233,8 @@ def _check_sqlite_folder(url: str) -> None:
         name = name.removeprefix("file:").partition("?")[0]
     folder = Path(name).expanduser().absolute().parent
     if not folder.is_dir():
-        raise fail(f"cannot use the database {url}: the folder {folder} does not exist")
+        said = _("cannot use the database {url}: the folder {folder} does not exist")
+        raise fail(said.format(url=url, folder=folder))
 
 
 def _check_database(url: str | None) -> None:
@@ -238,29 +247,33 @@ def _check_database(url: str | None) -> None:
         disconnect(connect(url))  # releases the SQLite lock for the server itself
     except Exception as err:  # SQLAlchemy, the driver or Alembic: each says it differently
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise fail(f"cannot use the database {url}: {first}") from err
+        raise fail(
+            _("cannot use the database {url}: {error}").format(url=url, error=first)
+        ) from err
 
 
-@app.command()
+@app.command(help=N_("Start the web app: lobby, live tables, bots, persistence."))
 def serve(
-    host: Annotated[str, typer.Option(metavar="ADDRESS", help="address to listen on")] = (
-        "127.0.0.1"
-    ),
+    host: Annotated[
+        str, typer.Option(metavar=N_("ADDRESS"), help=N_("address to listen on"))
+    ] = "127.0.0.1",
     port: Annotated[
-        int, typer.Option(metavar="PORT", min=1, max=65535, help="port to listen on (1-65535)")
+        int,
+        typer.Option(metavar=N_("PORT"), min=1, max=65535, help=N_("port to listen on (1-65535)")),
     ] = 8000,
     db: Annotated[
         str | None,
-        typer.Option(metavar="URL", help="database URL (default: SQLite file under data/)"),
+        typer.Option(metavar=N_("URL"), help=N_("database URL (default: SQLite file under data/)")),
     ] = None,
     redis: Annotated[
         str | None,
         typer.Option(
-            metavar="URL", help="Redis URL: one of several processes (needs a PostgreSQL --db)"
+            metavar=N_("URL"),
+            help=N_("Redis URL: one of several processes (needs a PostgreSQL --db)"),
         ),
     ] = None,
 ) -> None:
-    """Start the web app: lobby, live tables, bots, persistence."""
+    """`gamenight serve`: the web app."""
     from gamenight.server.cluster import check_urls
 
     try:
@@ -282,7 +295,8 @@ def serve(
         pass
     except SystemExit as stop:  # uvicorn exits 1 when it cannot start
         if stop.code:
-            raise fail(f"the server on {host}:{port} stopped (exit {stop.code})", STOPPED) from None
+            said = _("the server on {host}:{port} stopped (exit {code})")
+            raise fail(said.format(host=host, port=port, code=stop.code), STOPPED) from None
     # uvicorn returns only after a signal (Ctrl+C or a kill): a person stopped it, which is
     # said as such (not as an error), with exit code 130
-    raise interrupted("by a signal: the server stopped; its tables are saved")
+    raise interrupted(_("by a signal: the server stopped; its tables are saved"))

@@ -13,19 +13,25 @@ import typer
 from rich.prompt import Prompt
 from rich.text import Text
 
+from gamenight.cli.helptext import filled
 from gamenight.cli.output import fail, out, say, show
 from gamenight.cli.root import app
 from gamenight.engine.core import BadInput, IllegalAction
 from gamenight.engine.registry import games, spec
 from gamenight.engine.tutorial import Lesson, Step
-from gamenight.i18n import _, tutorial_in
+from gamenight.i18n import N_, _, tutorial_in
 
 
-@app.command("learn")
+@app.command("learn", help=N_("Learn a game by playing a short guided game against bots."))
 def learn(
-    game: Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")],
+    game: Annotated[
+        str,
+        typer.Argument(
+            metavar=N_("GAME"), help=filled(N_("one of: {games}"), games=", ".join(games()))
+        ),
+    ],
 ) -> None:
-    """Learn a game by playing a short guided game against bots."""  # (typer's help: English)
+    """`gamenight learn GAME`."""
     try:
         found = spec(game)
     except BadInput as err:

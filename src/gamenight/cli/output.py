@@ -10,7 +10,8 @@ import typer
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from gamenight.i18n import _
+from gamenight.i18n import DEFAULT, _, current
+from gamenight.i18n.refusals import translate
 
 out = Console(markup=False, highlight=False)
 err = Console(stderr=True, markup=False, highlight=False)
@@ -32,7 +33,9 @@ def show(renderable: RenderableType) -> None:
 
 
 def one_line(message: str) -> str:
-    return " ".join(str(message).split())
+    """`message` on one line, in the terminal's language when it is a sentence the engine
+    or the server says (a `Reason`: an option's, a move's or a file's problem)."""
+    return " ".join(translate(message).split())
 
 
 def warn(message: str) -> None:
@@ -66,3 +69,42 @@ def interrupted(message: str) -> typer.Exit:
     )
     _said["interrupted"] = True
     return typer.Exit(INTERRUPTED)
+
+
+# Numbers as the terminal's language writes them (1,234.5 / 1.234,5 / 1 234,5; 12.5% /
+# 12,5 %): the digits are Python's rounding of the value, so an English line is the same
+# whatever the language code did, and only the separators and the percent sign change.
+def whole(n: int) -> str:
+    """A whole number with its thousands grouped: 1,000 / 1.000 / 1 000."""
+    return _localized(f"{n:,}")
+
+
+def fixed(value: float, digits: int = 2, sign: bool = False) -> str:
+    """`value` with `digits` decimals (and a + before a positive one if `sign`)."""
+    return _localized(f"{value:{'+' if sign else ''},.{digits}f}")
+
+
+def significant(value: float, digits: int = 3) -> str:
+    """`value` to `digits` significant digits (0.0123, 1.2e-05)."""
+    return _localized(f"{value:.{digits}g}")
+
+
+def percent(share: float, digits: int = 1, sign: bool = False) -> str:
+    """A share (0.125) as a percentage: 12.5% / 12,5 % / 12,5%."""
+    figure = fixed(100 * share, digits, sign)
+    lang = current()
+    if lang == DEFAULT:
+        return f"{figure}%"
+    from babel.numbers import format_percent
+
+    return format_percent(0, locale=lang).replace("0", figure, 1)
+
+
+def _localized(english: str) -> str:
+    lang = current()
+    if lang == DEFAULT:
+        return english
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
+    symbols = {",": get_group_symbol(lang), ".": get_decimal_symbol(lang)}
+    return "".join(symbols.get(ch, ch) for ch in english)

@@ -14,10 +14,12 @@ from typing import Annotated, Any
 import typer
 
 from gamenight.cli import output
+from gamenight.cli.click_words import install, refusal
+from gamenight.cli.helptext import Command, Group, filled
 from gamenight.cli.output import BAD_INPUT, INTERRUPTED, STOPPED, err, fail
 from gamenight.engine.registry import games
 from gamenight.games.terminal_text import ASCII
-from gamenight.i18n import _
+from gamenight.i18n import N_, _
 
 
 def _flags_without_pydantic() -> None:
@@ -47,13 +49,17 @@ def _flags_without_pydantic() -> None:
 
 
 _flags_without_pydantic()
+install()  # Typer's own words (Options:, [default: ...]) from our catalogue
 
 # Help as plain text (click's layout): Typer's Rich help loads Markdown and traceback
 # modules, a third of `gamenight --help`'s start-up. Help text is then never Rich markup
-# either ("[learn]" is shown as written).
+# either ("[learn]" is shown as written). Every help text is in the terminal's language
+# (helptext: translated when the commands are built, at each run).
 app = typer.Typer(
-    help=_("gamenight: play, simulate and study tabletop games ({games}).").format(
-        games=", ".join(games())
+    cls=Group,
+    help=filled(
+        N_("gamenight: play, simulate and study tabletop games ({games})."),
+        games=", ".join(games()),
     ),
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -87,7 +93,7 @@ def _root(
             "-V",
             callback=_show_version,
             is_eager=True,
-            help=_("Print the version and exit."),
+            help=N_("Print the version and exit."),
         ),
     ] = False,
 ) -> None:
@@ -113,11 +119,18 @@ COMMANDS = {
     "export": "gamenight.cli.archive",
     "tune": "gamenight.cli.tune",
 }
-# Commands whose module does not register itself: (function, short help).
+# Commands whose module does not register itself: (function, short help); the module's HELP
+# is the long help.
 UNREGISTERED = {
-    "train": ("train_command", "Train a policy for the learned bot (needs the [learn] extra)."),
-    "export": ("export_command", "Write the open archive of played games (anonymised Parquet)."),
-    "tune": ("tune_command", "Search a game's settings for the ones that meet a balance goal."),
+    "train": ("train_command", N_("Train a policy for the learned bot (needs the [learn] extra).")),
+    "export": (
+        "export_command",
+        N_("Write the open archive of played games (anonymised Parquet)."),
+    ),
+    "tune": (
+        "tune_command",
+        N_("Search a game's settings for the ones that meet a balance goal."),
+    ),
 }
 
 
@@ -134,7 +147,11 @@ def register_commands(argv: list[str] | None = None) -> typer.Typer:
         for name, (function, short) in UNREGISTERED.items():
             known = any(command.name == name for command in app.registered_commands)
             if COMMANDS[name] == module and not known:
-                app.command(name, short_help=short)(getattr(found, function))
+                long = getattr(found, "HELP", None)  # (N_-marked; else the docstring)
+                app.command(name, short_help=short, help=long)(getattr(found, function))
+    for command in app.registered_commands:  # each one's help in the terminal's language
+        if not issubclass(command.cls or Command, Command):  # (typer's default: TyperCommand)
+            command.cls = Command
     return app
 
 
@@ -183,10 +200,10 @@ def run(argv: list[str] | None = None) -> int:
         err.print(_("stopped"))
         return STOPPED
     except typer.TyperException as error:  # a bad argument: one line, and where help is
-        message = error.format_message() if hasattr(error, "format_message") else str(error)
         if type(error).__name__ == "NoArgsIsHelpError":  # `gamenight` alone: the help
-            print(message)
+            print(error.format_message())
             return 0
+        message = refusal(error)  # in the terminal's language
         context = getattr(error, "ctx", None)
         see = _("see: {command} --help")
         hint = f" ({see.format(command=context.command_path)})" if context is not None else ""

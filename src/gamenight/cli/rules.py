@@ -11,12 +11,13 @@ import typer
 from rich.console import Group
 from rich.text import Text
 
+from gamenight.cli.helptext import filled
 from gamenight.cli.output import fail, out, show
 from gamenight.cli.root import app
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import games, spec
 from gamenight.games.terminal_text import shown_as
-from gamenight.i18n import _, rules_in
+from gamenight.i18n import N_, _, rules_in
 
 CLAUSE_STYLE = "dim"
 WIDTH = 80  # the widest the rules are set, on a wider terminal too
@@ -68,15 +69,22 @@ def whole_rules(title: str, rules: Any) -> Group:
     return Group(*parts)
 
 
-@app.command("rules")
+@app.command(
+    "rules", help=N_("Show a game's rules in player words, or the rule of one card or piece.")
+)
 def show_rules(
-    game: Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")],
+    game: Annotated[
+        str,
+        typer.Argument(
+            metavar=N_("GAME"), help=filled(N_("one of: {games}"), games=", ".join(games()))
+        ),
+    ],
     card: Annotated[
         str | None,
-        typer.Argument(metavar="[CARD]", help="only this card's, piece's or term's rule"),
+        typer.Argument(metavar=N_("[CARD]"), help=N_("only this card's, piece's or term's rule")),
     ] = None,
 ) -> None:
-    """Show a game's rules in player words, or the rule of one card or piece."""
+    """`gamenight rules GAME [CARD]`."""
     try:
         found = spec(game)
     except BadInput as err:

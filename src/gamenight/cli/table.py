@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from gamenight import bots as bot_registry
+from gamenight.cli.helptext import filled
 from gamenight.cli.output import BAD_INPUT, STOPPED, err, fail, interrupted, out, say, show
 from gamenight.cli.root import app
 from gamenight.engine.codec import load_game, save_game
@@ -34,18 +35,23 @@ from gamenight.engine.driver import Bot
 from gamenight.engine.options import player_seat, seat_options
 from gamenight.engine.registry import games, load, options_class, spec
 from gamenight.games.terminal_text import echo, player
-from gamenight.i18n import _
+from gamenight.i18n import N_, _, ngettext
 from gamenight.i18n.refusals import translate
 
 PEOPLE = ("you", "human", "me", "person")
 
-GameName = Annotated[str, typer.Argument(metavar="GAME", help=f"one of: {', '.join(games())}")]
+GameName = Annotated[
+    str,
+    typer.Argument(
+        metavar=N_("GAME"), help=filled(N_("one of: {games}"), games=", ".join(games()))
+    ),
+]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--set",
-        metavar="OPTION=VALUE",
-        help="a game option (repeatable); see `gamenight options GAME`",
+        metavar=N_("OPTION=VALUE"),
+        help=N_("a game option (repeatable); see `gamenight options GAME`"),
     ),
 ]
 
@@ -63,7 +69,7 @@ def parse_sets(sets: list[str] | None, game: str) -> dict[str, Any]:
     for item in sets or []:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise BadInput(f"--set takes option=value, got {echo(item)}")
+            raise BadInput(_("--set takes option=value, got {item}").format(item=echo(item)))
         name = key.strip().replace("-", "_")
         options[name] = player_seat(name, value) if name in seats else value.strip()
     return options
@@ -253,7 +259,8 @@ def seat_bot(spec: str, game: Game, seed: int = 0) -> Bot:
     except BadInput:
         raise
     except ValueError as error:
-        raise BadInput(f"bot {spec.removeprefix('bot:')}: {error}") from error
+        said = _("bot {bot}: {error}").format(bot=spec.removeprefix("bot:"), error=error)
+        raise BadInput(said) from error
 
 
 def check_seat(spec: str, game: Game) -> None:
@@ -330,46 +337,53 @@ def _bots(game: Game, seats: list[str], seed: int) -> list[Bot | None]:
 def _seat_list(seats: str) -> list[str]:
     found = [s.strip() for s in seats.split(",")]
     if not any(found) or not all(found):
-        raise BadInput(
-            f"--seats needs one entry per seat, separated by commas (you, bot, bot:NAME), "
-            f"got {echo(seats)}"
+        said = _(
+            "--seats needs one entry per seat, separated by commas (you, bot, bot:NAME), "
+            "got {seats}"
         )
+        raise BadInput(said.format(seats=echo(seats)))
     return found
 
 
-@app.command()
+@app.command(help=N_("Play a game in the terminal against bots, or with friends at one keyboard."))
 def play(
     game: GameName,
     seats: Annotated[
         str,
         typer.Option(
-            metavar="SEATS",
-            help="one entry per seat, comma-separated: you, bot, bot:NAME?param=value, or a "
-            "level (easy, medium, hard); several 'you' share the keyboard",
+            metavar=N_("SEATS"),
+            help=N_(
+                "one entry per seat, comma-separated: you, bot, bot:NAME?param=value, or a "
+                "level (easy, medium, hard); several 'you' share the keyboard"
+            ),
         ),
     ] = "you,bot,bot",
     seed: Annotated[
-        int | None, typer.Option(metavar="NUMBER", help="seed of the game (random if not given)")
+        int | None,
+        typer.Option(metavar=N_("NUMBER"), help=N_("seed of the game (random if not given)")),
     ] = None,
     save: Annotated[
-        Path | None, typer.Option(metavar="FILE", help="write seed + moves to this file")
+        Path | None,
+        typer.Option(metavar=N_("FILE"), help=N_("write seed + moves to this file")),
     ] = None,
     mode: Annotated[
-        str | None, typer.Option(metavar="MODE", help="the game's mode option, if it has one")
+        str | None,
+        typer.Option(metavar=N_("MODE"), help=N_("the game's mode option, if it has one")),
     ] = None,
     variant: Annotated[
-        str | None, typer.Option(metavar="VARIANT", help="the game's variant option, if it has one")
+        str | None,
+        typer.Option(metavar=N_("VARIANT"), help=N_("the game's variant option, if it has one")),
     ] = None,
     pictures: Annotated[
         Path,
-        typer.Option(metavar="FOLDER", help="where games with pictures write one per move"),
+        typer.Option(metavar=N_("FOLDER"), help=N_("where games with pictures write one per move")),
     ] = Path("."),
     open_pictures: Annotated[
-        bool, typer.Option("--open", help="open each picture in the browser")
+        bool, typer.Option("--open", help=N_("open each picture in the browser"))
     ] = False,
     set_: SetOpt = None,
 ) -> None:
-    """Play a game in the terminal against bots, or with friends at one keyboard."""
+    """`gamenight play`: one game at this keyboard."""
     seed = seed if seed is not None else random.randrange(1 << 31)
     try:
         seat_list = _seat_list(seats)
@@ -381,9 +395,12 @@ def play(
         options.setdefault("players", len(seat_list))
         the_game = load(game, **options)
         if the_game.players != len(seat_list):
-            raise BadInput(
-                f"{game} with these options has {the_game.players} seats, not {len(seat_list)}"
+            said = ngettext(
+                "{game} with these options has {n} seat, not {given}",
+                "{game} with these options has {n} seats, not {given}",
+                the_game.players,
             )
+            raise BadInput(said.format(game=game, n=the_game.players, given=len(seat_list)))
         bots = _bots(the_game, seat_list, seed)
         ui = terminal_of(game)
     except BadInput as error:
@@ -421,15 +438,17 @@ def play(
 def _check_writable(path: Path) -> None:
     """Refuse an output path that cannot be written before any work is done."""
     if path.is_dir():
-        raise fail(f"{path} is a folder; give a file name")
+        raise fail(_("{path} is a folder; give a file name").format(path=path))
     folder = path.parent
     if not folder.is_dir():
-        raise fail(f"cannot write {path}: the folder {folder} does not exist")
+        said = _("cannot write {path}: the folder {folder} does not exist")
+        raise fail(said.format(path=path, folder=folder))
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:
-        raise fail(f"cannot write in {folder}: {error.strerror or error}") from error
+        said = _("cannot write in {folder}: {error}")
+        raise fail(said.format(folder=folder, error=error.strerror or error)) from error
 
 
 def _save(path: Path, game: Game, seed: int, state: State) -> None:
@@ -481,27 +500,32 @@ def print_outcome(state: State, people: list[int] | None = None) -> None:
 # --- replay ----------------------------------------------------------------------------
 
 
-@app.command()
+@app.command(help=N_("Show a saved game move by move; the replay reaches the same final state."))
 def replay(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="a file written by play --save")],
+    file: Annotated[
+        Path, typer.Argument(metavar=N_("FILE"), help=N_("a file written by play --save"))
+    ],
     seat: Annotated[
         int | None,
         typer.Option(
-            metavar="PLAYER", help="show the game as this player saw it (players count from 1)"
+            metavar=N_("PLAYER"),
+            help=N_("show the game as this player saw it (players count from 1)"),
         ),
     ] = None,
-    reveal: Annotated[bool, typer.Option(help="show every event (all hidden cards)")] = False,
+    reveal: Annotated[bool, typer.Option(help=N_("show every event (all hidden cards)"))] = False,
 ) -> None:
-    """Show a saved game move by move; the replay reaches the same final state."""
+    """`gamenight replay`: a saved game, move by move."""
     try:
         game, seed, history = load_game(file)
         ui = terminal_of(game.name)
     except BadInput as error:
         raise fail(str(error)) from error
     except (UnicodeDecodeError, ValueError) as error:
-        raise fail(f"{file} is not a gamenight replay (not readable as text JSON)") from error
+        said = _("{file} is not a gamenight replay (not readable as text JSON)")
+        raise fail(said.format(file=file)) from error
     if seat is not None and not 1 <= seat <= game.players:
-        raise fail(f"--seat must be a player of this game: 1 to {game.players}, got {seat}")
+        said = _("--seat must be a player of this game: 1 to {n}, got {seat}")
+        raise fail(said.format(n=game.players, seat=seat))
     viewer = None if seat is None else seat - 1
     state = game.start(seed)
     shown = 0
@@ -509,8 +533,9 @@ def replay(
         try:
             state.act(who, action)
         except (IllegalAction, IndexError, ValueError) as error:
+            said = _("{file}: move {number} ({player}) is illegal: {error}")
             raise fail(
-                f"{file}: move {number} ({player(who)}) is illegal: {error}", BAD_INPUT
+                said.format(file=file, number=number, player=player(who), error=error), BAD_INPUT
             ) from error
         say(f"{number:4d}. {player(who)}: {_describe(ui, action)}", "dim")
         events = state.log if reveal else state.events(viewer)

@@ -20,6 +20,7 @@ from gamenight.cli.batch import (
     CPUS,
     Address,
     Backend,
+    Bots,
     Players,
     Seed,
     Workers,
@@ -32,9 +33,21 @@ from gamenight.cli.batch import (
     _run_failed,
     _workers,
 )
-from gamenight.cli.output import fail, interrupted, out, say, show
+from gamenight.cli.helptext import filled
+from gamenight.cli.output import (
+    fail,
+    fixed,
+    interrupted,
+    out,
+    percent,
+    say,
+    show,
+    significant,
+    whole,
+)
 from gamenight.cli.table import GameName, SetOpt, parse_sets
 from gamenight.engine.core import BadInput
+from gamenight.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from gamenight.sim.tune import Estimate, Figure, Status, Tuned
@@ -45,36 +58,51 @@ FIGURE_NAMES = (  # sim/tune.FIGURES, not imported for --help (tests keep the tw
 )
 
 
+HELP = N_(  # the help of `gamenight tune` (root.register_commands)
+    "Balance search: the settings that bring report figures to their targets, tried on the "
+    "same deals as the default, raced on fresh deals and checked on a third set; writes a page "
+    "with the proposal, the figures before and after with 95% intervals, paired tests and "
+    "plots (and the balance report of the default against the proposal)."
+)
+
+
 def tune_command(
     game: GameName,
     goal: Annotated[
         list[str],
         typer.Option(
-            metavar="GOAL",
-            help="'FIGURE within TARGET±TOLERANCE' (rates in %; repeatable), e.g. "
-            f"'first-seat win rate within 50±2%'; figures: {FIGURE_NAMES}",
+            metavar=N_("GOAL"),
+            help=filled(
+                N_(
+                    "'FIGURE within TARGET±TOLERANCE' (rates in %; repeatable), e.g. "
+                    "'first-seat win rate within 50±2%'; figures: {figures}"
+                ),
+                figures=FIGURE_NAMES,
+            ),
         ),
     ],
     vary: Annotated[
         list[str],
         typer.Option(
-            metavar="OPTIONS",
-            help="options to search, comma list (repeatable): each over the range its "
-            "setting declares, or narrowed as name=LOW..HIGH or name=A|B|C",
+            metavar=N_("OPTIONS"),
+            help=N_(
+                "options to search, comma list (repeatable): each over the range its "
+                "setting declares, or narrowed as name=LOW..HIGH or name=A|B|C"
+            ),
         ),
     ],
     budget: Annotated[
         str,
-        typer.Option(metavar="BUDGET", help="wall clock (90s, 20m, 1h) or games (5000 games)"),
+        typer.Option(
+            metavar=N_("BUDGET"), help=N_("wall clock (90s, 20m, 1h) or games (5000 games)")
+        ),
     ] = "5m",
     out_: Annotated[
         Path,
-        typer.Option("--out", metavar="FOLDER", help="folder for index.html and its plots"),
+        typer.Option("--out", metavar=N_("FOLDER"), help=N_("folder for index.html and its plots")),
     ] = Path("tune"),
     players: Players = None,
-    bots: Annotated[
-        str | None, typer.Option(metavar="BOTS", help="comma list of bots, one per seat")
-    ] = None,
+    bots: Bots = None,
     seed: Seed = 0,
     workers: Workers = CPUS,
     set_: SetOpt = None,
@@ -83,14 +111,13 @@ def tune_command(
     trial_games: Annotated[
         int,
         typer.Option(
-            metavar="NUMBER", min=10, help="games per block of deals a trial of the search plays"
+            metavar=N_("NUMBER"),
+            min=10,
+            help=N_("games per block of deals a trial of the search plays"),
         ),
     ] = 1000,
 ) -> None:
-    """Balance search: the settings that bring report figures to their targets, tried on
-    the same deals as the default, raced on fresh deals and checked on a third set; writes
-    a page with the proposal, the figures before and after with 95% intervals, paired
-    tests and plots (and the balance report of the default against the proposal)."""
+    """`gamenight tune` (its help: HELP)."""
     from gamenight.sim.report import settings
     from gamenight.sim.tune import parse_budget, parse_goals, parse_vary, tune, write_page
 
@@ -118,18 +145,21 @@ def tune_command(
             )  # fmt: skip
         index = write_page(tuned, out_)
     except KeyboardInterrupt:
-        raise interrupted(
-            f"the search of {game} was stopped; no page was written to {out_} "
+        said = _(
+            "the search of {game} was stopped; no page was written to {path} "
             "(a page already there is as it was)"
-        ) from None
+        )
+        raise interrupted(said.format(game=game, path=out_)) from None
     except BadInput as error:
         raise fail(str(error)) from error
     except (ConnectionError, RuntimeError) as error:
         raise _run_failed(error, backend, address) from error
     except OSError as error:
-        raise fail(f"cannot write {error.filename or out_}: {error.strerror or error}") from error
+        said = _("cannot write {path}: {error}")
+        path = error.filename or out_
+        raise fail(said.format(path=path, error=error.strerror or error)) from error
     _say_result(tuned)
-    say(f"page written to {index}")
+    say(_("page written to {path}").format(path=index))
 
 
 @contextmanager
@@ -140,39 +170,52 @@ def _progress(game: str) -> Iterator[Callable[[Status], None]]:
     with Progress(
         TextColumn(game, style="bold"),
         BarColumn(),
-        TextColumn("{task.percentage:>3.0f}%"),
+        TextColumn("{task.fields[share]:>4}"),  # (the percent sign as the language puts it)
         TimeElapsedColumn(),
         TextColumn("{task.fields[line]}"),
         console=out,
     ) as progress:
-        task = progress.add_task("tune", total=1.0, line="")
+        task = progress.add_task("tune", total=1.0, line="", share=percent(0.0, 0))
 
         def update(status: Status) -> None:
-            progress.update(task, completed=min(1.0, status.used), line=status.line)
+            used = min(1.0, status.used)
+            progress.update(task, completed=used, line=status.line, share=percent(used, 0))
 
         yield update
 
 
 def _say_result(tuned: Tuned) -> None:
-    from gamenight.sim.tune import estimate, paired_change, show_p, show_points, shown_figures
+    from gamenight.sim.tune import estimate, paired_change, shown_figures
 
     changed = tuned.changed
     if changed:
         said = ", ".join(f"{name} {old} -> {new}" for name, (old, new) in changed.items())
-        met = (
-            "it meets every goal on the final deals"
-            if tuned.proposed.met
-            else "no setting raced met every goal; this one came closest"
-        )
-        say(f"proposed: {said} ({met})")
+        if tuned.proposed.met:
+            proposal = _("proposed: {changes} (it meets every goal on the final deals)")
+        else:
+            proposal = _(
+                "proposed: {changes} (no setting raced met every goal; this one came closest)"
+            )
+        say(proposal.format(changes=said))
+    elif tuned.default.met:
+        say(_("no change proposed: the default meets every goal"))
     else:
-        said = "meets every goal" if tuned.default.met else "is as close as any setting raced"
-        say(f"no change proposed: the default {said}")
-    games = f"{tuned.final_games:,} games" + (" each" if changed else "")
-    columns = ["figure", "default (95% interval)"]
+        say(_("no change proposed: the default is as close as any setting raced"))
+    n = tuned.final_games
     if changed:
-        columns += ["proposed (95% interval)", "change", "p"]
-    table = Table(*columns, title=f"{tuned.game_name}: {games} on the final deals")
+        title = ngettext(
+            "{game}: {n} game each on the final deals",
+            "{game}: {n} games each on the final deals",
+            n,
+        )
+    else:
+        title = ngettext(
+            "{game}: {n} game on the final deals", "{game}: {n} games on the final deals", n
+        )
+    columns = [_("figure"), _("default (95% interval)")]
+    if changed:
+        columns += [_("proposed (95% interval)"), _("change"), "p"]
+    table = Table(*columns, title=title.format(game=tuned.game_name, n=whole(n)))
     base, after = tuned.default.played.sample, tuned.proposed.played.sample
     for figure in shown_figures(tuned):
         cells = [figure.name, _with_interval(figure, estimate(figure, base))]
@@ -180,16 +223,29 @@ def _say_result(tuned: Tuned) -> None:
             change = paired_change(figure, base, after)
             cells += [
                 _with_interval(figure, estimate(figure, after)),
-                show_points(figure, change.diff),
-                show_p(change.p),
+                _points(figure, change.diff),
+                significant(change.p) if change.p > 0 else "< 1e-300",
             ]
         table.add_row(*cells)
     show(table)
 
 
 def _with_interval(figure: Figure, found: Estimate) -> str:
-    from gamenight.sim.tune import show as shown
-
     return (
-        f"{shown(figure, found.value)} ({shown(figure, found.low)} - {shown(figure, found.high)})"
+        f"{_shown(figure, found.value)} "
+        f"({_shown(figure, found.low)} - {_shown(figure, found.high)})"
     )
+
+
+def _shown(figure: Figure, value: float) -> str:
+    """A figure's value as the page shows it (sim/tune.show), in the terminal's numbers."""
+    if figure.signed:
+        return _points(figure, value)
+    return percent(value) if figure.rate else fixed(value, 2)
+
+
+def _points(figure: Figure, value: float) -> str:
+    """A difference: percentage points for rates (sim/tune.show_points)."""
+    if figure.rate:
+        return _("{value} points").format(value=fixed(100 * value, 1, sign=True))
+    return fixed(value, 2, sign=True)

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gamenight.engine.core import Action, BadInput, Game
+from gamenight.engine.core import Action, BadInput, Game, said
+from gamenight.i18n import N_
 
 _SCALARS: dict[Any, tuple[type, ...]] = {
     int: (int,),
@@ -34,21 +35,37 @@ def _coerce(name: str, value: Any, hint: Any) -> Any:
                 return _coerce(name, value, option)
             except BadInput:
                 continue
-        raise BadInput(f"field '{name}': {value!r} fits none of {hint}")
+        raise BadInput(
+            said(
+                N_("field '{name}': {value} fits none of {types}"),
+                name=name,
+                value=repr(value),
+                types=hint,
+            )
+        )
     if origin is tuple:
         if not isinstance(value, list | tuple):
-            raise BadInput(f"field '{name}' must be a list, got {value!r}")
+            raise BadInput(
+                said(N_("field '{name}' must be a list, got {value}"), name=name, value=repr(value))
+            )
         (item,) = typing.get_args(hint)[:1]
         return tuple(_coerce(name, v, item) for v in value)
     if hint is typing.Any:
         return value
     allowed = _SCALARS.get(hint)
     if allowed is None:
-        raise BadInput(f"field '{name}' has an unsupported type {hint}")
-    if isinstance(value, bool) and hint is not bool:
-        raise BadInput(f"field '{name}' must be {hint.__name__}, got {value!r}")
-    if not isinstance(value, allowed):
-        raise BadInput(f"field '{name}' must be {hint.__name__}, got {value!r}")
+        raise BadInput(
+            said(N_("field '{name}' has an unsupported type {type}"), name=name, type=hint)
+        )
+    if (isinstance(value, bool) and hint is not bool) or not isinstance(value, allowed):
+        raise BadInput(
+            said(
+                N_("field '{name}' must be {type}, got {value}"),
+                name=name,
+                type=hint.__name__,
+                value=repr(value),
+            )
+        )
     return float(typing.cast(float, value)) if hint is float else value
 
 
@@ -96,19 +113,36 @@ def action_from_json(obj: Any, types: Sequence[type[Action]]) -> Action:
     """Build an action from its JSON form, or raise BadInput saying what is wrong."""
     by_kind = _kinds(tuple(types))
     if not isinstance(obj, dict):
-        raise BadInput(f"an action is a JSON object with a 'type', got {obj!r}")
+        raise BadInput(
+            said(N_("an action is a JSON object with a 'type', got {value}"), value=repr(obj))
+        )
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in by_kind:
-        raise BadInput(f"unknown action type {kind!r}; known: {', '.join(sorted(by_kind))}")
+        raise BadInput(
+            said(
+                N_("unknown action type {kind}; known: {known}"),
+                kind=repr(kind),
+                known=", ".join(sorted(by_kind)),
+            )
+        )
     cls = by_kind[kind]
     shape = _shape(cls)
     names = shape.names
     extra = obj.keys() - shape.allowed
     if extra:
-        raise BadInput(f"action {kind!r} has no field(s) {sorted(extra)}; fields: {list(names)}")
+        raise BadInput(
+            said(
+                N_("action {kind} has no field(s) {extra}; fields: {fields}"),
+                kind=repr(kind),
+                extra=sorted(extra),
+                fields=list(names),
+            )
+        )
     missing = [n for n in shape.required if n not in obj]
     if missing:
-        raise BadInput(f"action {kind!r} needs field(s) {missing}")
+        raise BadInput(
+            said(N_("action {kind} needs field(s) {missing}"), kind=repr(kind), missing=missing)
+        )
     hints = shape.hints
     return cls(**{n: _coerce(n, obj[n], hints[n]) for n in names if n in obj})
 
@@ -136,26 +170,40 @@ def load_game(path: str | Path) -> tuple[Game, int, list[tuple[int, Action]]]:
     try:
         doc = json.loads(Path(path).read_text())
     except OSError as err:
-        raise BadInput(f"cannot read {path}: {err.strerror}") from err
+        raise BadInput(
+            said(N_("cannot read {path}: {problem}"), path=path, problem=err.strerror)
+        ) from err
     except json.JSONDecodeError as err:
-        raise BadInput(f"{path} is not JSON: {err}") from err
+        raise BadInput(said(N_("{path} is not JSON: {error}"), path=path, error=err)) from err
     if not isinstance(doc, dict) or doc.get("format") != "gamenight-replay/1":
-        raise BadInput(f"{path} is not a gamenight replay (format gamenight-replay/1)")
+        raise BadInput(
+            said(N_("{path} is not a gamenight replay (format gamenight-replay/1)"), path=path)
+        )
     for key, kind, words in (
-        ("game", str, "a game's name"),
-        ("options", dict, "an object of options"),
-        ("seed", int, "a whole number"),
-        ("history", list, "a list of moves"),
+        ("game", str, N_("a game's name")),
+        ("options", dict, N_("an object of options")),
+        ("seed", int, N_("a whole number")),
+        ("history", list, N_("a list of moves")),
     ):
         if not isinstance(doc.get(key), kind) or isinstance(doc.get(key), bool):
-            raise BadInput(f"{path}: '{key}' must be {words}")
+            raise BadInput(
+                said(N_("{path}: '{key}' must be {what}"), path=path, key=key, what=said(words))
+            )
     game = load(doc["game"], **doc["options"])
     history = []
     for i, step in enumerate(doc["history"]):
         if not isinstance(step, dict) or not isinstance(step.get("seat"), int):
-            raise BadInput(f"{path}: history[{i}] needs an integer 'seat' and an 'action'")
+            raise BadInput(
+                said(
+                    N_("{path}: history[{index}] needs an integer 'seat' and an 'action'"),
+                    path=path,
+                    index=i,
+                )
+            )
         try:
             history.append((step["seat"], game.action_from_json(step.get("action"))))
         except BadInput as err:
-            raise BadInput(f"{path}: history[{i}]: {err}") from err
+            raise BadInput(
+                said(N_("{path}: history[{index}]: {problem}"), path=path, index=i, problem=err)
+            ) from err
     return game, doc["seed"], history

@@ -43,6 +43,11 @@ class Reason(str):
         self.template, self.words, self.package, self.key = template, filled, package, key
         return self
 
+    def __str__(self) -> str:
+        # itself, not a plain copy: `str(err)` of a BadInput or IllegalAction holding a
+        # Reason keeps what a translation needs, wherever the message is passed on
+        return self
+
     def __reduce__(self) -> tuple[Any, ...]:  # (a worker process's refusal comes back whole)
         return Reason, (self.template, self.words, self.package, self.key)
 
@@ -66,6 +71,16 @@ class Reason(str):
             return obj["template"]
 
 
+def said(template: str, **words: object) -> Reason:
+    """A sentence of the platform's catalogue (its English `template`, marked `N_` where it
+    is written) with its words filled in: a name, a number or a value's repr as it is (the
+    same in every language), a Reason (a piece of a sentence: "one of 'a', 'b'") translated
+    with the sentence. The engine's BadInput messages are these: English as strings, said
+    in a reader's language where they are shown (`gamenight.i18n.refusals.translate`)."""
+    filled = {k: w if isinstance(w, str) else str(w) for k, w in words.items()}
+    return Reason(template, filled or None, "gamenight", template)
+
+
 class IllegalAction(Exception):
     """An action the rules do not allow now. The state is unchanged; `reason` says why (a
     game's refusal is a `Reason`: English, with its key and words for a translation)."""
@@ -76,7 +91,9 @@ class IllegalAction(Exception):
 
 
 class BadInput(ValueError):
-    """Malformed input from outside (an option, an action's JSON, a file)."""
+    """Malformed input from outside (an option, an action's JSON, a file). Its message is
+    a `Reason` where the engine or the server says it (`said`): English as a string,
+    translated by every surface that shows it to a person."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +269,11 @@ class State(ABC):
         legal = self.actions(seat)
         if action in legal:
             return None
-        return f"{action} is not legal now; legal: {', '.join(str(a) for a in legal)}"
+        return said(
+            N_("{action} is not legal now; legal: {legal}"),
+            action=action,
+            legal=", ".join(str(a) for a in legal),
+        )
 
     @abstractmethod
     def _apply(self, seat: int, action: Action) -> None:

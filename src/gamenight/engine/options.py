@@ -16,7 +16,8 @@ import types
 import typing
 from typing import Any, TypeVar
 
-from gamenight.engine.core import BadInput
+from gamenight.engine.core import BadInput, Reason, said
+from gamenight.i18n import N_
 
 T = TypeVar("T")
 
@@ -62,18 +63,19 @@ def setting(
     return dataclasses.field(default=default, metadata=meta)
 
 
-def _allowed(field: dataclasses.Field[Any]) -> str:
+def _allowed(field: dataclasses.Field[Any]) -> Reason:
+    """What an option allows, as a piece of a sentence ("one of 'a', 'b'")."""
     meta = field.metadata
     if meta.get("choices"):
-        return "one of " + ", ".join(repr(c) for c in meta["choices"])
+        return said(N_("one of {choices}"), choices=", ".join(repr(c) for c in meta["choices"]))
     lo, hi = meta.get("min"), meta.get("max")
     if lo is not None and hi is not None:
-        return f"from {lo} to {hi}"
+        return said(N_("from {low} to {high}"), low=lo, high=hi)
     if lo is not None:
-        return f"{lo} or more"
+        return said(N_("{low} or more"), low=lo)
     if hi is not None:
-        return f"{hi} or less"
-    return "any value of the right type"
+        return said(N_("{high} or less"), high=hi)
+    return said(N_("any value of the right type"))
 
 
 def _parse(name: str, value: Any, hint: Any) -> Any:
@@ -90,7 +92,9 @@ def _parse(name: str, value: Any, hint: Any) -> Any:
                 return _parse(name, value, option)
             except BadInput as err:
                 last = err
-        raise last or BadInput(f"option '{name}': bad value {value!r}")
+        raise last or BadInput(
+            said(N_("option '{name}': bad value {value}"), name=name, value=repr(value))
+        )
     if hint is bool:
         if isinstance(value, bool):
             return value
@@ -98,7 +102,13 @@ def _parse(name: str, value: Any, hint: Any) -> Any:
             return True
         if isinstance(value, str) and value.lower() in ("false", "no", "0", "off"):
             return False
-        raise BadInput(f"option '{name}' must be true or false, got {value!r}")
+        raise BadInput(
+            said(
+                N_("option '{name}' must be true or false, got {value}"),
+                name=name,
+                value=repr(value),
+            )
+        )
     if hint is int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
@@ -107,7 +117,13 @@ def _parse(name: str, value: Any, hint: Any) -> Any:
                 return int(value)
             except ValueError:
                 pass
-        raise BadInput(f"option '{name}' must be a whole number, got {value!r}")
+        raise BadInput(
+            said(
+                N_("option '{name}' must be a whole number, got {value}"),
+                name=name,
+                value=repr(value),
+            )
+        )
     if hint is float:
         if isinstance(value, int | float) and not isinstance(value, bool):
             return float(value)
@@ -116,11 +132,15 @@ def _parse(name: str, value: Any, hint: Any) -> Any:
                 return float(value)
             except ValueError:
                 pass
-        raise BadInput(f"option '{name}' must be a number, got {value!r}")
+        raise BadInput(
+            said(N_("option '{name}' must be a number, got {value}"), name=name, value=repr(value))
+        )
     if hint is str:
         if isinstance(value, str):
             return value
-        raise BadInput(f"option '{name}' must be text, got {value!r}")
+        raise BadInput(
+            said(N_("option '{name}' must be text, got {value}"), name=name, value=repr(value))
+        )
     return value
 
 
@@ -137,8 +157,12 @@ def build_options(cls: type[T], given: dict[str, Any], game: str) -> T:
     unknown = sorted(set(given) - set(fields))
     if unknown:
         raise BadInput(
-            f"{game} has no option {', '.join(repr(u) for u in unknown)}; "
-            f"options: {', '.join(fields)}"
+            said(
+                N_("{game} has no option {names}; options: {options}"),
+                game=game,
+                names=", ".join(repr(u) for u in unknown),
+                options=", ".join(fields),
+            )
         )
     hints = _hints(typing.cast(type, cls))
     values = {}
@@ -152,14 +176,22 @@ def build_options(cls: type[T], given: dict[str, Any], game: str) -> T:
             or (meta.get("max") is not None and parsed is not None and parsed > meta["max"])
         )
         if bad:
-            raise BadInput(f"{game} option '{name}' = {value!r} is not allowed: {_allowed(field)}")
+            raise BadInput(
+                said(
+                    N_("{game} option '{name}' = {value} is not allowed: {allowed}"),
+                    game=game,
+                    name=name,
+                    value=repr(value),
+                    allowed=_allowed(field),
+                )
+            )
         values[name] = parsed
     try:
         return cls(**values)
     except (ValueError, TypeError) as err:
         if isinstance(err, BadInput):
             raise
-        raise BadInput(f"{game} options: {err}") from err
+        raise BadInput(said(N_("{game} options: {problem}"), game=game, problem=err)) from err
 
 
 def _is_number(value: Any) -> bool:
@@ -190,25 +222,58 @@ def check_untrusted(cls: type, given: dict[str, Any], game: str) -> None:
             continue  # build_options names unknown options
         meta = field.metadata
         if isinstance(value, str) and len(value) > MAX_TEXT:
-            raise BadInput(f"{game} option '{name}' is longer than {MAX_TEXT} characters")
+            raise BadInput(
+                said(
+                    N_("{game} option '{name}' is longer than {limit} characters"),
+                    game=game,
+                    name=name,
+                    limit=MAX_TEXT,
+                )
+            )
         served = meta.get("served")
         if served is not None and value not in served:
             shown = ", ".join(repr(v) for v in served)
-            raise BadInput(f"{game} option '{name}' on this server is a shipped preset: {shown}")
+            raise BadInput(
+                said(
+                    N_("{game} option '{name}' on this server is a shipped preset: {presets}"),
+                    game=game,
+                    name=name,
+                    presets=shown,
+                )
+            )
         parsed = _parse(name, value, hints[name])
         if not _is_number(parsed):
             continue
         if not math.isfinite(parsed):
-            raise BadInput(f"{game} option '{name}' must be a finite number, got {value!r}")
+            raise BadInput(
+                said(
+                    N_("{game} option '{name}' must be a finite number, got {value}"),
+                    game=game,
+                    name=name,
+                    value=repr(value),
+                )
+            )
         top = ceiling_of(field)
         if top is not None and parsed > top:
             raise BadInput(
-                f"{game} option '{name}' = {value!r} is above this server's ceiling {top:g}"
+                said(
+                    N_("{game} option '{name}' = {value} is above this server's ceiling {ceiling}"),
+                    game=game,
+                    name=name,
+                    value=repr(value),
+                    ceiling=f"{top:g}",
+                )
             )
         bottom = meta.get("floor")
         if bottom is not None and parsed < bottom:
             raise BadInput(
-                f"{game} option '{name}' = {value!r} is below this server's floor {bottom:g}"
+                said(
+                    N_("{game} option '{name}' = {value} is below this server's floor {floor}"),
+                    game=game,
+                    name=name,
+                    value=repr(value),
+                    floor=f"{bottom:g}",
+                )
             )
 
 
@@ -277,8 +342,14 @@ def player_seat(name: str, typed: str) -> int | str:
     number = int(text) if text.isascii() and text.isdigit() else 0
     if number < 1:
         raise BadInput(
-            f"option '{name}' is a player number (1 for the first player) or 'random', "
-            f"got {typed[:40]!r}"
+            said(
+                N_(
+                    "option '{name}' is a player number (1 for the first player) or 'random', "
+                    "got {typed}"
+                ),
+                name=name,
+                typed=repr(typed[:40]),
+            )
         )
     return number - 1
 
@@ -290,13 +361,36 @@ def seat_refused(game: str, name: str, value: Any, count: int, who: str = "playe
     whole = isinstance(value, int) and not isinstance(value, bool)
     if value == "random" or (whole and 0 <= value < count):
         return
-    allowed = f"{who} 1 to {count}, or 'random'"
+    words: dict[str, object] = {"game": game, "name": name, "count": count, "who": who}
     if whole:
         raise BadInput(
-            f"{game} option '{name}': there is no {who} {value + 1} of {count} (seat index "
-            f"{value}; the engine counts seats from 0); choose {allowed}"
+            said(_NO_SUCH_SEAT.get(who, _NO_SUCH_SEAT[""]), number=value + 1, index=value, **words)
         )
-    raise BadInput(f"{game} option '{name}' must be {allowed}, got {str(value)[:40]!r}")
+    typed = repr(str(value)[:40])
+    raise BadInput(said(_NOT_A_SEAT.get(who, _NOT_A_SEAT[""]), value=typed, **words))
+
+
+# seat_refused's sentences for a player's and a team's seat ("": another `who`, its word
+# as it is)
+_NO_SUCH_SEAT = {
+    "player": N_(
+        "{game} option '{name}': there is no player {number} of {count} (seat index "
+        "{index}; the engine counts seats from 0); choose player 1 to {count}, or 'random'"
+    ),
+    "team": N_(
+        "{game} option '{name}': there is no team {number} of {count} (seat index "
+        "{index}; the engine counts seats from 0); choose team 1 to {count}, or 'random'"
+    ),
+    "": N_(
+        "{game} option '{name}': there is no {who} {number} of {count} (seat index "
+        "{index}; the engine counts seats from 0); choose {who} 1 to {count}, or 'random'"
+    ),
+}
+_NOT_A_SEAT = {
+    "player": N_("{game} option '{name}' must be player 1 to {count}, or 'random', got {value}"),
+    "team": N_("{game} option '{name}' must be team 1 to {count}, or 'random', got {value}"),
+    "": N_("{game} option '{name}' must be {who} 1 to {count}, or 'random', got {value}"),
+}
 
 
 def options_to_json(options: Any) -> dict[str, Any]:

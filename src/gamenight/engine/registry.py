@@ -13,8 +13,9 @@ import pkgutil
 from importlib.metadata import entry_points
 from typing import Any
 
-from gamenight.engine.core import BadInput, Game
+from gamenight.engine.core import BadInput, Game, said
 from gamenight.engine.spec import GameSpec
+from gamenight.i18n import N_
 
 _SPECS: dict[str, GameSpec] = {}
 _discovered = False
@@ -49,7 +50,9 @@ def spec(name: str) -> GameSpec:
     """The declaration of game `name` (BadInput listing the games if there is none)."""
     _discover()
     if name not in _SPECS:
-        raise BadInput(f"no game {name!r}; games: {', '.join(games())}")
+        raise BadInput(
+            said(N_("no game {game}; games: {games}"), game=repr(name), games=", ".join(games()))
+        )
     return _SPECS[name]
 
 

@@ -23,9 +23,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamenight.engine.core import Action, BadInput, Event, Game, State
+from gamenight.engine.core import Action, BadInput, Event, Game, State, said
 from gamenight.engine.registry import load
-from gamenight.i18n import _
+from gamenight.i18n import N_, _
 
 MAX_ACTIONS_LISTED = 400  # a page is sent the legal moves when there are at most this many
 
@@ -164,7 +164,13 @@ class Lesson:
         """The state before step `k` (k == len(steps): after the last step and the bots'
         moves that follow it). Do not change it: copy it first."""
         if not 0 <= k <= len(self.steps):
-            raise BadInput(f"this tutorial has steps 0 to {len(self.steps) - 1}, not {k}")
+            raise BadInput(
+                said(
+                    N_("this tutorial has steps 0 to {last}, not {step}"),
+                    last=len(self.steps) - 1,
+                    step=k,
+                )
+            )
         with self._lock:
             if not self._before:
                 state = self.game.start(self.tutorial.seed)

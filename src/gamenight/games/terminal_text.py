@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from gamenight.engine.core import Action, BadInput, State
-from gamenight.i18n import DEFAULT, _, current, use
+from gamenight.i18n import DEFAULT, N_, _, current, use
 from gamenight.i18n.refusals import translate
 
 if TYPE_CHECKING:
@@ -95,6 +95,33 @@ def players(seats: Sequence[int], me: int | None = None) -> str:
         return "".join(names)
     # "player 1 and player 3"; "player 1, player 2 and player 3"
     return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
+# The answers to a yes/no question: the words that say each (separated by spaces; the
+# first is the short one the question shows), English's and the terminal language's.
+_YES = N_("y yes")
+_NO = N_("n no")
+# The question's answers as it shows them; the default (Enter) in capitals.
+_ASKED = {None: N_("[y/n]"), True: N_("[Y/n]"), False: N_("[y/N]")}
+
+
+def yes_or_no(text: str, default: bool | None = None) -> bool | None:
+    """A typed answer to a yes/no question: True, False, or None when it says neither.
+    The English words ("y", "yes", "n", "no") and LANG's ("j"/"ja" and "n"/"nein", "j"/"ja"
+    and "n"/"nee", "д"/"да" and "н"/"нет") are each accepted in every language, in any
+    case; an empty answer (Enter) is `default`."""
+    typed = " ".join(text.split()).casefold()
+    if not typed:
+        return default
+    for answers, meaning in ((_YES, True), (_NO, False)):
+        if typed in answers.split() + _(answers).casefold().split():
+            return meaning
+    return None
+
+
+def yes_no(default: bool | None = None) -> str:
+    """The answers a yes/no question shows, in LANG's letters: "[y/n]", "[j/N]", "[д/н]"."""
+    return _(_ASKED[default])
 
 
 # A word is anything between spaces and punctuation; "-200", "x3" and "d3" stay one word.

@@ -66,11 +66,16 @@ COVERED = (
     "web/profile.html",
     "web/profile.js",
     "web/games/*.js",  # every game's table, lobby variants and cards (no game named here)
-    "cli/*.py",
+    "cli/*.py",  # (the help of every command and option too, and click's words: click_words)
+    "learn/command.py",  # `gamenight train`'s help and lines
+    "sim/tune.py",  # `gamenight tune`'s progress line and refusals of a goal, option or budget
     "web/learn.html",
     "web/learn.js",
     "engine/tutorial.py",  # the guided first games' runner (their scripts: each game's own)
     "engine/core.py",  # the engine's own refusals (the game is over, not this seat's turn)
+    "engine/options.py",  # a bad option's sentence, with its name and value
+    "engine/codec.py",  # a move's or a replay file's JSON that is not right
+    "engine/registry.py",  # no such game
     "server/*.py",  # every refusal of the server, its routes and accounts (live_table.Refused)
     "games/terminal_text.py",  # words every game's terminal table shares (player 1, and)
 )

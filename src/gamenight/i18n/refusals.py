@@ -11,16 +11,21 @@ have, is said in English.
 
 from __future__ import annotations
 
-from gamenight.engine.core import Reason
+from gamenight.engine.core import Reason, said
 from gamenight.i18n import DEFAULT, current, translations
 
+__all__ = ["message_of", "said", "translate"]
 
-def said(template: str, **words: object) -> Reason:
-    """A sentence of the platform's catalogue (its English `template`, marked `N_` where it
-    is written) with its words filled in: a name or a number as it is, a Reason (a
-    colour's name, a table's status) translated with the sentence."""
-    filled = {k: w if isinstance(w, str) else str(w) for k, w in words.items()}
-    return Reason(template, filled or None, "gamenight", template)
+
+def message_of(error: BaseException | str) -> Reason:
+    """What an error (a BadInput, a ValueError) or a message says, as a sentence to
+    translate: its Reason, else its text as a sentence of the platform's catalogue (a
+    fixed sentence marked `N_` where it is written; one the catalogue lacks stays as it
+    is)."""
+    text = error.args[0] if isinstance(error, BaseException) and error.args else error
+    if isinstance(text, Reason):
+        return text
+    return said(str(text))
 
 
 def translate(reason: str, lang: str | None = None) -> str:

@@ -46,9 +46,10 @@ import pyarrow.parquet as pq
 from sqlalchemy import Column, Engine, Integer, String, Table, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from gamenight.engine.core import BadInput
+from gamenight.engine.core import BadInput, said
 from gamenight.engine.options import options_to_json
 from gamenight.engine.registry import load
+from gamenight.i18n import N_
 from gamenight.server import db
 from gamenight.server.accounts.ratings import BOT_ANCHORS, bot_level
 from gamenight.server.accounts.schema import accounts, rated_tables, seat_accounts, table_ratings
@@ -138,9 +139,10 @@ class Exported:
     left_out: Counter[str] = field(default_factory=Counter)
 
 
-def parse_since(text: str) -> float:
+def parse_since(text: str, flag: str = "--since") -> float:
     """`--since`: a day (2026-12-01) or an ISO time (2026-12-01T18:00, +01:00 or Z; UTC when
-    no zone is given), as epoch seconds; BadInput with one line otherwise."""
+    no zone is given), as epoch seconds; BadInput with one line otherwise (naming `flag`:
+    the command's option, or the export route's parameter)."""
     shown = text if len(text) <= 40 and text.isprintable() else repr(text[:40])
     try:
         when = dt.datetime.fromisoformat(text.strip())
@@ -151,8 +153,14 @@ def parse_since(text: str) -> float:
         return seconds
     except (ValueError, OverflowError, OSError):
         raise BadInput(
-            f"--since {shown} is not a date: write a day as 2026-12-01, or a time as "
-            "2026-12-01T18:00 (UTC unless a zone such as +01:00 is given)"
+            said(
+                N_(
+                    "{flag} {date} is not a date: write a day as 2026-12-01, or a time as "
+                    "2026-12-01T18:00 (UTC unless a zone such as +01:00 is given)"
+                ),
+                flag=flag,
+                date=shown,
+            )
         ) from None
 
 

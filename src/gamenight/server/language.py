@@ -21,6 +21,7 @@ from sqlalchemy import Engine, select, update
 from starlette.requests import HTTPConnection
 
 from gamenight.i18n import LANGUAGES, N_, NATIVE_NAMES, negotiate
+from gamenight.i18n.refusals import said
 from gamenight.server.accounts.links import account_of
 from gamenight.server.accounts.schema import accounts
 from gamenight.server.live_table import Refused
@@ -109,7 +110,7 @@ class LanguageChoice(Shape):
     language: str
 
     wrong: ClassVar[dict[str, str]] = {
-        "language": f"'language' must be one of {', '.join(LANGUAGES)}"
+        "language": said(N_("'language' must be one of {known}"), known=", ".join(LANGUAGES))
     }
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from gamenight.engine.core import BadInput, Game, State
+from gamenight.engine.core import BadInput, Game, State, said
 from gamenight.engine.registry import spec
 from gamenight.i18n import N_
 from gamenight.server.budget import Asker, asker_of
@@ -211,9 +211,9 @@ def router(hub: Callable[[], Hub], seat_cookie: Callable[[str], str]) -> APIRout
         if seat is None:
             seat = hub().seat_of(table, request.cookies.get(seat_cookie(table_id)))
             if seat is None:
-                raise BadInput("you did not play at this table: choose a seat to review")
+                raise BadInput(said(N_("you did not play at this table: choose a seat to review")))
         if not 0 <= seat < table.game.players:
-            raise BadInput(f"seat must be 0..{table.game.players - 1}")
+            raise BadInput(said(N_("seat must be 0..{last}"), last=table.game.players - 1))
         return table, seat
 
     @api.post("/api/tables/{table_id}/coach/review")

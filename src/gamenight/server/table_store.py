@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from gamenight.bots import is_quick
-from gamenight.engine.core import BadInput
+from gamenight.engine.core import BadInput, said
 from gamenight.engine.registry import load
 from gamenight.engine.registry import spec as game_spec
 from gamenight.i18n import N_
@@ -132,8 +132,12 @@ async def create(
     game = load(game_name, **options)  # BadInput names a bad option
     if len(seat_specs) != game.players:
         raise BadInput(
-            f"{game_name} with these options has {game.players} seats; "
-            f"{len(seat_specs)} seat settings were given"
+            said(
+                N_("{game} with these options has {seats} seats; {given} seat settings were given"),
+                game=game_name,
+                seats=game.players,
+                given=len(seat_specs),
+            )
         )
     rows = [(seated or {}).get(i, r) for i, r in enumerate(_seat_rows(game, seat_specs))]
     owner = secrets.token_urlsafe(24)

@@ -13,6 +13,9 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from gamenight.engine.core import said
+from gamenight.i18n import N_
+
 if TYPE_CHECKING:
     from gamenight.server.host import Host
     from gamenight.server.live_table import LiveTable
@@ -27,9 +30,10 @@ MODES = ("off", *CLOCKS)
 
 
 def clean_mode(value: Any) -> str:
-    """The clock setting, or ValueError with a one-line reason."""
+    """The clock setting, or ValueError with a one-line reason (a Reason: translated
+    where it is shown)."""
     if value not in MODES:
-        raise ValueError(f"setting 'clock' must be one of {', '.join(MODES)}")
+        raise ValueError(said(N_("setting 'clock' must be one of {modes}"), modes=", ".join(MODES)))
     return str(value)
 
 

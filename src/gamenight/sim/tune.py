@@ -75,6 +75,8 @@ from gamenight.bots import default_bot, levels, make_seat
 from gamenight.engine.core import BadInput, Game
 from gamenight.engine.registry import game_class
 from gamenight.engine.seeds import derive_seed
+from gamenight.i18n import _, ngettext
+from gamenight.i18n import number as _number
 from gamenight.sim.report import Setting, settings, spread, write_report
 from gamenight.sim.runner import GameResult, Job, run, wilson
 from gamenight.sim.story import PER_ROUND
@@ -198,9 +200,14 @@ _GOAL = re.compile(
     rf"(?:±|\+-|\+/-)\s*(?P<tolerance>{_NUMBER})\s*(?P<pct>%|points?)?",
     re.ASCII,
 )
-GOAL_FORM = (
-    "--goal takes 'FIGURE within TARGET±TOLERANCE' (e.g. 'first-seat win rate within 50±2%')"
-)
+
+
+def _goal_form() -> str:
+    """How a goal is written, in the terminal's language (the figures' names and `within` are
+    typed as they are)."""
+    return _(
+        "--goal takes 'FIGURE within TARGET±TOLERANCE' (e.g. 'first-seat win rate within 50±2%')"
+    )
 
 
 def parse_goal(text: str) -> Goal:
@@ -209,22 +216,24 @@ def parse_goal(text: str) -> Goal:
     for anything else."""
     found = _GOAL.fullmatch(text.strip())
     if found is None:
-        raise BadInput(f"{GOAL_FORM}, got {_shown(text)}")
+        raise BadInput(_("{form}, got {text}").format(form=_goal_form(), text=_shown(text)))
     figure = BY_NAME.get(_words(found["figure"]))
     if figure is None:
         names = ", ".join(f.name for f in FIGURES)
-        raise BadInput(f"--goal: no figure {_shown(found['figure'])}; figures: {names}")
+        said = _("--goal: no figure {figure}; figures: {figures}")
+        raise BadInput(said.format(figure=_shown(found["figure"]), figures=names))
     target, tolerance = float(found["target"]), float(found["tolerance"])
     if (found["pct"] or found["tpct"]) and not figure.rate:
-        raise BadInput(f"--goal: {figure.name} is not a rate; give its target without %")
+        said = _("--goal: {figure} is not a rate; give its target without %")
+        raise BadInput(said.format(figure=figure.name))
     if not (math.isfinite(target) and math.isfinite(tolerance)) or tolerance <= 0:
-        raise BadInput(f"--goal: the tolerance must be a number above 0, got {_shown(text)}")
+        said = _("--goal: the tolerance must be a number above 0, got {text}")
+        raise BadInput(said.format(text=_shown(text)))
     if figure.rate:
         low = -100.0 if figure.signed else 0.0
         if not low <= target <= 100 or tolerance > 100:
-            raise BadInput(
-                f"--goal: {figure.name} is a percentage from {low:g} to 100, got {_shown(text)}"
-            )
+            said = _("--goal: {figure} is a percentage from {low} to 100, got {text}")
+            raise BadInput(said.format(figure=figure.name, low=f"{low:g}", text=_shown(text)))
         target, tolerance = target / 100, tolerance / 100
     return Goal(figure, target, tolerance)
 
@@ -233,11 +242,12 @@ def parse_goals(texts: Sequence[str]) -> list[Goal]:
     """Several goals, each figure once."""
     goals = [parse_goal(t) for t in texts]
     if not goals:
-        raise BadInput(f"{GOAL_FORM}; give at least one")
+        raise BadInput(_("{form}; give at least one").format(form=_goal_form()))
     names = [g.figure.name for g in goals]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
-        raise BadInput(f"--goal names {', '.join(twice)} twice; give each figure once")
+        said = _("--goal names {figures} twice; give each figure once")
+        raise BadInput(said.format(figures=", ".join(twice)))
     return goals
 
 
@@ -280,9 +290,14 @@ class Axis:
 
 
 _RANGE = re.compile(rf"(?P<low>{_NUMBER})\s*\.\.\s*(?P<high>{_NUMBER})", re.ASCII)
-VARY_FORM = (
-    "--vary takes option names separated by commas, each optionally name=LOW..HIGH or name=A|B|C"
-)
+
+
+def _vary_form() -> str:
+    """How --vary is written, in the terminal's language."""
+    return _(
+        "--vary takes option names separated by commas, each optionally name=LOW..HIGH or "
+        "name=A|B|C"
+    )
 
 
 def parse_vary(game_name: str, texts: Sequence[str], fixed: dict[str, Any]) -> list[Axis]:
@@ -300,16 +315,17 @@ def parse_vary(game_name: str, texts: Sequence[str], fixed: dict[str, Any]) -> l
             name, eq, narrowed = item.partition("=")
             name = name.strip().replace("-", "_")
             if name not in fields:
-                raise BadInput(
-                    f"--vary: {game_name} has no option {_shown(name)}; "
-                    f"options: {', '.join(n for n in fields if n != 'players')}"
-                )
+                said = _("--vary: {game} has no option {option}; options: {options}")
+                options = ", ".join(n for n in fields if n != "players")
+                raise BadInput(said.format(game=game_name, option=_shown(name), options=options))
             if name == "players":
-                raise BadInput("--vary: players is the table, not a rule; set it with --players")
+                raise BadInput(_("--vary: players is the table, not a rule; set it with --players"))
             if name in fixed:
-                raise BadInput(f"--vary: {name} is also given with --set; give it in one place")
+                said = _("--vary: {option} is also given with --set; give it in one place")
+                raise BadInput(said.format(option=name))
             if any(a.name == name for a in axes):
-                raise BadInput(f"--vary names {name} twice; give each option once")
+                said = _("--vary names {option} twice; give each option once")
+                raise BadInput(said.format(option=name))
             if eq:
                 axis = _narrowed(name, narrowed.strip(), hints[name])
                 _within_declared(axis, fields[name])
@@ -317,7 +333,7 @@ def parse_vary(game_name: str, texts: Sequence[str], fixed: dict[str, Any]) -> l
                 axis = _declared(name, fields[name], hints[name])
             axes.append(axis)
     if not axes:
-        raise BadInput(f"{VARY_FORM}; give at least one")
+        raise BadInput(_("{form}; give at least one").format(form=_vary_form()))
     return axes
 
 
@@ -342,10 +358,16 @@ def _declared(name: str, field_: dataclasses.Field[Any], hint: Any) -> Axis:
     low = meta.get("min") if meta.get("min") is not None else meta.get("floor")
     if kinds in ({int}, {float}) and low is not None and high is not None:
         return Axis(name, low=low, high=high, whole=kinds == {int})
-    raise BadInput(
-        f"--vary: {name} declares no range to search; give its values, e.g. {name}=A|B|C"
-        + (" or name=LOW..HIGH" if kinds & {int, float} else "")
-    )
+    if kinds & {int, float}:
+        said = _(
+            "--vary: {option} declares no range to search; give its values, e.g. "
+            "{option}=A|B|C or name=LOW..HIGH"
+        )
+    else:
+        said = _(
+            "--vary: {option} declares no range to search; give its values, e.g. {option}=A|B|C"
+        )
+    raise BadInput(said.format(option=name))
 
 
 def _within_declared(axis: Axis, field_: dataclasses.Field[Any]) -> None:
@@ -363,16 +385,19 @@ def _within_declared(axis: Axis, field_: dataclasses.Field[Any]) -> None:
         if outside:
             shown = f"{value:g}" if number else repr(value)
             declared = _declared_text(meta)
-            raise BadInput(f"--vary: {axis.name}={shown} is outside its range ({declared})")
+            said = _("--vary: {option}={value} is outside its range ({declared})")
+            raise BadInput(said.format(option=axis.name, value=shown, declared=declared))
 
 
 def _declared_text(meta: Any) -> str:
     if meta.get("choices"):
-        return "one of " + ", ".join(repr(c) for c in meta["choices"])
+        return _("one of {values}").format(values=", ".join(repr(c) for c in meta["choices"]))
     low, high = meta.get("min"), meta.get("max")
     if low is not None and high is not None:
-        return f"from {low} to {high}"
-    return f"{low} or more" if low is not None else f"{high} or less"
+        return _("from {low} to {high}").format(low=low, high=high)
+    if low is not None:
+        return _("{low} or more").format(low=low)
+    return _("{high} or less").format(high=high)
 
 
 def _narrowed(name: str, text: str, hint: Any) -> Axis:
@@ -384,18 +409,22 @@ def _narrowed(name: str, text: str, hint: Any) -> Axis:
     found = _RANGE.fullmatch(text)
     if found is not None:
         if not kinds & {int, float}:
-            raise BadInput(f"--vary: {name} is not a number; give its values as {name}=A|B|C")
+            said = _("--vary: {option} is not a number; give its values as {option}=A|B|C")
+            raise BadInput(said.format(option=name))
         low, high = float(found["low"]), float(found["high"])
         whole = float not in kinds
         if low >= high or (whole and not (low.is_integer() and high.is_integer())):
-            raise BadInput(f"--vary: {name}={_shown(text)} needs LOW < HIGH, whole numbers")
+            said = _("--vary: {option}={text} needs LOW < HIGH, whole numbers")
+            raise BadInput(said.format(option=name, text=_shown(text)))
         return Axis(name, low=low, high=high, whole=whole)
     words = [w.strip() for w in text.split("|") if w.strip()]
     if "|" not in text or len(words) < 2 or len(set(words)) < len(words):
-        raise BadInput(f"{VARY_FORM} (two or more different values); got {name}={_shown(text)}")
+        said = _("{form} (two or more different values); got {option}={text}")
+        raise BadInput(said.format(form=_vary_form(), option=name, text=_shown(text)))
     values = tuple(_parse(name, w, hint) for w in words)
     if len({(type(v), v) for v in values}) < len(values):
-        raise BadInput(f"--vary: {name}={_shown(text)} names one value twice")
+        said = _("--vary: {option}={text} names one value twice")
+        raise BadInput(said.format(option=name, text=_shown(text)))
     return Axis(name, values)
 
 
@@ -433,14 +462,15 @@ def parse_budget(text: str) -> Budget:
     found = _BUDGET.fullmatch(text.strip().lower())
     amount = float(found["amount"]) if found else 0.0
     if found is None or amount <= 0:
-        raise BadInput(
-            f"--budget takes a time (90s, 20m, 1h) or a number of games (5000 games), "
-            f"got {_shown(text)}"
+        said = _(
+            "--budget takes a time (90s, 20m, 1h) or a number of games (5000 games), got {text}"
         )
+        raise BadInput(said.format(text=_shown(text)))
     unit = found["unit"]
     if unit.startswith("g"):
         if not amount.is_integer():
-            raise BadInput(f"--budget: a whole number of games, got {_shown(text)}")
+            said = _("--budget: a whole number of games, got {text}")
+            raise BadInput(said.format(text=_shown(text)))
         return Budget(games=int(amount))
     return Budget(seconds=amount * UNITS[unit.rstrip("s") if len(unit) > 1 else unit])
 
@@ -866,12 +896,13 @@ def tune(
         except BadInput:
             raise
         except ValueError as error:
-            raise BadInput(f"bot {text.removeprefix('bot:')}: {error}") from error
+            refused = _("bot {bot}: {error}").format(bot=text.removeprefix("bot:"), error=error)
+            raise BadInput(refused) from error
     default_params = {a.name: getattr(base.game.options, a.name) for a in axes}
     skill = any(g.figure.skill for g in goals)
     cost = 3 if skill else 1  # games played per game of a setting (skill: hard, easy)
     said = on_status or (lambda status: None)
-    line = ["starting"]
+    line = [_("starting")]  # the progress bar's line, in the terminal's language
     with _runtime(backend, workers, address) as pool:
         evaluator = Evaluator(
             game_name, seats, skill=skill, workers=workers, backend=backend, address=address,
@@ -914,7 +945,8 @@ def tune(
         first_games = games_for(RACE_SHARE / rounds, len(race))
         chosen = _race(evaluator, goals, race, first_games, seed, line)
         final_games = games_for(1.0, 2 if chosen.changes else 1)
-        line[0] = f"final: default and proposal, {final_games:,} games each"
+        games = ngettext("{n} game", "{n} games", final_games).format(n=_number(final_games))
+        line[0] = _("final: default and proposal, {games} each").format(games=games)
         final = derive_seed(seed, "final")
         default = _candidate(setting_of(default_params), default_params, default_params)
         default.play(evaluator, goals, final_games, final, keep=True)
@@ -922,7 +954,7 @@ def tune(
         if chosen.changes:
             proposed = _candidate(setting_of(chosen.params), chosen.params, default_params)
             proposed.play(evaluator, goals, final_games, final, keep=True)
-    said(Status(1.0, "done"))
+    said(Status(1.0, _("done")))
     return Tuned(
         game_name, list(goals), list(axes), fixed, base.players, seats, seed, budget, trials,
         race, default, proposed, final_games, evaluator.games, spent.seconds(),
@@ -968,10 +1000,15 @@ class Spending:
 def _check_recorded(game_name: str, goals: Sequence[Goal], sample: Sample) -> None:
     for goal in goals:
         if not sample.has(goal.figure.key):
+            said = _("{game} does not record {figure} ({what}); figures it records: {figures}")
+            recorded = ", ".join(f.name for f in FIGURES if sample.has(f.key) or f.skill)
             raise BadInput(
-                f"{game_name} does not record {goal.figure.name} ({goal.figure.what}); "
-                f"figures it records: "
-                + ", ".join(f.name for f in FIGURES if sample.has(f.key) or f.skill)
+                said.format(
+                    game=game_name,
+                    figure=goal.figure.name,
+                    what=goal.figure.what,
+                    figures=recorded,
+                )
             )
 
 
@@ -1026,7 +1063,12 @@ def _search(
         if best is None or loss < (best.loss or 0.0):
             best = trial
         shown = _label(best.params, default_params)
-        line[0] = f"trial {number}: best so far {shown} (loss {best.loss:.2f})"
+        said = _("trial {number}: best so far {setting} (loss {loss})")
+        line[0] = said.format(
+            number=number,
+            setting=_("default") if shown == "default" else shown,
+            loss=_number(round(best.loss or 0.0, 2)),
+        )
     return trials
 
 
@@ -1112,7 +1154,12 @@ def _race(
     alive = list(race)
     round_ = 0
     while True:
-        line[0] = f"race round {round_ + 1}: {len(alive)} settings, {games:,} games each"
+        said = _("race round {round}: {settings}, {games} each")
+        line[0] = said.format(
+            round=round_ + 1,
+            settings=ngettext("{n} setting", "{n} settings", len(alive)).format(n=len(alive)),
+            games=ngettext("{n} game", "{n} games", games).format(n=_number(games)),
+        )
         for candidate in alive:
             candidate.play(evaluator, goals, games, derive_seed(seed, "race", round_))
             candidate.rounds += 1

@@ -361,7 +361,7 @@ function drawTimer(msg) {
     $("#timer-text").textContent = clocked ? t("{who}: {time} left on the clock", { who, time: clockText(left) }) : t("{who}: {seconds} s left to answer", { who, seconds: fixed(left, left < 10 ? 1 : 0) });
     $("#timer-bar").style.width = `${(100 * left) / total}%`;
     const inBanner = document.getElementById("window-timer");
-    if (inBanner) inBanner.textContent = ` ${fixed(left, left < 10 ? 1 : 0)} s`;
+    if (inBanner) inBanner.textContent = ` ${t("{s} s", { s: fixed(left, left < 10 ? 1 : 0) })}`;
   };
   tick();
   timerHandle = setInterval(tick, 250);

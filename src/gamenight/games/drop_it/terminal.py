@@ -9,8 +9,9 @@ Players and sides are numbered from 1, as on the web pages.
 
 The table's words come from this game's catalogue (games/drop_it/locale; a piece's and a
 colour's name from the platform's, as the pages say them) in the terminal's language
-(LANG); what a person types (the piece's English words or its line number, spend, keep)
-stays as it is in every language.
+(LANG). A piece is typed by its English words or by its name in LANG's words, as the table
+shows it ("roter Kreis", "Kreis rot", "красный-круг"), or by its line number; after a broken
+rule "spend"/"keep" or yes/no in either language ("j"/"n" in German).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from gamenight.engine.core import Action, BadInput, Event, State
 from gamenight.games.drop_it import KEEP, SPEND, Drop, DropItState
 from gamenight.games.drop_it.board import COLOURS, KINDS
 from gamenight.games.drop_it.render import png
-from gamenight.games.terminal_text import echo, pick, player, shown_as
+from gamenight.games.terminal_text import echo, pick, player, shown_as, yes_no, yes_or_no
 from gamenight.i18n import N_, current, game_gettext, translations
 from gamenight.i18n.refusals import translate
 
@@ -197,10 +198,47 @@ def _word(token: str, names: tuple[str, ...]) -> str | None:
     return None
 
 
+def _folded(word: str) -> str:
+    """A typed or shown word as it is compared: any case, "ё" as "е" (as Russian types)."""
+    return word.casefold().replace("ё", "е")
+
+
+def _local_words() -> dict[str, tuple[str, str]]:
+    """Each word of a colour's or a kind's name in LANG's words -> ("colour", "red") or
+    ("kind", "circle"): the colours' and kinds' own names ("rot", "Kreis") and the words of
+    every piece's name ("roter Kreis", "rotes Quadrat": a colour's word agrees with the
+    kind). English: none (the English words are `COLOURS` and `KINDS`)."""
+    if current() == "en":
+        return {}
+    found: dict[str, tuple[str, str]] = {}
+    for colour in COLOURS:
+        found[_folded(_platform(colour))] = ("colour", colour)
+        for kind in KINDS:
+            *said, last = piece_words(colour, kind).split()
+            found[_folded(last)] = ("kind", kind)
+            for word in said:
+                found[_folded(word)] = ("colour", colour)
+    for kind in KINDS:
+        found[_folded(_platform(kind))] = ("kind", kind)
+    return found
+
+
+def _local_word(token: str, local: Mapping[str, tuple[str, str]]) -> tuple[str, str] | None:
+    """What a word in LANG's words names: a whole word, or the start of only one (two
+    letters or more: "Kre" for "Kreis")."""
+    typed = _folded(token)
+    if typed in local:
+        return local[typed]
+    meant = {named for word, named in local.items() if word.startswith(typed)}
+    return meant.pop() if len(typed) >= 2 and len(meant) == 1 else None
+
+
 def _piece_words(words: list[str]) -> tuple[str, str, int | None]:
-    """Colour, kind and optional number from words like red, circle, 1 (any order)."""
+    """Colour, kind and optional number from words like red, circle, 1 (any order), in
+    English or in LANG's words (rot, Kreis)."""
     colour = kind = None
     n: int | None = None
+    local = _local_words()
     for w in words:
         if w.isdecimal():
             n = int(w)
@@ -210,10 +248,18 @@ def _piece_words(words: list[str]) -> tuple[str, str, int | None]:
             colour = _word(w, COLOURS)
         elif _word(w, KINDS):
             kind = _word(w, KINDS)
+        elif _local_word(w, local) is not None:
+            what, named = _local_word(w, local) or ("", "")
+            if what == "colour":
+                colour = named
+            else:
+                kind = named
         else:
             raise BadInput(
                 _("{typed} is neither a colour ({colours}) nor a kind ({kinds})").format(
-                    typed=echo(w), colours=", ".join(COLOURS), kinds=", ".join(KINDS)
+                    typed=echo(w),
+                    colours=", ".join(_platform(c) for c in COLOURS),
+                    kinds=", ".join(_platform(k) for k in KINDS),
                 )
             )
     if colour is None or kind is None:
@@ -247,6 +293,9 @@ def parse(text: str, state: State, seat: int) -> Action:
     if state.pending is not None:
         if words[0] in _JOKER_WORDS:
             return _JOKER_WORDS[words[0]]
+        answer = yes_or_no(text)  # "spend the joker?" in LANG's words: ja, nee, да
+        if answer is not None:
+            return SPEND if answer else KEEP
         try:  # words of a listed line: "use a joker", "score 0"
             return pick(text, [SPEND, KEEP], describe_actions(state, seat))
         except BadInput:
@@ -323,10 +372,11 @@ def describe_actions(state: State, seat: int) -> list[str]:
 
 
 def hint(state: State, seat: int) -> str | None:
-    """How to type a drop, shown under the numbered lines."""
+    """How to type a drop, shown under the numbered lines (the piece's name in LANG's
+    words); after a broken rule, the yes/no question of the joker."""
     assert isinstance(state, DropItState)
     if state.pending is not None:
-        return None
+        return _("Use a joker? {answers}").format(answers=yes_no())
     if state.game.options.strict:
         line = _(
             "Type the line number or the piece, then x (mm) and angle (degrees) [depth mm]: "
@@ -339,7 +389,10 @@ def hint(state: State, seat: int) -> str | None:
             "e.g. '1 120 30' or '{piece} 120 30'. The x limits change with the angle; an x "
             "outside them is moved inside them."
         )
-    return line.format(piece=_piece_lines(state)[0])
+    first = _piece_lines(state)[0]
+    if current() != "en":  # the name as the table says it ("roter Kreis")
+        first = piece_words(*_colour_kind(first))
+    return line.format(piece=first)
 
 
 def describe(action: Action) -> str:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from concurrent.futures import Executor
 from typing import Any
 
-from gamenight.engine.core import BadInput
+from gamenight.engine.core import BadInput, said
+from gamenight.i18n import N_
 
 
 def check_urls(db: str | None, redis: str | None) -> None:
@@ -16,11 +17,15 @@ def check_urls(db: str | None, redis: str | None) -> None:
     if redis is None:
         return
     if not redis.startswith(("redis://", "rediss://", "unix://")):
-        raise BadInput(f"--redis must be a redis:// URL, not {redis!r}")
+        raise BadInput(said(N_("--redis must be a redis:// URL, not {url}"), url=repr(redis)))
     if not db or not db.startswith("postgresql"):
         raise BadInput(
-            "--redis (several processes) needs a shared PostgreSQL database: "
-            "--db postgresql+psycopg://user@host/dbname"
+            said(
+                N_(
+                    "--redis (several processes) needs a shared PostgreSQL database: "
+                    "--db postgresql+psycopg://user@host/dbname"
+                )
+            )
         )
 
 

@@ -74,10 +74,10 @@ async def archive_file(
     from gamenight.server.archive import export, parse_since
 
     try:
-        after = parse_since(since) if since.strip() else None
+        after = parse_since(since, "since") if since.strip() else None
         name = spec(game).name if game.strip() else None
     except BadInput as err:
-        raise Refused(str(err).removeprefix("--"), 400) from None
+        raise Refused(str(err), 400) from None  # (its Reason: translated)
     if not _exports.take(f"account:{account['id']}"):
         raise Refused(
             N_("at most {count} exports an hour; try again later"), 429, count=EXPORTS_PER_HOUR

@@ -18,10 +18,10 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import HTTPConnection
 
-from gamenight.engine.core import BadInput
+from gamenight.engine.core import BadInput, Reason
 from gamenight.engine.registry import spec
 from gamenight.i18n import N_, accept_language, negotiate
-from gamenight.i18n.refusals import translate
+from gamenight.i18n.refusals import message_of, said, translate
 from gamenight.server.accounts import Accounts, account_of
 from gamenight.server.db import token_hash
 from gamenight.server.guard import cross_origin
@@ -152,20 +152,63 @@ async def seat_name(request: Request, name: Any) -> str:
     return shown
 
 
-def first_problem(errors: Sequence[Any], model: Any = None) -> str:
+# pydantic's short messages of the errors a request most often makes, by their type, as
+# pydantic writes them (its `message_template_python`): each one translated in the
+# platform's catalogue; another type's message is said in English.
+PYDANTIC = {
+    "missing": N_("Field required"),
+    "int_type": N_("Input should be a valid integer"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
+    "float_type": N_("Input should be a valid number"),
+    "float_parsing": N_("Input should be a valid number, unable to parse string as a number"),
+    "finite_number": N_("Input should be a finite number"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
+    "string_type": N_("Input should be a valid string"),
+    "list_type": N_("Input should be a valid list"),
+    "dict_type": N_("Input should be a valid dictionary"),
+    "literal_error": N_("Input should be {expected}"),
+    "greater_than": N_("Input should be greater than {gt}"),
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+    "less_than": N_("Input should be less than {lt}"),
+    "less_than_equal": N_("Input should be less than or equal to {le}"),
+}
+
+
+def pydantic_said(error: Any) -> str:
+    """pydantic's short message of one error dict on one line: a Reason where its type is
+    one of PYDANTIC (the same English, translated where shown), else the text as it is."""
+    text = " ".join(str(error.get("msg", "")).split())
+    template = PYDANTIC.get(str(error.get("type", "")))
+    if template is None:
+        return text
+    context = error.get("ctx") or {}
+    try:
+        found = said(template, **{str(k): str(v) for k, v in context.items()})
+    except (KeyError, IndexError, ValueError):  # a context other than pydantic's own
+        return text
+    return found if found == text else text
+
+
+def first_problem(errors: Sequence[Any], model: Any = None) -> Reason:
     """One line for the first of pydantic's (or FastAPI's) error dicts: the model's own
     sentence for the field when it has one (`model.sentence`), else the field and pydantic's
-    short message (never the input)."""
-    first = errors[0] if errors else {"loc": (), "msg": "the request is not valid"}
+    short message (never the input); a Reason, said in the reader's language."""
+    if not errors:
+        return said(N_("the request is not valid"))
+    first = errors[0]
     loc = [str(part) for part in first.get("loc", ())]
     field = loc[0] if loc else ""
     if model is not None and field:
-        said = model.sentence(field)
-        if said:
-            return said
+        sentence = model.sentence(field)
+        if sentence:
+            return message_of(sentence)
     where = ".".join(loc)
-    text = " ".join(str(first.get("msg", "")).split())
-    return f"'{where}': {text}" if where else text
+    text = pydantic_said(first)
+    return (
+        said(N_("'{field}': {problem}"), field=where, problem=text) if where else message_of(text)
+    )
 
 
 def error(reason: str, status: int = 400) -> JSONResponse:
@@ -230,19 +273,18 @@ def refuse_cleanly(app: FastAPI) -> None:
 
     @app.exception_handler(BadInput)
     async def _bad(request: Request, err: BadInput) -> JSONResponse:
-        # A sentence of the platform's catalogue (a Reason, or a fixed sentence marked N_
-        # where it is written: a body's field of the wrong type) in the request's language;
-        # one the catalogue lacks (an option's bounds, with its values) as it is.
+        # A sentence of the platform's catalogue (a Reason with its words: an option's
+        # problem, a setting's bounds; or a fixed sentence marked N_ where it is written)
+        # in the request's language; one the catalogue lacks as it is.
         log.info("refused %s %s: %s", request.method, request.url.path, err)
-        said = err.args[0] if err.args and isinstance(err.args[0], str) else str(err)
-        return error(translate(Refused(said).reason, request_language(request)), 400)
+        return error(translate(message_of(err), request_language(request)), 400)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, err: RequestValidationError) -> JSONResponse:
         # a path or query parameter of the wrong type (FastAPI's own check): one line, no echo
         reason = first_problem(err.errors())
         log.info("refused %s %s: %s", request.method, request.url.path, reason)
-        return error(reason, 400)
+        return error(translate(reason, request_language(request)), 400)
 
     @app.exception_handler(SQLAlchemyError)
     @app.exception_handler(OSError)

@@ -26,7 +26,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from gamenight.engine.core import BadInput
 from gamenight.i18n import N_
-from gamenight.i18n.refusals import said, translate
+from gamenight.i18n.refusals import message_of, said, translate
 from gamenight.server import admission, chat, rights, seats, shared
 from gamenight.server.accounts import SESSION_COOKIE
 from gamenight.server.db import token_hash
@@ -38,6 +38,7 @@ from gamenight.server.routes.common import (
     MAX_MESSAGE,
     Server,
     parse_json,
+    request_language,
     same_origin,
     seat_cookie,
 )
@@ -195,7 +196,7 @@ async def handle(live: Live, table: LiveTable, conn: Conn, text: str) -> None:
         parsed = models.message(kind, msg)
         await HANDLERS[type(parsed)](live, table, conn, parsed)
     except (Refused, BadInput) as err:
-        refusal = refuse(err.reason if isinstance(err, Refused) else str(err), kind)
+        refusal = refuse(err.reason if isinstance(err, Refused) else message_of(err), kind)
         if kind == "act" and isinstance(msg.get("version"), int):  # which act, for a page
             refusal["made_on"] = msg["version"]  # with two in flight
         await conn.send(refusal)
@@ -340,7 +341,8 @@ def router(server: Server, table_chat: chat.Chat, pass_play: shared.SharedScreen
         try:
             table = await server.hub().get(table_id)
         except Refused as err:
-            await websocket.send_json({"type": "error", "reason": err.reason})
+            reason = translate(err.reason, request_language(websocket))
+            await websocket.send_json({"type": "error", "reason": reason})
             await websocket.close(code=4404)
             return None
         page = Socket(live, websocket, table, address)

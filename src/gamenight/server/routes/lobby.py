@@ -16,6 +16,7 @@ from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, load, spec
 from gamenight.i18n import N_
+from gamenight.i18n.refusals import said
 from gamenight.server import admission, lobby, timers
 from gamenight.server.accounts import account_tables, link_seat
 from gamenight.server.limits import PerClient
@@ -74,16 +75,16 @@ def clean_settings(given: dict[str, Any] | None) -> dict[str, Any]:
         try:
             settings["clock"] = timers.clean_mode(obj.pop("clock"))
         except ValueError as err:
-            raise BadInput(str(err)) from err
+            raise BadInput(str(err)) from err  # (its Reason)
     for key, value in obj.items():
         if key == "outside_bots":  # programs may take an open seat (programs.py)
             if not isinstance(value, bool):
-                raise BadInput("setting 'outside_bots' must be true or false")
+                raise BadInput(said(N_("setting 'outside_bots' must be true or false")))
             settings[key] = value
             continue
         if key == "shared_screen":  # one device, several seats (shared.py)
             if not isinstance(value, bool):
-                raise BadInput("setting 'shared_screen' must be true or false")
+                raise BadInput(said(N_("setting 'shared_screen' must be true or false")))
             settings[key] = value
             continue
         settings[key] = clean_seconds(key, value)
@@ -93,15 +94,26 @@ def clean_settings(given: dict[str, Any] | None) -> dict[str, Any]:
 def clean_seconds(key: str, value: Any) -> float:
     if key not in SETTING_RANGES:
         known = ", ".join(["clock", *SETTING_RANGES, "shared_screen", "outside_bots"])
-        raise BadInput(f"no table setting {key!r}; settings: {known}")
+        raise BadInput(
+            said(N_("no table setting {key}; settings: {known}"), key=repr(key), known=known)
+        )
     if isinstance(value, bool) or not isinstance(value, int | float):
         try:
             value = float(value)
         except (TypeError, ValueError) as err:
-            raise BadInput(f"setting {key!r} must be a number of seconds") from err
+            raise BadInput(
+                said(N_("setting {key} must be a number of seconds"), key=repr(key))
+            ) from err
     low, high = SETTING_RANGES[key]
     if not low <= value <= high:  # (NaN fails too)
-        raise BadInput(f"setting {key!r} must be from {low:g} to {high:g} seconds")
+        raise BadInput(
+            said(
+                N_("setting {key} must be from {low} to {high} seconds"),
+                key=repr(key),
+                low=f"{low:g}",
+                high=f"{high:g}",
+            )
+        )
     return float(value)
 
 
@@ -116,8 +128,12 @@ def clean_seed(seed: int | None, seats: list[str], practice: bool) -> int | None
     people = sum(1 for s in seats if s.strip() in ("open", "", "person"))
     if people > 1:
         raise BadInput(
-            "a chosen seed is only for a table of one person with bots, or a practice "
-            "table ('practice': true, shown to everyone who joins)"
+            said(
+                N_(
+                    "a chosen seed is only for a table of one person with bots, or a practice "
+                    "table ('practice': true, shown to everyone who joins)"
+                )
+            )
         )
     return seed
 
@@ -203,7 +219,7 @@ async def lobby_view(request: Request, server: ServerDep) -> dict[str, Any]:
 @router.get("/api/tables")
 async def list_tables(server: ServerDep, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
     if not 1 <= limit <= 200 or not 0 <= offset <= 1_000_000:
-        raise BadInput("limit is 1..200 and offset 0..1000000")
+        raise BadInput(said(N_("limit is 1..200 and offset 0..1000000")))
     hub = server.hub()
     rows = await hub.db(hub.store.lobby, limit, offset)
     out = []
@@ -288,7 +304,9 @@ async def creator_name(request: Request, new: NewTable) -> str | None:
     if new.sit is not None and not (
         0 <= new.sit < len(new.seats) and new.seats[new.sit].strip() in ("open", "", "person")
     ):
-        raise BadInput(f"'sit' must name an open seat: 0 to {len(new.seats) - 1}")
+        raise BadInput(
+            said(N_("'sit' must name an open seat: 0 to {last}"), last=len(new.seats) - 1)
+        )
     if new.sit is not None and new.name is not None:
         return await seat_name(request, new.name)
     return None

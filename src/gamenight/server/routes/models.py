@@ -18,17 +18,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import games
+from gamenight.i18n import N_
+from gamenight.i18n.refusals import message_of, said
 from gamenight.server.accounts import NAME_RULE, PASSWORD_LENGTH
 from gamenight.server.routes.common import body, first_problem
 
 MAX_SEED = 2**63  # seeds are stored as signed 64-bit integers
-VERSION_NEEDED = "an action needs the integer 'version' of the state it was made on"
+VERSION_NEEDED = N_("an action needs the integer 'version' of the state it was made on")
 
 M = TypeVar("M", bound="Shape")
 
 
 class Shape(BaseModel):
-    """A strict model whose fields may each name the sentence shown when they are wrong."""
+    """A strict model whose fields may each name the sentence shown when they are wrong
+    (English, marked `N_`, or a `said` sentence with its words: translated where shown)."""
 
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
     wrong: ClassVar[dict[str, str]] = {}
@@ -44,11 +47,12 @@ def one_line(err: ValidationError, model: type[Shape] | None = None) -> str:
 
 
 def validate(model: type[M], obj: Any) -> M:
-    """`obj` as `model`, or BadInput with one line."""
+    """`obj` as `model`, or BadInput with one line (a Reason: said in the reader's
+    language)."""
     try:
         return model.model_validate(obj)
     except ValidationError as err:
-        raise BadInput(one_line(err, model)) from None
+        raise BadInput(message_of(one_line(err, model))) from None
 
 
 async def posted(request: Request, model: type[M]) -> M:
@@ -70,19 +74,19 @@ class NewTable(Shape):
     sit: int | None = None
 
     wrong: ClassVar[dict[str, str]] = {
-        "seats": "'seats' must be a list with 'open' or a bot level per seat",
-        "practice": "'practice' must be true or false",
-        "seed": "'seed' must be a whole number from 0 to 2^63 - 1",
-        "options": "'options' must be an object of option name to value",
-        "settings": "'settings' must be an object",
-        "name": "'name' must be text",
-        "sit": "'sit' must be a seat number",
+        "seats": N_("'seats' must be a list with 'open' or a bot level per seat"),
+        "practice": N_("'practice' must be true or false"),
+        "seed": N_("'seed' must be a whole number from 0 to 2^63 - 1"),
+        "options": N_("'options' must be an object of option name to value"),
+        "settings": N_("'settings' must be an object"),
+        "name": N_("'name' must be text"),
+        "sit": N_("'sit' must be a seat number"),
     }
 
     @classmethod
     def sentence(cls, field: str) -> str | None:
         if field == "game":
-            return f"'game' must be one of {', '.join(games())}"
+            return said(N_("'game' must be one of {games}"), games=", ".join(games()))
         return super().sentence(field)
 
 
@@ -91,7 +95,7 @@ class Challenge(Shape):
 
     bot: str
 
-    wrong: ClassVar[dict[str, str]] = {"bot": "'bot' must be a bot account's name"}
+    wrong: ClassVar[dict[str, str]] = {"bot": N_("'bot' must be a bot account's name")}
 
 
 class ProgramJoin(Shape):
@@ -99,7 +103,7 @@ class ProgramJoin(Shape):
 
     seat: int
 
-    wrong: ClassVar[dict[str, str]] = {"seat": "'seat' must be a seat number"}
+    wrong: ClassVar[dict[str, str]] = {"seat": N_("'seat' must be a seat number")}
 
 
 class Join(Shape):
@@ -109,8 +113,8 @@ class Join(Shape):
     name: str
 
     wrong: ClassVar[dict[str, str]] = {
-        "seat": "'seat' must be a seat number",
-        "name": "'name' must be text",
+        "seat": N_("'seat' must be a seat number"),
+        "name": N_("'name' must be text"),
     }
 
 
@@ -119,7 +123,9 @@ class SeatChange(Shape):
 
     to: str
 
-    wrong: ClassVar[dict[str, str]] = {"to": "'to' must be one of open, bot, easy, medium, hard"}
+    wrong: ClassVar[dict[str, str]] = {
+        "to": N_("'to' must be one of open, bot, easy, medium, hard")
+    }
 
 
 class Mute(Shape):
@@ -129,8 +135,8 @@ class Mute(Shape):
     on: bool = True
 
     wrong: ClassVar[dict[str, str]] = {
-        "seat": "'seat' must be a seat number and 'on' true or false",
-        "on": "'seat' must be a seat number and 'on' true or false",
+        "seat": N_("'seat' must be a seat number and 'on' true or false"),
+        "on": N_("'seat' must be a seat number and 'on' true or false"),
     }
 
 
@@ -140,7 +146,7 @@ class SignUp(Shape):
     name: str
     password: str
 
-    wrong: ClassVar[dict[str, str]] = {"name": NAME_RULE, "password": "send a password"}
+    wrong: ClassVar[dict[str, str]] = {"name": NAME_RULE, "password": N_("send a password")}
 
 
 class LogIn(Shape):
@@ -150,8 +156,8 @@ class LogIn(Shape):
     password: str
 
     wrong: ClassVar[dict[str, str]] = {
-        "name": "send a name and a password",
-        "password": "send a name and a password",
+        "name": N_("send a name and a password"),
+        "password": N_("send a name and a password"),
     }
 
 
@@ -162,8 +168,12 @@ class ChangePassword(Shape):
     new: str
 
     wrong: ClassVar[dict[str, str]] = {
-        "old": "send the old password and the new one",
-        "new": "a password is {} to {} characters".format(*PASSWORD_LENGTH),
+        "old": N_("send the old password and the new one"),
+        "new": said(
+            N_("a password is {low} to {high} characters"),
+            low=PASSWORD_LENGTH[0],
+            high=PASSWORD_LENGTH[1],
+        ),
     }
 
 
@@ -172,7 +182,7 @@ class DeleteAccount(Shape):
 
     password: str
 
-    wrong: ClassVar[dict[str, str]] = {"password": "send the account's password"}
+    wrong: ClassVar[dict[str, str]] = {"password": N_("send the account's password")}
 
 
 # -- WebSocket messages ---------------------------------------------------------------------
@@ -190,8 +200,8 @@ class Switch(Shape):
     turn: bool = False  # a pass in advance for every window of this turn
 
     wrong: ClassVar[dict[str, str]] = {
-        "on": "'on' must be true or false",
-        "turn": "'turn' must be true or false",
+        "on": N_("'on' must be true or false"),
+        "turn": N_("'turn' must be true or false"),
     }
 
 
@@ -210,7 +220,7 @@ class Seen(Shape):
     version: int
 
     wrong: ClassVar[dict[str, str]] = {
-        "version": "'seen' needs the integer 'version' the page shows"
+        "version": N_("'seen' needs the integer 'version' the page shows")
     }
 
 
@@ -235,7 +245,7 @@ class Say(Shape):
     text: Any = None  # cleaned (or refused with its reason) by chat.clean_text
     phrase: str | None = None
 
-    wrong: ClassVar[dict[str, str]] = {"phrase": "no quick phrase of that kind: send its name"}
+    wrong: ClassVar[dict[str, str]] = {"phrase": N_("no quick phrase of that kind: send its name")}
 
 
 class Share(Shape):
@@ -244,7 +254,7 @@ class Share(Shape):
     type: Literal["chat_share"]
     on: bool
 
-    wrong: ClassVar[dict[str, str]] = {"on": "'on' must be true or false"}
+    wrong: ClassVar[dict[str, str]] = {"on": N_("'on' must be true or false")}
 
 
 class ChatSync(Shape):
@@ -257,7 +267,7 @@ class Look(Shape):
     type: Literal["look"]
     seat: int | None = None
 
-    wrong: ClassVar[dict[str, str]] = {"seat": "'seat' must be a seat number or null"}
+    wrong: ClassVar[dict[str, str]] = {"seat": N_("'seat' must be a seat number or null")}
 
 
 Message = (

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from gamenight.engine.core import BadInput, Game
+from gamenight.engine.core import BadInput, Game, said
 from gamenight.i18n import N_
 from gamenight.server.budget import Asker, asker_of
 from gamenight.server.limits import PerClient
@@ -133,7 +133,7 @@ async def finished(server: Server, table_id: str, seat: int | None) -> LiveTable
     if table.row.status != "finished":
         raise Refused(N_("only a finished game can be replayed"))
     if seat is not None and not 0 <= seat < table.game.players:
-        raise BadInput(f"seat must be 0..{table.game.players - 1}")
+        raise BadInput(said(N_("seat must be 0..{last}"), last=table.game.players - 1))
     return table
 
 

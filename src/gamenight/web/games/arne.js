@@ -281,7 +281,7 @@ function drawHandBar(view, names, msg, ctx) {
     const banner = el("div", { class: `window-banner ${mayAnswer ? "mine" : ""}`, id: "window" },
       el("strong", {}, !mayAnswer ? t("{name} may answer.", { name: names(view.window.holder) })
         : ownTurn ? t(OWN_WINDOW) : t("You may answer: play a glowing black card, or pass.")),
-      msg.deadline ? el("span", { class: "pill warn countdown", id: "window-timer" }, ` ${Math.max(0, Math.round(msg.deadline - msg.now))} s`) : "");
+      msg.deadline ? el("span", { class: "pill warn countdown", id: "window-timer" }, ` ${t("{s} s", { s: Math.max(0, Math.round(msg.deadline - msg.now)) })}`) : "");
     // On your own turn passing only lets the black cards answer first: the turn comes back.
     if (mayAnswer) banner.append(el("button", { type: "button", class: "primary", id: "pass", onclick: () => send({ type: "pass" }),
       title: ownTurn ? t("This does not skip your turn: the others may answer with a black card first, then you play your white card.") : t("Play no black card now") },
