@@ -35,7 +35,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP) $(LEARN_STAMP)
-	$(BIN)/pytest -n 2 --dist loadgroup -q
+	$(BIN)/pytest -n 2 --dist loadgroup -q --durations=25
 
 test: lint typecheck pytest
 

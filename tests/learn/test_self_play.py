@@ -88,6 +88,9 @@ def test_the_command_trains_by_self_play(tmp_path: Path) -> None:
         (["--judge", "nobody"], "arne has no bot 'nobody'"),
         (["--opponents", "bot:nobody"], "arne has no bot 'nobody'"),
         (["--players", "1"], "players"),
+        (["--hidden", "64,x"], "--hidden takes whole numbers"),
+        (["--hidden", "0"], "--hidden takes whole numbers"),
+        (["--generations", "0"], "--imitate"),
     ],
 )
 def test_a_bad_self_play_request_is_one_line(tmp_path: Path, extra: list[str], said: str) -> None:
@@ -110,7 +113,7 @@ def test_imitation_learns_the_teachers_moves() -> None:
     def agreement(model: MaskablePPO) -> float:
         obs, masks, acts, _ = demonstrations("drop-or-stop", 2, "bot:threshold", 600, seed=99)
         chosen = [
-            model.predict(o, action_masks=m, deterministic=True)[0]
+            model.predict(o.astype(np.float32), action_masks=m, deterministic=True)[0]
             for o, m in zip(obs, masks, strict=True)
         ]
         return float(np.mean(np.asarray(chosen) == acts))
@@ -121,6 +124,23 @@ def test_imitation_learns_the_teachers_moves() -> None:
     accuracy = teach(model, "drop-or-stop", 2, "bot:threshold", 3000, seed=1)
     after = agreement(model)
     assert accuracy > 0.8 and after > 0.8 and after > before + 0.2, (before, accuracy, after)
+
+
+def test_dagger_records_the_states_the_learner_reaches_with_the_teachers_moves() -> None:
+    """DAgger (teach's rounds): with a learner, the learner plays and the teacher only labels.
+    A learner that always stops reaches other states than the teacher's own games, and the
+    labels stay the teacher's: `threshold` draws on a low total, which the learner never does."""
+    from gamenight.learn.selfplay import demonstrations
+
+    game = load("drop-or-stop", players=2)
+    stop = game.action_index(next(a for a in game.start(0).actions(0) if a.kind == "stop"))
+    bias = np.full(game.num_actions, -10.0, dtype=np.float32)
+    bias[stop] = 10.0
+    always_stop = [(np.zeros((game.num_actions, game.encoding_size), np.float32), bias)]
+    own = demonstrations("drop-or-stop", 2, "bot:threshold", 300, seed=5)
+    reached = demonstrations("drop-or-stop", 2, "bot:threshold", 300, seed=5, learner=always_stop)
+    assert not np.array_equal(own[0], reached[0])  # other states
+    assert (reached[2] != stop).mean() > 0.3  # the teacher's moves: mostly not the learner's
 
 
 def test_the_command_imitates_before_self_play(tmp_path: Path) -> None:

@@ -1,58 +1,131 @@
-"""The `gamenight train` command (registered in cli.py)."""
+"""The `gamenight train` command (registered by cli/root.py), in the terminal's language."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
+from gamenight.cli.helptext import filled
+from gamenight.cli.output import fixed, percent, whole
 from gamenight.engine.core import BadInput
+from gamenight.engine.registry import games
+from gamenight.i18n import N_, _, ngettext
+
+GameName = Annotated[
+    str,
+    typer.Argument(
+        metavar=N_("GAME"), help=filled(N_("one of: {games}"), games=", ".join(games()))
+    ),
+]
+
+# The help of `gamenight train` (root.register_commands).
+HELP = N_(
+    "Train a policy for the `learned` bot with MaskablePPO (needs the [learn] extra), saved as "
+    "numpy in ./learned-GAME.npz unless --out says otherwise; the shipped policy is left "
+    "alone. Play it with the seat `bot:learned?path=learned-GAME.npz`."
+)
 
 
 def train_command(
-    game: str,
-    players: Annotated[int, typer.Option(help="seats at the table")] = 2,
+    game: GameName,
+    players: Annotated[int, typer.Option(metavar=N_("NUMBER"), help=N_("seats at the table"))] = 2,
     opponents: Annotated[
-        str, typer.Option(help="comma list of opponent bots, seated in turn")
+        str,
+        typer.Option(metavar=N_("BOTS"), help=N_("comma list of opponent bots, seated in turn")),
     ] = "bot",
-    steps: Annotated[int, typer.Option(min=1, help="learner decisions to train on")] = 200_000,
-    seed: Annotated[int, typer.Option(help="seed of the training run")] = 0,
+    steps: Annotated[
+        int,
+        typer.Option(metavar=N_("NUMBER"), min=1, help=N_("learner decisions to train on")),
+    ] = 200_000,
+    seed: Annotated[
+        int, typer.Option(metavar=N_("NUMBER"), help=N_("seed of the training run"))
+    ] = 0,
     self_play: Annotated[
         bool,
         typer.Option(
             "--self-play",
-            help="train against a league of its own past policies (and --opponents as "
-            "anchors, default random); see docs/self-play.md",
+            help=N_(
+                "train against a league of its own past policies (and --opponents as "
+                "anchors, default random); see docs/self-play.md"
+            ),
         ),
     ] = False,
     generations: Annotated[
-        int, typer.Option(min=1, help="self-play: snapshots added to the league (--steps each)")
+        int,
+        typer.Option(
+            metavar=N_("NUMBER"),
+            min=0,
+            help=N_(
+                "self-play: snapshots added to the league (--steps each); 0 with --imitate: "
+                "the imitation alone"
+            ),
+        ),
     ] = 8,
     judge: Annotated[
-        str, typer.Option(help="self-play: the bot each generation is measured against")
+        str,
+        typer.Option(
+            metavar=N_("BOT"), help=N_("self-play: the bot each generation is measured against")
+        ),
     ] = "random",
-    judge_games: Annotated[int, typer.Option(min=1, help="self-play: deals per measure")] = 100,
+    judge_games: Annotated[
+        int, typer.Option(metavar=N_("NUMBER"), min=1, help=N_("self-play: deals per measure"))
+    ] = 100,
     imitate: Annotated[
         str | None,
-        typer.Option(help="self-play: first learn this bot's moves (behaviour cloning)"),
+        typer.Option(
+            metavar=N_("BOT"),
+            help=N_("self-play: first learn this bot's moves (behaviour cloning)"),
+        ),
     ] = None,
     imitate_decisions: Annotated[
-        int, typer.Option(min=1, help="self-play: decisions of --imitate to learn from")
+        int,
+        typer.Option(
+            metavar=N_("NUMBER"),
+            min=1,
+            help=N_("self-play: decisions of --imitate to learn from"),
+        ),
     ] = 20_000,
+    imitate_rounds: Annotated[
+        int,
+        typer.Option(
+            metavar=N_("NUMBER"),
+            min=0,
+            help=N_(
+                "self-play: DAgger rounds after imitating: the network plays "
+                "--imitate-decisions more, the bot says its move at each, and it learns again"
+            ),
+        ),
+    ] = 0,
+    imitate_epochs: Annotated[
+        int,
+        typer.Option(
+            metavar=N_("NUMBER"), min=1, help=N_("self-play: passes over the imitated moves")
+        ),
+    ] = 6,
+    hidden: Annotated[
+        str,
+        typer.Option(
+            metavar=N_("UNITS"),
+            help=N_("units of each hidden layer of the network, comma-separated"),
+        ),
+    ] = "64,64",
     out: Annotated[
         Path | None,
         typer.Option(
-            help="policy file to write (default: ./learned-GAME.npz); "
-            "play it with the seat bot:learned?path=FILE"
+            metavar=N_("FILE"),
+            help=N_(
+                "policy file to write (default: ./learned-GAME.npz); "
+                "play it with the seat bot:learned?path=FILE"
+            ),
         ),
     ] = None,
 ) -> None:
-    """Train a policy for the `learned` bot with MaskablePPO (needs the [learn] extra), saved
-    as numpy in ./learned-GAME.npz unless --out says otherwise; the shipped policy is left
-    alone. Play it with the seat `bot:learned?path=learned-GAME.npz`."""
+    """`gamenight train` (its help: HELP)."""
     from gamenight.engine.registry import load
     from gamenight.learn.train import default_out, train
 
@@ -71,24 +144,31 @@ def train_command(
         judge_text = texts.pop()
         teacher_text = texts.pop() if teacher else None
         target = out if out is not None else default_out(game)
+        layers = hidden_layers(hidden)
         if self_play:
             self_play_command(
                 console,
                 game,
                 players,
-                texts,
                 steps,
                 generations,
-                seed,
-                judge_text,
-                judge_games,
                 target,
-                teacher_text,
-                imitate_decisions,
+                seed=seed,
+                anchors=texts,
+                judge_bot=judge_text,
+                judge_games=judge_games,
+                imitate=teacher_text,
+                imitate_decisions=imitate_decisions,
+                imitate_rounds=imitate_rounds,
+                imitate_epochs=imitate_epochs,
+                hidden=layers,
             )
             return
         with Progress(
-            "[bold]training[/bold]", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
+            TextColumn(_("training"), style="bold", markup=False),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
         ) as bar:
             task = bar.add_task("steps", total=steps)
             path = train(
@@ -101,71 +181,103 @@ def train_command(
                 on_progress=lambda n: bar.advance(task, n),
             )
     except BadInput as err:
-        console.print(f"error: {err}", style="red", markup=False)
+        console.print(Text.assemble((_("error") + ": ", "red"), (str(err), "red")))
         raise typer.Exit(2) from err
     _written(console, players, path)
 
 
+def hidden_layers(text: str) -> tuple[int, ...]:
+    """`--hidden` ("256,256"): each hidden layer's units, or BadInput in one line."""
+    try:
+        units = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        units = ()
+    if not units or not all(1 <= u <= 4096 for u in units):
+        raise BadInput(
+            _("--hidden takes whole numbers from 1 to 4096, comma-separated; not {text!r}").format(
+                text=text
+            )
+        )
+    return units
+
+
 def _written(console: Console, players: int, path: Path) -> None:
-    console.print(f"policy for {players} players written to {path}", markup=False)
-    console.print(f"play it with the seat 'bot:learned?path={path}'", markup=False)
+    said = ngettext(
+        "policy for {n} player written to {path}",
+        "policy for {n} players written to {path}",
+        players,
+    )
+    console.print(said.format(n=players, path=path), markup=False)
+    seat = f"'bot:learned?path={path}'"
+    console.print(_("play it with the seat {seat}").format(seat=seat), markup=False)
 
 
 def self_play_command(
     console: Console,
     game: str,
     players: int,
-    anchors: list[str],
     steps: int,
     generations: int,
-    seed: int,
-    judge: str,
-    judge_games: int,
     out: Path,
-    imitate: str | None = None,
-    imitate_decisions: int = 20_000,
+    **league: Any,
 ) -> None:
-    """`--self-play`: the league (learn/selfplay.py), a line per generation as it ends."""
+    """`--self-play`: the league (learn/selfplay.py; `league`: its keyword arguments), a
+    line per generation as it ends."""
     from rich.table import Table
 
     from gamenight.learn.selfplay import Generation, self_play
 
     def said(point: Generation) -> None:
+        decisions = ngettext("{n} decision", "{n} decisions", point.decisions)
+        deals = ngettext("{n} deal", "{n} deals", point.games)
+        line = _(
+            "generation {generation}: {decisions}, mean payoff {payoff} against {judge} "
+            "({deals}), won {share}"
+        )
         console.print(
-            f"generation {point.generation}: {point.decisions} decisions, mean payoff "
-            f"{point.mean_payoff:.3f} ± {point.interval:.3f} against {point.judge} "
-            f"({point.games} deals), won {point.win_share:.0%}",
+            line.format(
+                generation=point.generation,
+                decisions=decisions.format(n=whole(point.decisions)),
+                payoff=f"{fixed(point.mean_payoff, 3)} ± {fixed(point.interval, 3)}",
+                judge=point.judge,
+                deals=deals.format(n=whole(point.games)),
+                share=percent(point.win_share, 0),
+            ),
             markup=False,
         )
 
     with Progress(
-        "[bold]self-play[/bold]", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
+        TextColumn(_("self-play"), style="bold", markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
     ) as bar:
-        task = bar.add_task("steps", total=steps * generations)
+        task = bar.add_task("steps", total=max(1, steps * generations))
         curve = self_play(
             game,
             players,
             generations,
             steps,
-            seed=seed,
-            anchors=anchors,
-            judge_bot=judge,
-            judge_games=judge_games,
-            imitate=imitate,
-            imitate_decisions=imitate_decisions,
             out=out,
             on_progress=lambda n: bar.advance(task, n),
             on_generation=said,
+            **league,
         )
-    table = Table("generation", "decisions", f"mean payoff vs {judge}", "won")
+    table = Table(
+        _("generation"),
+        _("decisions"),
+        _("mean payoff vs {judge}").format(judge=league["judge_bot"]),
+        _("won"),
+    )
     for p in curve:
         table.add_row(
             str(p.generation),
-            str(p.decisions),
-            f"{p.mean_payoff:.3f} ± {p.interval:.3f}",
-            f"{p.win_share:.0%}",
+            whole(p.decisions),
+            f"{fixed(p.mean_payoff, 3)} ± {fixed(p.interval, 3)}",
+            percent(p.win_share, 0),
         )
     console.print(table)
-    league = out.parent / f"{out.stem}-league"
-    console.print(f"the league's snapshots and its curve (curve.png) are in {league}", markup=False)
+    folder = out.parent / f"{out.stem}-league"
+    where = _("the league's snapshots and its curve (curve.png) are in {path}")
+    console.print(where.format(path=folder), markup=False)
     _written(console, players, out)

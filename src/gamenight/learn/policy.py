@@ -151,8 +151,10 @@ class LearnedBot:
         if not legal:
             raise BadInput(f"seat {seat + 1} has no move to choose now")
         game = self.game
-        x = game.encode(state.view(seat)).astype(np.float64)
-        out = logits(self.net, x[: self.inputs])
+        # In the weights' own type: float64 features would copy every weight matrix to
+        # float64 at each decision, ten times the cost of the product itself.
+        x = game.encode(state.view(seat))[: self.inputs].astype(self.net[0][0].dtype)
+        out = logits(self.net, x)
         index = [game.action_index(a) for a in legal]
         scores = out[index]
         if self.greedy:

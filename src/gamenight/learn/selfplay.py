@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from gamenight.engine.core import BadInput
-from gamenight.learn.train import LearnerSeat, _require, export, new_model
+from gamenight.learn.train import HIDDEN, LearnerSeat, _require, export, new_model
 
 SELF = 0.5  # the share of seats given to the newest snapshot
 
@@ -121,6 +121,9 @@ def self_play(
     judge_games: int = 100,
     imitate: str | None = None,
     imitate_decisions: int = 20_000,
+    imitate_rounds: int = 0,
+    imitate_epochs: int = 6,
+    hidden: Sequence[int] = HIDDEN,
     out: Path,
     on_progress: Callable[[int], None] | None = None,
     on_generation: Callable[[Generation], None] | None = None,
@@ -129,8 +132,10 @@ def self_play(
     _, torch, _ = _require()
     from stable_baselines3.common.callbacks import BaseCallback
 
-    if generations < 1 or steps < 1:
-        raise BadInput("self-play needs at least one generation of at least one step")
+    if generations < 0 or steps < 1 or (generations == 0 and imitate is None):
+        raise BadInput(
+            "self-play needs at least one generation of at least one step (or --imitate)"
+        )
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     league = out.parent / f"{out.stem}-league"
@@ -144,12 +149,22 @@ def self_play(
             return True
 
     # (PPO collects whole rollouts: a short run, a short one)
-    model = new_model(env, seed, rollout=min(2048, steps))
+    model = new_model(env, seed, rollout=min(2048, max(steps, 1)), hidden=hidden)
     if imitate is not None:
-        teach(model, game, players, imitate, imitate_decisions, seed)
+        teach(
+            model,
+            game,
+            players,
+            imitate,
+            imitate_decisions,
+            seed,
+            rounds=imitate_rounds,
+            epochs=imitate_epochs,
+        )
     curve: list[Generation] = []
-    for g in range(1, generations + 1):
-        model.learn(total_timesteps=steps, callback=Progress(), reset_num_timesteps=False)
+
+    def freeze(g: int) -> None:
+        """Generation g's snapshot joins the league and is judged: a point of the curve."""
         snapshot = (league / f"gen{g}.npz").resolve()
         snapshot.unlink(missing_ok=True)
         export(model, players, snapshot)
@@ -159,6 +174,12 @@ def self_play(
         curve.append(point)
         if on_generation is not None:
             on_generation(point)
+
+    if imitate is not None:
+        freeze(0)  # the clone, before any self-play
+    for g in range(1, generations + 1):
+        model.learn(total_timesteps=steps, callback=Progress(), reset_num_timesteps=False)
+        freeze(g)
     export(model, players, out)
     (league / "curve.json").write_text(json.dumps([asdict(p) for p in curve], indent=1) + "\n")
     plot_curve(curve, f"{game}, {players} players: self-play", league / "curve.png")
@@ -186,13 +207,22 @@ def plot_curve(curve: Sequence[Generation], title: str, path: Path) -> None:
 
 
 def demonstrations(
-    game_name: str, players: int, teacher: str, decisions: int, seed: int
+    game_name: str,
+    players: int,
+    teacher: str,
+    decisions: int,
+    seed: int,
+    learner: list[tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """`teacher` in every seat, games until `decisions` choices (of more than one legal
-    move) are seen: observations, masks, the teacher's action indices, and each decision's
-    seat's final payoff."""
+    """Games until `decisions` choices (of more than one legal move) are seen, each labelled
+    with `teacher`'s move: observations (float16, to hold hundreds of thousands), masks,
+    the teacher's action indices, and each decision's seat's final payoff. The teacher
+    plays every seat; with `learner` (a network's layers), the learner plays them and the
+    teacher only says what it would have done: DAgger's states, the ones the learner
+    itself reaches."""
     from gamenight.adapters.gymnasium import GamenightEnv
     from gamenight.bots import make_seat
+    from gamenight.learn.policy import logits
 
     game = GamenightEnv(game_name, [teacher], players=players).game  # (bounded, as trained)
     obs: list[np.ndarray] = []
@@ -208,48 +238,79 @@ def demonstrations(
         while not state.over and len(acts) < decisions:
             seat = state.actors[0]
             legal = state.actions(seat)
+            if len(legal) == 1:
+                state.act(seat, legal[0])
+                continue
             action = bots[seat].choose(state, seat)
             index = game.action_index(action)  # (an off-grid move: its nearest grid point)
+            indices = [game.action_index(a) for a in legal]
             mask = np.zeros(game.num_actions, dtype=bool)
-            mask[[game.action_index(a) for a in legal]] = True
-            if len(legal) > 1 and mask[index]:
-                obs.append(game.encode(state.view(seat)))
+            mask[indices] = True
+            x = game.encode(state.view(seat))
+            if mask[index]:
+                obs.append(x.astype(np.float16))
                 masks.append(mask)
                 acts.append(index)
                 seats_of.append(seat)
+            if learner is not None:
+                out = logits(learner, x[: learner[0][0].shape[1]].astype(np.float32))
+                action = legal[int(np.argmax(out[indices]))]
             state.act(seat, action)
         final = state.outcome().payoff if state.over else [0.0] * players
         payoffs.extend(final[s] for s in seats_of[first:])
         deal += 1
     return (
-        np.asarray(obs, dtype=np.float32),
+        np.asarray(obs, dtype=np.float16),
         np.asarray(masks),
         np.asarray(acts, dtype=np.int64),
         np.asarray(payoffs, dtype=np.float32),
     )
 
 
-def teach(model: Any, game: str, players: int, teacher: str, decisions: int, seed: int) -> float:
-    """Behaviour cloning of `teacher` into the model's policy (and its value head): a few
-    epochs of cross-entropy over the legal moves; the final epoch's accuracy."""
+def teach(
+    model: Any,
+    game: str,
+    players: int,
+    teacher: str,
+    decisions: int,
+    seed: int,
+    *,
+    rounds: int = 0,
+    epochs: int = 6,
+) -> float:
+    """Behaviour cloning of `teacher` into the model's policy (and its value head):
+    `epochs` of cross-entropy over the legal moves on the teacher's own games, then
+    `rounds` of DAgger (Ross et al. 2011): the network plays `decisions` more choices
+    itself, the teacher labels each, and it learns again from everything seen so far.
+    Cloning alone learns the teacher's states but not the ones its own mistakes lead to;
+    there a clone of Arne's greedy agreed with it on 80% of its moves against 89% on the
+    teacher's. Returns the agreement on a held-out twentieth of the data."""
     import torch
 
-    obs, masks, acts, payoffs = demonstrations(game, players, teacher, decisions, seed)
+    from gamenight.learn.train import layers_of
+
+    parts = [demonstrations(game, players, teacher, decisions, seed)]
     policy = model.policy
     optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)
     generator = torch.Generator().manual_seed(seed)
-    n, batch, accuracy = len(acts), 256, 0.0
-    tensors = [torch.as_tensor(x) for x in (obs, masks, acts, payoffs)]
-    for _epoch in range(6):
-        right = 0
-        for idx in torch.randperm(n, generator=generator).split(batch):
-            o, m, a, v = (t[idx] for t in tensors)
-            values, log_prob, _ = policy.evaluate_actions(o, a, action_masks=m)
-            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), v)
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            with torch.no_grad():
-                right += int((policy.get_distribution(o, m.numpy()).mode() == a).sum())
-        accuracy = right / n
+    accuracy = 0.0
+    for round_ in range(rounds + 1):
+        if round_:
+            learner = layers_of(model)
+            parts.append(demonstrations(game, players, teacher, decisions, seed + round_, learner))
+        obs, masks, acts, payoffs = (np.concatenate(column) for column in zip(*parts, strict=True))
+        tensors = [torch.as_tensor(x) for x in (obs, masks, acts, payoffs)]
+        order = torch.randperm(len(acts), generator=generator)
+        held, train = order[: len(acts) // 20], order[len(acts) // 20 :]
+        for _epoch in range(epochs):
+            for idx in train[torch.randperm(len(train), generator=generator)].split(256):
+                o, m, a, v = (t[idx] for t in tensors)
+                values, log_prob, _ = policy.evaluate_actions(o.float(), a, action_masks=m)
+                loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), v)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+        with torch.no_grad():
+            o, m, a = tensors[0][held].float(), tensors[1][held], tensors[2][held]
+            accuracy = float((policy.get_distribution(o, m.numpy()).mode() == a).float().mean())
     return accuracy

@@ -92,9 +92,9 @@ def make_env(game: str, players: int, opponents: Sequence[str], seed: int, **opt
     return RandomSeat()
 
 
-def new_model(env: Any, seed: int, rollout: int = 2048) -> Any:
-    """The MaskablePPO every training run starts from (two tanh layers of HIDDEN, gamma 1,
-    a little entropy), collecting `rollout` decisions per update."""
+def new_model(env: Any, seed: int, rollout: int = 2048, hidden: Sequence[int] = HIDDEN) -> Any:
+    """The MaskablePPO every training run starts from (tanh layers of `hidden` units, gamma
+    1, a little entropy), collecting `rollout` decisions per update."""
     _, _, MaskablePPO = _require()
     return MaskablePPO(
         "MlpPolicy",
@@ -105,7 +105,7 @@ def new_model(env: Any, seed: int, rollout: int = 2048) -> Any:
         batch_size=min(256, rollout),
         gamma=1.0,
         ent_coef=0.01,
-        policy_kwargs={"net_arch": {"pi": list(HIDDEN), "vf": list(HIDDEN)}},
+        policy_kwargs={"net_arch": {"pi": list(hidden), "vf": list(hidden)}},
         device="cpu",
     )
 
@@ -140,18 +140,30 @@ def train(
     return path
 
 
-def export(model: Any, players: int, path: Path) -> None:
-    """The policy network's layers as float32 arrays under `p{players}/` in `path`."""
+def layers_of(model: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The policy network's dense layers as float32 (weights, bias), as the `learned` bot
+    plays them."""
     import torch
 
     linears = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
     linears.append(model.policy.action_net)
+    return [
+        (
+            layer.weight.detach().numpy().astype(np.float32),
+            layer.bias.detach().numpy().astype(np.float32),
+        )
+        for layer in linears
+    ]
+
+
+def export(model: Any, players: int, path: Path) -> None:
+    """The policy network's layers as float32 arrays under `p{players}/` in `path`."""
     arrays: dict[str, np.ndarray] = {}
     if path.is_file():
         with np.load(path) as old:
             arrays = {k: old[k] for k in old.files if not k.startswith(f"p{players}/")}
-    for i, layer in enumerate(linears):
-        arrays[f"p{players}/w{i}"] = layer.weight.detach().numpy().astype(np.float32)
-        arrays[f"p{players}/b{i}"] = layer.bias.detach().numpy().astype(np.float32)
+    for i, (weight, bias) in enumerate(layers_of(model)):
+        arrays[f"p{players}/w{i}"] = weight
+        arrays[f"p{players}/b{i}"] = bias
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
