@@ -18,10 +18,12 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from gamenight.bots.policy import PolicyFactory, from_policy, policy_from_spawn
-from gamenight.engine.core import BadInput, Game
+from gamenight.engine.core import BadInput, Game, said
 from gamenight.engine.driver import Bot
 from gamenight.engine.options import _parse
 from gamenight.engine.registry import spec
+from gamenight.i18n import N_
+from gamenight.i18n.refusals import message_of
 
 __all__ = ["LEVELS", "from_policy", "levels", "make", "make_seat", "register"]
 
@@ -116,7 +118,14 @@ def _take_passed() -> None:
 
 def _unimportable(name: str, path: str, err: Exception) -> Any:
     def refuse(**params: Any) -> Any:
-        raise BadInput(f"bot {name}: cannot import {path} in this process ({err})")
+        raise BadInput(
+            said(
+                N_("bot {bot}: cannot import {path} in this process ({problem})"),
+                bot=name,
+                path=path,
+                problem=err,
+            )
+        )
 
     return refuse
 
@@ -265,15 +274,27 @@ def _check_ceiling(name: str, key: str, value: Any, default: Any) -> None:
     if key == "seed":
         return
     if key in LOCAL_ONLY:
-        raise BadInput(f"bot {name} parameter '{key}' names a file; this server does not take it")
+        raise BadInput(
+            said(
+                N_("bot {bot} parameter '{key}' names a file; this server does not take it"),
+                bot=name,
+                key=key,
+            )
+        )
     if isinstance(value, str) and len(value) > 40:
-        raise BadInput(f"bot {name} parameter '{key}' is too long")
+        raise BadInput(said(N_("bot {bot} parameter '{key}' is too long"), bot=name, key=key))
     if not isinstance(value, int | float) or isinstance(value, bool):
         return
     top = parameter_ceiling(key, default)
     if value != value or (top is not None and not -top <= value <= top):  # NaN or past it
         raise BadInput(
-            f"bot {name} parameter '{key}' = {value!r}: this server allows at most {top:g}"
+            said(
+                N_("bot {bot} parameter '{key}' = {value}: this server allows at most {most}"),
+                bot=name,
+                key=key,
+                value=repr(value),
+                most=f"{top:g}",
+            )
         )
 
 
@@ -285,7 +306,16 @@ def _check_range(name: str, cls: type, key: str, value: Any) -> None:
         return
     low, high = bounds
     if not low <= value <= high:  # NaN too
-        raise BadInput(f"bot {name} parameter '{key}' = {value!r}: it is {low:g} to {high:g}")
+        raise BadInput(
+            said(
+                N_("bot {bot} parameter '{key}' = {value}: it is {low} to {high}"),
+                bot=name,
+                key=key,
+                value=repr(value),
+                low=f"{low:g}",
+                high=f"{high:g}",
+            )
+        )
 
 
 def make(name: str, game: Game, *, bounded: bool = False, **params: Any) -> Bot:
@@ -294,14 +324,28 @@ def make(name: str, game: Game, *, bounded: bool = False, **params: Any) -> Bot:
     bounded: refuse parameters past their ceiling (a server taking seats from strangers)."""
     bots = available(game.name)
     if name not in bots:
-        raise BadInput(f"{game.name} has no bot {name!r}; bots: {', '.join(sorted(bots))}")
+        raise BadInput(
+            said(
+                N_("{game} has no bot {bot}; bots: {bots}"),
+                game=game.name,
+                bot=repr(name),
+                bots=", ".join(sorted(bots)),
+            )
+        )
     cls = bots[name]
     if name == "ismcts":  # a game's own search settings, overridable per seat
         params = {**search_settings(game.name, game.players), **params}
     known = parameters(cls)
     unknown = sorted(set(params) - set(known))
     if unknown:
-        raise BadInput(f"bot {name} has no parameter(s) {unknown}; parameters: {sorted(known)}")
+        raise BadInput(
+            said(
+                N_("bot {bot} has no parameter(s) {unknown}; parameters: {known}"),
+                bot=name,
+                unknown=unknown,
+                known=sorted(known),
+            )
+        )
     typed = {}
     for key, value in params.items():
         default = known[key]
@@ -324,13 +368,21 @@ def parse_seat(text: str) -> tuple[str, dict[str, str]]:
     if text == "bot":
         return "", {}
     if not text.startswith("bot:"):
-        raise BadInput(f"a bot seat is 'bot', 'bot:NAME' or 'bot:NAME?param=value', got {text!r}")
+        raise BadInput(
+            said(
+                N_("a bot seat is 'bot', 'bot:NAME' or 'bot:NAME?param=value', got {seat}"),
+                seat=repr(text),
+            )
+        )
     name, _, query = text[4:].partition("?")
     try:
         params = dict(parse_qsl(query, strict_parsing=bool(query)))
     except ValueError as err:
         raise BadInput(
-            f"bad bot parameters in {text!r}: write name?param=value&param=value"
+            said(
+                N_("bad bot parameters in {seat}: write name?param=value&param=value"),
+                seat=repr(text),
+            )
         ) from err
     return name, params
 
@@ -359,8 +411,17 @@ def is_quick(text: str, game: Game) -> bool:
 
 
 def make_seat(text: str, game: Game, seed: int, *, bounded: bool = False) -> Bot:
-    """A bot from its seat text, seeded (see `_seat_bot` for what the text may say)."""
+    """A bot from its seat text, seeded (see `_seat_bot` for what the text may say). A bot
+    refusing a value outside the range it declares with a ValueError (ismcts: iterations
+    >= 1 or seconds > 0) is refused here as BadInput naming the seat: "bot
+    ismcts?iterations=0: ...", in the reader's language where it is shown."""
     name, params = _seat_bot(text, game)
     if "seed" in parameters(available(game.name).get(name, object)) and "seed" not in params:
         params["seed"] = str(seed)
-    return make(name, game, bounded=bounded, **params)
+    try:
+        return make(name, game, bounded=bounded, **params)
+    except BadInput:
+        raise
+    except ValueError as err:
+        bot = text.removeprefix("bot:")
+        raise BadInput(said(N_("bot {bot}: {error}"), bot=bot, error=message_of(err))) from err

@@ -17,7 +17,8 @@ import random
 import time
 from typing import Any
 
-from gamenight.engine.core import Action, Game, State
+from gamenight.engine.core import Action, Game, State, said
+from gamenight.i18n import N_
 
 
 class SearchNode:
@@ -86,9 +87,14 @@ class ISMCTSBot:
         skip_forced: bool = False,
     ) -> None:
         if iterations < 1 and seconds <= 0:
-            raise ValueError("ismcts needs iterations >= 1 or seconds > 0")
+            # (a ValueError: bots.make_seat says it as BadInput naming the seat)
+            raise ValueError(said(N_("ismcts needs iterations >= 1 or seconds > 0")))
         if rollout not in ("random", "heuristic"):
-            raise ValueError(f"rollout must be 'random' or 'heuristic', got {rollout!r}")
+            raise ValueError(
+                said(
+                    N_("rollout must be 'random' or 'heuristic', got {value}"), value=repr(rollout)
+                )
+            )
         self.game = game
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -133,8 +139,12 @@ class ISMCTSBot:
                 known = estimates(game.name)
                 if self.estimate not in known:
                     raise ValueError(
-                        f"{game.name} has no estimate {self.estimate!r}; "
-                        f"estimates: state, {', '.join(sorted(known))}"
+                        said(
+                            N_("{game} has no estimate {name}; estimates: state, {estimates}"),
+                            game=game.name,
+                            name=repr(self.estimate),
+                            estimates=", ".join(sorted(known)),
+                        )
                     )
                 self._estimator = known[self.estimate]
         return self._estimator
@@ -245,7 +255,9 @@ class ISMCTSBot:
     def _ranker(self, game: Game) -> Any:
         heuristic = self._heuristic_bot(game)
         if not hasattr(heuristic, "ranked"):
-            raise ValueError(f"widen needs a heuristic with ranked(); {game.name} has none")
+            raise ValueError(
+                said(N_("widen needs a heuristic with ranked(); {game} has none"), game=game.name)
+            )
         return heuristic
 
     def _iterate(

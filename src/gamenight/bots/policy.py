@@ -18,7 +18,8 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from gamenight.engine.core import Action, BadInput, Game, State
+from gamenight.engine.core import Action, BadInput, Game, State, said
+from gamenight.i18n import N_
 
 
 class PolicyBot:
@@ -46,11 +47,26 @@ class PolicyBot:
         except BadInput:
             raise
         except Exception as err:  # the policy's own failure, said in one line
-            raise BadInput(f"policy {self.name} failed: {type(err).__name__}: {err}") from err
+            raise BadInput(
+                said(
+                    N_("policy {policy} failed: {kind}: {problem}"),
+                    policy=self.name,
+                    kind=type(err).__name__,
+                    problem=err,
+                )
+            ) from err
         if index not in by_index:
             raise BadInput(
-                f"policy {self.name} chose action {index}, which is not legal here "
-                f"({len(by_index)} legal of {game.num_actions}; read the mask)"
+                said(
+                    N_(
+                        "policy {policy} chose action {index}, which is not legal here "
+                        "({legal} legal of {actions}; read the mask)"
+                    ),
+                    policy=self.name,
+                    index=index,
+                    legal=len(by_index),
+                    actions=game.num_actions,
+                )
             )
         return by_index[index]
 
@@ -102,12 +118,19 @@ def _load_sb3(path: str) -> Any:
         from sb3_contrib import MaskablePPO
     except ImportError as err:
         raise BadInput(
-            "a saved model needs the learn extra: pip install 'gamenight[learn]'"
+            said(N_("a saved model needs the learn extra: pip install 'gamenight[learn]'"))
         ) from err
     try:
         return MaskablePPO.load(path, device="cpu")
     except Exception as err:
-        raise BadInput(f"cannot load the model {path}: {type(err).__name__}: {err}") from err
+        raise BadInput(
+            said(
+                N_("cannot load the model {path}: {kind}: {problem}"),
+                path=path,
+                kind=type(err).__name__,
+                problem=err,
+            )
+        ) from err
 
 
 def policy_from_spawn(spawn: str) -> PolicyFactory:

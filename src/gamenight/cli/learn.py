@@ -20,6 +20,7 @@ from gamenight.engine.core import BadInput, IllegalAction
 from gamenight.engine.registry import games, spec
 from gamenight.engine.tutorial import Lesson, Step
 from gamenight.i18n import N_, _, tutorial_in
+from gamenight.i18n.refusals import message_of, translate
 
 
 @app.command("learn", help=N_("Learn a game by playing a short guided game against bots."))
@@ -120,10 +121,10 @@ class Guide:
             text = Prompt.ask(Text(_("your move"), style="bold"), console=out)
             try:
                 action = self.ui.parse(text, self.lesson.before(k), seat)  # type: ignore[attr-defined]
-            except (BadInput, IllegalAction) as error:
-                say(str(error), "yellow")
+            except (BadInput, IllegalAction) as error:  # in the terminal's language
+                say(translate(message_of(error)), "yellow")
                 continue
             answer = self.lesson.answer(k, action.to_json())
             if answer.accepted:
                 return
-            say(answer.reason, "yellow")
+            say(translate(answer.reason), "yellow")  # (a rules' refusal is a game's Reason)

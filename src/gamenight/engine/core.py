@@ -77,8 +77,15 @@ def said(template: str, **words: object) -> Reason:
     same in every language), a Reason (a piece of a sentence: "one of 'a', 'b'") translated
     with the sentence. The engine's BadInput messages are these: English as strings, said
     in a reader's language where they are shown (`gamenight.i18n.refusals.translate`)."""
+    return said_in("gamenight", template, **words)
+
+
+def said_in(package: str, template: str, **words: object) -> Reason:
+    """`said`'s sentence in the catalogue of `package`: a game's own (its options' refusals,
+    `said_in(__package__, N_("..."))` in the game's package, extracted into its `game.po`)
+    or the platform's ("gamenight")."""
     filled = {k: w if isinstance(w, str) else str(w) for k, w in words.items()}
-    return Reason(template, filled or None, "gamenight", template)
+    return Reason(template, filled or None, package, template)
 
 
 class IllegalAction(Exception):

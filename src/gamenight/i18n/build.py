@@ -78,6 +78,7 @@ COVERED = (
     "engine/registry.py",  # no such game
     "server/*.py",  # every refusal of the server, its routes and accounts (live_table.Refused)
     "games/terminal_text.py",  # words every game's terminal table shares (player 1, and)
+    "bots/*.py",  # a bad bot seat, name or parameter (play --seats, train --judge, a server)
 )
 PO_WIDTH = 96
 

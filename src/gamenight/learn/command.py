@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from gamenight.cli.helptext import filled
-from gamenight.cli.output import fixed, percent, whole
+from gamenight.cli.output import fixed, one_line, percent, whole
 from gamenight.engine.core import BadInput
 from gamenight.engine.registry import games
 from gamenight.i18n import N_, _, ngettext
@@ -181,7 +181,8 @@ def train_command(
                 on_progress=lambda n: bar.advance(task, n),
             )
     except BadInput as err:
-        console.print(Text.assemble((_("error") + ": ", "red"), (str(err), "red")))
+        said = one_line(err.args[0] if err.args else str(err))
+        console.print(Text.assemble((_("error") + ": ", "red"), (said, "red")), soft_wrap=True)
         raise typer.Exit(2) from err
     _written(console, players, path)
 

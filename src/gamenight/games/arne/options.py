@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from gamenight.engine.core import BadInput
+from gamenight.engine.core import BadInput, said_in
 from gamenight.engine.options import seat_refused, setting
 from gamenight.games.arne.components import (
     DEFAULT_COLOUR_NAMES,
@@ -14,6 +14,7 @@ from gamenight.games.arne.components import (
     DEFAULT_STAR_COLOURS,
     deck,
 )
+from gamenight.i18n import N_
 
 # A1, A49, A53: players per variant.
 PLAYER_RANGE = {"standard": (2, 6), "dummy": (2, 5), "team": (4, 12)}
@@ -23,11 +24,30 @@ PLAYER_RANGE = {"standard": (2, 6), "dummy": (2, 5), "team": (4, 12)}
 SAFE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 
 
+def refused(template: str, **words: object) -> BadInput:
+    """A refusal of these options: `template` (marked N_) is a sentence of Arne's catalogue,
+    said in the reader's language where it is shown; its words (option names, values,
+    numbers) as they are."""
+    return BadInput(said_in(__package__ or "", template, **words))
+
+
+# The players a variant needs (A1, A49, A53), by variant: each sentence names its game.
+NEEDS_PLAYERS = {
+    "standard": N_("arne standard game needs {low}-{high} players, got {players}"),
+    "dummy": N_("arne dummy game needs {low}-{high} players, got {players}"),
+    "team": N_("arne team game needs {low}-{high} players, got {players}"),
+}
+
+
 def _safe(name: str, what: str) -> str:
     if not SAFE_NAME.fullmatch(name):
-        raise BadInput(
-            f"arne option '{what}': {name[:40]!r} is not a colour name "
-            "(1-20 letters, digits, '-' or '_', starting with a letter)"
+        raise refused(
+            N_(
+                "arne option '{option}': {name} is not a colour name "
+                "(1-20 letters, digits, '-' or '_', starting with a letter)"
+            ),
+            option=what,
+            name=repr(name[:40]),
         )
     return name
 
@@ -37,7 +57,11 @@ def _names(value: Any, what: str) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [v.strip() for v in value.split(",") if v.strip()]
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise BadInput(f"arne option '{what}' must be a list of names, got {value!r}")
+        raise refused(
+            N_("arne option '{option}' must be a list of names, got {value}"),
+            option=what,
+            value=repr(value),
+        )
     return tuple(_safe(v, what) for v in value)
 
 
@@ -48,7 +72,10 @@ def _pairs(value: Any) -> tuple[tuple[str, str], ...]:
         for part in value.split(","):
             if part.strip():
                 if "=" not in part:
-                    raise BadInput(f"arne option 'colour_names': write id=name pairs, got {part!r}")
+                    raise refused(
+                        N_("arne option 'colour_names': write id=name pairs, got {part}"),
+                        part=repr(part),
+                    )
                 key, name = part.split("=", 1)
                 items.append((key.strip(), name.strip()))
         value = items
@@ -57,7 +84,9 @@ def _pairs(value: Any) -> tuple[tuple[str, str], ...]:
     try:
         pairs = tuple((str(k), str(v)) for k, v in value)
     except (TypeError, ValueError) as err:
-        raise BadInput(f"arne option 'colour_names' must map colour ids to names: {err}") from err
+        raise refused(
+            N_("arne option 'colour_names' must map colour ids to names: {problem}"), problem=err
+        ) from err
     for key, name in pairs:
         _safe(key, "colour_names")
         _safe(name, "colour_names")
@@ -152,19 +181,27 @@ class Options:
     def __post_init__(self) -> None:
         lo, hi = PLAYER_RANGE[self.variant]
         if not lo <= self.players <= hi:
-            raise BadInput(f"arne {self.variant} game needs {lo}-{hi} players, got {self.players}")
+            raise refused(NEEDS_PLAYERS[self.variant], low=lo, high=hi, players=self.players)
         if self.variant == "team" and self.players % 2:
-            raise BadInput(f"arne team game needs an even number of players, got {self.players}")
+            raise refused(
+                N_("arne team game needs an even number of players, got {players}"),
+                players=self.players,
+            )
         colours = _names(self.colours, "colours")
         stars = _names(self.star_colours, "star_colours")
         object.__setattr__(self, "colours", colours)
         object.__setattr__(self, "star_colours", stars)
         object.__setattr__(self, "colour_names", _pairs(self.colour_names))
         if len(colours) != 6 or len(set(colours)) != 6:
-            raise BadInput(f"arne option 'colours' needs 6 different colour ids, got {colours}")
+            raise refused(
+                N_("arne option 'colours' needs 6 different colour ids, got {colours}"),
+                colours=colours,
+            )
         if len(stars) != 2 or len(set(stars)) != 2 or not set(stars) <= set(colours):
-            raise BadInput(
-                f"arne option 'star_colours' needs 2 of the colours {colours}, got {stars}"
+            raise refused(
+                N_("arne option 'star_colours' needs 2 of the colours {colours}, got {stars}"),
+                colours=colours,
+                stars=stars,
             )
         seat_refused("arne", "first_seat", self.first_seat, self.players)
         if (
@@ -172,18 +209,27 @@ class Options:
             and self.dummy_deck_player_count == "players"
             and self.players in (2, 4)
         ):
-            raise BadInput(
-                "arne dummy game with dummy_deck_player_count='players' has no colour left "
-                f"for the dummy with {self.players} players; use 'players_plus_one'"
+            raise refused(
+                N_(
+                    "arne dummy game with dummy_deck_player_count='players' has no colour left "
+                    "for the dummy with {players} players; use 'players_plus_one'"
+                ),
+                players=self.players,
             )
         cards = sum(deck(self.owners, self.learning, 2 if self.variant == "team" else 1).values())
         if self.hand_size * self.players >= cards:
-            raise BadInput(
-                f"arne: {self.players} hands of {self.hand_size} cards leave no draw pile from "
-                f"{cards} cards (A4); hand_size must be at most {(cards - 1) // self.players}"
+            raise refused(
+                N_(
+                    "arne: {players} hands of {hand_size} cards leave no draw pile from "
+                    "{cards} cards (A4); hand_size must be at most {most}"
+                ),
+                players=self.players,
+                hand_size=self.hand_size,
+                cards=cards,
+                most=(cards - 1) // self.players,
             )
         if self.series_target_score is not None and self.series_games < 2:
-            raise BadInput("arne option 'series_target_score' needs series_games of 2 or more")
+            raise refused(N_("arne option 'series_target_score' needs series_games of 2 or more"))
 
     @property
     def owners(self) -> int:

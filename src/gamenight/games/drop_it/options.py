@@ -5,14 +5,35 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gamenight.engine.core import BadInput
+from gamenight.engine.core import BadInput, said_in
 from gamenight.engine.options import seat_refused, setting
 from gamenight.games.drop_it.board import COLOURS, load_board
 from gamenight.games.drop_it.components import SEAT_COLOURS
 from gamenight.games.drop_it.settings import PhysicsConfig, Tolerances
+from gamenight.i18n import N_
 
 PHYSICS = PhysicsConfig()  # §4 defaults, one place for options and physics
 TOLERANCES = Tolerances()  # N1 defaults
+
+
+def refused(template: str, **words: object) -> BadInput:
+    """A refusal of these options: `template` (marked N_) is a sentence of Drop It's
+    catalogue, said in the reader's language where it is shown; its words (option names,
+    values, numbers) as they are."""
+    return BadInput(said_in(__package__ or "", template, **words))
+
+
+# seat_colours' refusal, by the colours each side needs (two sides: two each)
+BAD_SEAT_COLOURS = {
+    1: N_(
+        "seat_colours for {sides} sides needs 1 distinct colour(s) per side from {colours}, "
+        "like {example}; got {given}"
+    ),
+    2: N_(
+        "seat_colours for {sides} sides needs 2 distinct colour(s) per side from {colours}, "
+        "like {example}; got {given}"
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -112,18 +133,21 @@ class Options:
 
     def __post_init__(self) -> None:
         if not self.teams and self.players > 4:
-            raise BadInput(
-                f"drop-it has 2-4 players (D3-D5), or 2-6 in teams (V4); got "
-                f"{self.players} without teams"
+            raise refused(
+                N_(
+                    "drop-it has 2-4 players (D3-D5), or 2-6 in teams (V4); got {players} "
+                    "without teams"
+                ),
+                players=self.players,
             )
         sides = 2 if self.teams else self.players
         seat_refused(
             "drop-it", "start_seat", self.start_seat, sides, "team" if self.teams else "player"
         )
         if isinstance(self.max_depth, str) and self.max_depth not in ("piece_height", "zero"):
-            raise BadInput("max_depth must be 'piece_height', 'zero' or a number of mm (D11)")
+            raise refused(N_("max_depth must be 'piece_height', 'zero' or a number of mm (D11)"))
         if not isinstance(self.max_depth, str) and not self.max_depth >= 0:
-            raise BadInput("max_depth in mm must be 0 or more (D11)")
+            raise refused(N_("max_depth in mm must be 0 or more (D11)"))
         load_board(self.board)  # BadInput if the file is missing or malformed
         side_colours(self)
 
@@ -152,9 +176,11 @@ def side_colours(options: Options) -> tuple[tuple[str, ...], ...]:
         or any(c not in COLOURS for c in flat)
     ):
         example = ",".join("+".join(s) for s in SEAT_COLOURS[n])
-        raise BadInput(
-            f"seat_colours for {n} sides needs {per_side} distinct colour(s) per "
-            f"side from {', '.join(COLOURS)}, like {example!r}; got "
-            f"{options.seat_colours!r}"
+        raise refused(
+            BAD_SEAT_COLOURS[per_side],
+            sides=n,
+            colours=", ".join(COLOURS),
+            example=repr(example),
+            given=repr(options.seat_colours),
         )
     return sides

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gamenight.engine.core import BadInput
+from gamenight.engine.core import BadInput, said_in
 from gamenight.engine.options import seat_refused, setting
 from gamenight.games.drop_or_stop.components import DECK_SIZE, PRESETS
+from gamenight.i18n import N_
+
+
+def refused(template: str, **words: object) -> BadInput:
+    """A refusal of these options: `template` (marked N_) is a sentence of Drop or Stop's
+    catalogue, said in the reader's language where it is shown; its words (option names,
+    numbers) as they are."""
+    return BadInput(said_in(__package__ or "", template, **words))
 
 
 @dataclass(frozen=True)
@@ -52,13 +60,23 @@ class Options:
 
     def __post_init__(self) -> None:
         if not self.min_players <= self.players <= self.max_players:
-            raise BadInput(
-                f"drop-or-stop needs {self.min_players}-{self.max_players} players (R1), "
-                f"got {self.players}; change min_players/max_players to allow it"
+            raise refused(
+                N_(
+                    "drop-or-stop needs {low}-{high} players (R1), got {players}; "
+                    "change min_players/max_players to allow it"
+                ),
+                low=self.min_players,
+                high=self.max_players,
+                players=self.players,
             )
         seat_refused("drop-or-stop", "first_start_seat", self.first_start_seat, self.players)
         if self.players * self.hand_size > DECK_SIZE:
-            raise BadInput(f"{self.players} hands of {self.hand_size} need more than 39 cards")
+            raise refused(
+                N_("{players} hands of {hand_size} need more than {cards} cards"),
+                players=self.players,
+                hand_size=self.hand_size,
+                cards=DECK_SIZE,
+            )
 
     def kept_in_json(self) -> tuple[str, ...]:
         """With a deck file, its settings are saved even at the engine's default: left out,
