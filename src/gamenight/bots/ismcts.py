@@ -111,6 +111,13 @@ class ISMCTSBot:
         self._estimator: Any = None
         self._heuristic: Any = None
         self.last_iterations = 0
+        if game is not None:
+            # A parameter this game cannot use is refused now, when the seat is made (a
+            # ValueError: bots.make_seat says it as BadInput naming the seat), not at the
+            # bot's first search mid-game. (No heuristic is made here: the seeds stay.)
+            self._estimator_of(game)
+            if widen > 0 and not hasattr(self._heuristic_class(game), "ranked"):
+                raise _cannot_widen(game)
 
     def _rollout_policy(self, game: Game) -> Any:
         if self.rollout == "random":
@@ -255,9 +262,7 @@ class ISMCTSBot:
     def _ranker(self, game: Game) -> Any:
         heuristic = self._heuristic_bot(game)
         if not hasattr(heuristic, "ranked"):
-            raise ValueError(
-                said(N_("widen needs a heuristic with ranked(); {game} has none"), game=game.name)
-            )
+            raise _cannot_widen(game)
         return heuristic
 
     def _iterate(
@@ -339,3 +344,10 @@ class ISMCTSBot:
         for child in path:
             child.visits += 1
             child.reward += payoff[child.mover] if payoff is not None else 0.5
+
+
+def _cannot_widen(game: Game) -> ValueError:
+    """`widen` in a game whose heuristic cannot rank the actions."""
+    return ValueError(
+        said(N_("widen needs a heuristic with ranked(); {game} has none"), game=game.name)
+    )

@@ -225,9 +225,12 @@ async def start(hub: Host, table: LiveTable) -> None:
             running = sum(1 for t in hub.live.values() if t.all_bots and t.row.status == "running")
             if running >= hub.limits.bot_tables:
                 raise Refused(
-                    f"this server runs at most {hub.limits.bot_tables} tables of only "
-                    "bots at once; try again when one has finished",
+                    N_(
+                        "this server runs at most {tables} tables of only bots at once; try "
+                        "again when one has finished"
+                    ),
                     429,
+                    tables=hub.limits.bot_tables,
                 )
         table.started_at = time.monotonic()
         table.state = table.game.start(table.row.seed)

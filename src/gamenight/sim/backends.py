@@ -12,17 +12,25 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from gamenight.engine.core import BadInput
+from gamenight.engine.core import BadInput, said
+from gamenight.i18n import N_, _
 
 BACKENDS = ("processes", "ray")
 
 
 def check_backend(backend: str) -> None:
     if backend not in BACKENDS:
-        raise BadInput(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise BadInput(
+            said(
+                N_("backend must be one of {backends}, got {backend}"),
+                backends=", ".join(BACKENDS),
+                backend=repr(backend),
+            )
+        )
 
 
-CLIENT_MISSING = (
+# (a sentence of the platform's catalogue: said with the address where it is refused)
+CLIENT_MISSING = N_(
     "--address {address} connects through the Ray Client, which is not installed: "
     "pip install 'ray[client]' (or run on a cluster node with --address auto)"
 )
@@ -37,7 +45,7 @@ def check_address(address: str | None) -> None:
     except ImportError:  # Ray missing, or a version without it: ray.init will say
         return
     if get_ray_client_dependency_error() is not None:
-        raise BadInput(CLIENT_MISSING.format(address=address))
+        raise BadInput(said(CLIENT_MISSING, address=address))
 
 
 def _ray_died() -> tuple[type[BaseException], ...]:
@@ -79,7 +87,7 @@ def ray_map(
             except ValueError as error:  # a ray:// address without the Ray Client
                 if "ray[client]" not in str(error):
                     raise
-                raise BadInput(CLIENT_MISSING.format(address=address)) from error
+                raise BadInput(said(CLIENT_MISSING, address=address)) from error
         else:
             # Ray runs its workers at niceness 15 by default (the driver first); here the
             # workers are the whole job, so they run at normal priority like processes'.
@@ -108,13 +116,16 @@ def ray_map(
         submit()
         while pending:
             try:
-                done, _ = ray.wait(list(pending), num_returns=1)
+                done = ray.wait(list(pending), num_returns=1)[0]
                 results = [(pending.pop(ref), ray.get(ref)) for ref in done]
             except died as error:  # the runtime, not a game, failed: say so in a line
-                said = str(error).strip()
-                first = said.splitlines()[0] if said else ""
+                text = str(error).strip()
+                first = text.splitlines()[0] if text else ""
+                # (in the terminal's language here: the command puts it in its own line;
+                # Ray's own first line stays as Ray wrote it)
+                said_here = _("Ray failed mid-run ({error}): {first}")
                 raise RuntimeError(
-                    f"Ray failed mid-run ({type(error).__name__}): {first}"
+                    said_here.format(error=type(error).__name__, first=first)
                 ) from error
             yield from results
             submit()

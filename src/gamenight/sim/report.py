@@ -32,9 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from gamenight.bots import default_bot, make_seat
-from gamenight.engine.core import BadInput, Game
+from gamenight.engine.core import BadInput, Game, said
 from gamenight.engine.options import as_people_read, options_to_json, player_seat, seat_options
 from gamenight.engine.registry import load, options_class
+from gamenight.i18n import N_
 from gamenight.sim.runner import GameResult, Job, Summary, run_many, wilson
 from gamenight.sim.story import (
     lead_section,
@@ -84,7 +85,7 @@ def parse_sweep(text: str | None) -> Sweep | None:
     key, eq, values = text.partition("=")
     items = [v.strip() for v in values.split(",") if v.strip()]
     if not eq or not key.strip() or not items:
-        raise BadInput(f"--sweep takes option=v1,v2,..., got {text!r}")
+        raise BadInput(said(N_("--sweep takes option=v1,v2,..., got {text}"), text=repr(text)))
     return key.strip().replace("-", "_"), items
 
 
@@ -94,7 +95,11 @@ def parse_sweeps(texts: Sequence[str] | None) -> list[Sweep]:
     keys = [k for k, _ in sweeps]
     twice = sorted({k for k in keys if keys.count(k) > 1})
     if twice:
-        raise BadInput(f"--sweep names {', '.join(twice)} twice; give each option once")
+        raise BadInput(
+            said(
+                N_("--sweep names {options} twice; give each option once"), options=", ".join(twice)
+            )
+        )
     return sweeps
 
 
@@ -165,13 +170,10 @@ def run_report(
     for s in columns:
         names = list(bots) or [default_bot(game_name)]
         seats = tuple(_spec(names[i % len(names)]) for i in range(s.players))
+        # refuse bad bot names and parameters before playing (a bot's own ValueError, a
+        # value outside the range it declares, is a BadInput naming the seat: make_seat)
         for spec in seats:
-            try:  # refuse bad bot names and parameters before playing
-                make_seat(spec, s.game, 0)
-            except BadInput:
-                raise
-            except ValueError as error:  # outside a range the bot declares
-                raise BadInput(f"bot {spec.removeprefix('bot:')}: {error}") from error
+            make_seat(spec, s.game, 0)
         batched = False if detail else None
         jobs.append((Job(game_name, tuple(sorted(s.options.items())), seats, seed, batched), games))
     results = run_many(

@@ -23,8 +23,9 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from gamenight.engine.core import BadInput
+from gamenight.engine.core import BadInput, said
 from gamenight.engine.seeds import derive_seed
+from gamenight.i18n import N_
 from gamenight.sim.runner import GameResult, Job, run_many, wilson, wilson_fraction
 
 
@@ -123,7 +124,13 @@ def schedule(
     # size, and every game failed: "3 seats but 2 bots were given").
     told = options.get("players", players)
     if told != players:
-        raise BadInput(f"the options say {told} players, the tournament {players}")
+        raise BadInput(
+            said(
+                N_("the options say {told} players, the tournament {players}"),
+                told=told,
+                players=players,
+            )
+        )
     opts = tuple(sorted({**options, "players": players}.items()))
     for g, group in enumerate(groups(bots, players)):
         group_seed = derive_seed(seed, "group", g)

@@ -16,11 +16,30 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from gamenight.engine.core import BadInput
+from gamenight.engine.core import BadInput, said_in
+from gamenight.i18n import N_
 
 DEFAULT_BOARD = Path(__file__).with_name("board_default_v1.json")
 COLOURS = ("red", "yellow", "blue", "green")
 KINDS = ("circle", "square", "triangle", "diamond")
+
+
+def refused(template: str, **words: object) -> BadInput:
+    """A refusal of a board file: `template` (marked N_) is a sentence of Drop It's
+    catalogue, said in the reader's language where it is shown; its words (the file's
+    keys, values, numbers) as they are, a part of the file named in words (`part`) a
+    sentence of the catalogue itself."""
+    return BadInput(said_in(__package__ or "", template, **words))
+
+
+def part(template: str, **words: object) -> str:
+    """A part of the board file named in words ("boundary 2", "left cell"), for a
+    refusal's `where`: translated with the sentence that names it."""
+    return said_in(__package__ or "", template, **words)
+
+
+# The edge cells of each side, as a refusal names them
+CELLS = {"left": N_("left cell"), "right": N_("right cell"), "bottom": N_("bottom cell")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +113,19 @@ def polyline_y(line: tuple[tuple[float, float], ...], x: float) -> float:
 
 def _num(where: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise BadInput(f"board: {where} must be a finite number, got {value!r}")
+        raise refused(
+            N_("board: {where} must be a finite number, got {value}"),
+            where=where,
+            value=repr(value),
+        )
     return float(value)
 
 
 def _point(where: str, value: Any) -> tuple[float, float]:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise BadInput(f"board: {where} must be a point [x, y], got {value!r}")
+        raise refused(
+            N_("board: {where} must be a point [x, y], got {value}"), where=where, value=repr(value)
+        )
     return _num(where, value[0]), _num(where, value[1])
 
 
@@ -109,11 +134,22 @@ def _faces(where: str, side: dict[str, Any], count: int) -> tuple[list[Any], lis
     for face in ("color_face", "shape_face"):
         values = side.get(face)
         if not isinstance(values, list) or len(values) != count:
-            raise BadInput(f"board: {where}.{face} must list {count} symbols (or null)")
+            raise refused(
+                N_("board: {where}.{face} must list {count} symbols (or null)"),
+                where=where,
+                face=face,
+                count=count,
+            )
         wanted = COLOURS if face == "color_face" else KINDS
         for v in values:
             if v is not None and v not in wanted:
-                raise BadInput(f"board: {where}.{face} has {v!r}; allowed: {wanted} or null")
+                raise refused(
+                    N_("board: {where}.{face} has {value}; allowed: {allowed} or null"),
+                    where=where,
+                    face=face,
+                    value=repr(v),
+                    allowed=str(wanted),
+                )
         faces.append(values)
     return faces[0], faces[1]
 
@@ -121,7 +157,7 @@ def _faces(where: str, side: dict[str, Any], count: int) -> tuple[list[Any], lis
 def parse_board(doc: Any, source: str = "<data>") -> Board:
     """A Board from the JSON document of §3.10, or BadInput saying what is wrong."""
     if not isinstance(doc, dict):
-        raise BadInput("board: the file must hold a JSON object (see spec §3.10)")
+        raise refused(N_("board: the file must hold a JSON object (see spec §3.10)"))
     for key in (
         "id",
         "drop_zone",
@@ -132,24 +168,27 @@ def parse_board(doc: Any, source: str = "<data>") -> Board:
         "pieces",
     ):
         if key not in doc:
-            raise BadInput(f"board: missing key {key!r} (see spec §3.10)")
+            raise refused(N_("board: missing key {key} (see spec §3.10)"), key=repr(key))
     width = _num("drop_zone.width", doc["drop_zone"].get("width"))
     height = _num("drop_zone.height", doc["drop_zone"].get("height"))
     if width <= 0 or height <= 0:
-        raise BadInput("board: the drop zone needs a positive width and height")
+        raise refused(N_("board: the drop zone needs a positive width and height"))
     levels = doc["levels"]
     if not isinstance(levels, int) or levels < 1:
-        raise BadInput("board: 'levels' must be a positive whole number")
+        raise refused(N_("board: 'levels' must be a positive whole number"))
     lines = sorted(doc["level_boundaries"], key=lambda b: b.get("k", 0))
     if [b.get("k") for b in lines] != list(range(1, levels)):
-        raise BadInput(f"board: level_boundaries must have k = 1..{levels - 1}")
+        raise refused(N_("board: level_boundaries must have k = 1..{last}"), last=levels - 1)
     boundaries = []
     for b in lines:
-        pts = tuple(_point(f"boundary {b['k']}", p) for p in b.get("polyline", []))
+        where = part(N_("boundary {k}"), k=b["k"])
+        pts = tuple(_point(where, p) for p in b.get("polyline", []))
         xs = [p[0] for p in pts]
         if len(pts) < 2 or xs[0] != 0.0 or xs[-1] != width or xs != sorted(set(xs)):
-            raise BadInput(
-                f"board: boundary {b['k']} must run from x = 0 to x = {width} with rising x"
+            raise refused(
+                N_("board: boundary {k} must run from x = 0 to x = {width} with rising x"),
+                k=b["k"],
+                width=width,
             )
         boundaries.append(pts)
     # Boundaries never cross (N6): check at every kink of every line.
@@ -157,16 +196,20 @@ def parse_board(doc: Any, source: str = "<data>") -> Board:
     for x in kinks:
         ys = [0.0, *(polyline_y(line, x) for line in boundaries), height]
         if any(lo >= hi for lo, hi in itertools.pairwise(ys)):
-            raise BadInput(f"board: level boundaries cross or leave the zone at x = {x}")
+            raise refused(N_("board: level boundaries cross or leave the zone at x = {x}"), x=x)
     bonus = []
     for c in doc["bonus_circles"]:
-        cx, cy = _point(f"bonus circle {c.get('id')}.center", c.get("center"))
-        radius = _num(f"bonus circle {c.get('id')}.radius", c.get("radius"))
+        cx, cy = _point(part(N_("bonus circle {id}.center"), id=c.get("id")), c.get("center"))
+        radius = _num(part(N_("bonus circle {id}.radius"), id=c.get("id")), c.get("radius"))
         points = c.get("points")
         if radius <= 0 or not isinstance(points, int) or points < 0:
-            raise BadInput(f"board: bonus circle {c.get('id')} needs radius > 0, points >= 0")
+            raise refused(
+                N_("board: bonus circle {id} needs radius > 0, points >= 0"), id=c.get("id")
+            )
         if not (radius <= cx <= width - radius and radius <= cy <= height - radius):
-            raise BadInput(f"board: bonus circle {c.get('id')} must lie inside the drop zone")
+            raise refused(
+                N_("board: bonus circle {id} must lie inside the drop zone"), id=c.get("id")
+            )
         bonus.append(
             BonusCircle(
                 str(c["id"]),
@@ -183,11 +226,16 @@ def parse_board(doc: Any, source: str = "<data>") -> Board:
         spec = edges.get(side)
         if spec is None:
             continue
-        ranges = [_point(f"{side} cell", r) for r in spec.get("cells", [])]
+        ranges = [_point(part(CELLS[side]), r) for r in spec.get("cells", [])]
         colors, shapes = _faces(side, spec, len(ranges))
         for i, (y0, y1) in enumerate(ranges):
             if not 0.0 <= y0 < y1 <= height:
-                raise BadInput(f"board: {side} cell {i} must lie within 0..{height}")
+                raise refused(
+                    N_("board: {cell} {i} must lie within 0..{limit}"),
+                    cell=part(CELLS[side]),
+                    i=i,
+                    limit=height,
+                )
             cells.append(
                 EdgeCell(
                     f"{side}-{i}",
@@ -200,12 +248,17 @@ def parse_board(doc: Any, source: str = "<data>") -> Board:
             )
     bottom = edges.get("bottom")
     if bottom is not None:
-        ranges = [_point("bottom cell", r) for r in bottom.get("cells", [])]
+        ranges = [_point(part(CELLS["bottom"]), r) for r in bottom.get("cells", [])]
         colors, shapes = _faces("bottom", bottom, len(ranges))
         pieces = bottom.get("pieces", [])
         for i, (x0, x1) in enumerate(ranges):
             if not 0.0 <= x0 < x1 <= width:
-                raise BadInput(f"board: bottom cell {i} must lie within 0..{width}")
+                raise refused(
+                    N_("board: {cell} {i} must lie within 0..{limit}"),
+                    cell=part(CELLS["bottom"]),
+                    i=i,
+                    limit=width,
+                )
             letters = next(
                 (
                     str(p.get("letters", ""))
@@ -226,13 +279,13 @@ def parse_board(doc: Any, source: str = "<data>") -> Board:
     ):
         spec = pieces_block.get(kind)
         if not isinstance(spec, dict) or not isinstance(spec.get("per_color"), int):
-            raise BadInput(f"board: pieces.{kind} needs 'per_color' and its sizes")
+            raise refused(N_("board: pieces.{kind} needs 'per_color' and its sizes"), kind=kind)
         for d in dims:
             if _num(f"pieces.{kind}.{d}", spec.get(d)) <= 0:
-                raise BadInput(f"board: pieces.{kind}.{d} must be positive")
+                raise refused(N_("board: {key} must be positive"), key=f"pieces.{kind}.{d}")
     for key in ("thickness", "density_g_per_mm3"):
         if _num(f"pieces.{key}", pieces_block.get(key)) <= 0:
-            raise BadInput(f"board: pieces.{key} must be positive")
+            raise refused(N_("board: {key} must be positive"), key=f"pieces.{key}")
     return Board(
         str(doc["id"]),
         width,
@@ -253,7 +306,9 @@ def load_board(path: str = "") -> Board:
     try:
         doc = json.loads(file.read_text())
     except OSError as err:
-        raise BadInput(f"board: cannot read {file}: {err.strerror}") from err
+        raise refused(
+            N_("board: cannot read {file}: {error}"), file=file, error=err.strerror
+        ) from err
     except ValueError as err:  # not JSON, or not even text (UnicodeDecodeError)
-        raise BadInput(f"board: {file} is not JSON: {err}") from err
+        raise refused(N_("board: {file} is not JSON: {error}"), file=file, error=err) from err
     return parse_board(doc, str(file))

@@ -14,10 +14,11 @@ from gamenight.engine.core import Action, BadInput, Event, Game
 from gamenight.games.drop_or_stop import observation
 from gamenight.games.drop_or_stop.actions import DROP_OR_STOP, Drop, Stop
 from gamenight.games.drop_or_stop.components import DECK_SIZE, Deck, load_deck
-from gamenight.games.drop_or_stop.options import FILE_SETTINGS
+from gamenight.games.drop_or_stop.options import FILE_SETTINGS, refused
 from gamenight.games.drop_or_stop.options import Options as DropOrStopOptions
 from gamenight.games.drop_or_stop.scoring import OVERFLOW_RANK, flex_choices, round_total
 from gamenight.games.drop_or_stop.state import DropOrStopState
+from gamenight.i18n import N_
 
 
 class DropOrStop(Game):
@@ -110,7 +111,11 @@ class DropOrStop(Game):
             if isinstance(doc, dict):
                 unknown = set(doc) - set(FILE_SETTINGS) - {"deck", "flexValues"}
                 if unknown:
-                    raise BadInput(f"deck file {deck}: unknown key(s) {sorted(unknown)}")
+                    raise refused(
+                        N_("deck file {file}: unknown key(s) {keys}"),
+                        file=deck,
+                        keys=sorted(unknown),
+                    )
                 for key, name in FILE_SETTINGS.items():
                     if key in doc and name not in given:
                         given[name] = doc[key]
