@@ -129,6 +129,18 @@ def _point(where: str, value: Any) -> tuple[float, float]:
     return _num(where, value[0]), _num(where, value[1])
 
 
+def _obj(where: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise refused(N_("board: {where} must be an object {{...}}"), where=where)
+    return value
+
+
+def _list(where: str, value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise refused(N_("board: {where} must be a list [...]"), where=where)
+    return value
+
+
 def _faces(where: str, side: dict[str, Any], count: int) -> tuple[list[Any], list[Any]]:
     faces = []
     for face in ("color_face", "shape_face"):
@@ -156,6 +168,17 @@ def _faces(where: str, side: dict[str, Any], count: int) -> tuple[list[Any], lis
 
 def parse_board(doc: Any, source: str = "<data>") -> Board:
     """A Board from the JSON document of §3.10, or BadInput saying what is wrong."""
+    try:
+        return _parse(doc, source)
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as err:
+        if isinstance(err, BadInput):
+            raise
+        # a value of another type deep inside (a number where a point's pair was): the
+        # checks above name the common ones; this one line covers the rest
+        raise refused(N_("board: a value has a type spec §3.10 does not allow")) from err
+
+
+def _parse(doc: Any, source: str) -> Board:
     if not isinstance(doc, dict):
         raise refused(N_("board: the file must hold a JSON object (see spec §3.10)"))
     for key in (
@@ -169,20 +192,26 @@ def parse_board(doc: Any, source: str = "<data>") -> Board:
     ):
         if key not in doc:
             raise refused(N_("board: missing key {key} (see spec §3.10)"), key=repr(key))
-    width = _num("drop_zone.width", doc["drop_zone"].get("width"))
-    height = _num("drop_zone.height", doc["drop_zone"].get("height"))
+    zone = _obj("drop_zone", doc["drop_zone"])
+    width = _num("drop_zone.width", zone.get("width"))
+    height = _num("drop_zone.height", zone.get("height"))
     if width <= 0 or height <= 0:
         raise refused(N_("board: the drop zone needs a positive width and height"))
     levels = doc["levels"]
     if not isinstance(levels, int) or levels < 1:
         raise refused(N_("board: 'levels' must be a positive whole number"))
-    lines = sorted(doc["level_boundaries"], key=lambda b: b.get("k", 0))
+    lines = [
+        _obj("level_boundaries", b) for b in _list("level_boundaries", doc["level_boundaries"])
+    ]
+    if any(isinstance(b.get("k"), bool) or not isinstance(b.get("k"), int) for b in lines):
+        raise refused(N_("board: level_boundaries must have k = 1..{last}"), last=levels - 1)
+    lines.sort(key=lambda b: b["k"])
     if [b.get("k") for b in lines] != list(range(1, levels)):
         raise refused(N_("board: level_boundaries must have k = 1..{last}"), last=levels - 1)
     boundaries = []
     for b in lines:
         where = part(N_("boundary {k}"), k=b["k"])
-        pts = tuple(_point(where, p) for p in b.get("polyline", []))
+        pts = tuple(_point(where, p) for p in _list(where, b.get("polyline", [])))
         xs = [p[0] for p in pts]
         if len(pts) < 2 or xs[0] != 0.0 or xs[-1] != width or xs != sorted(set(xs)):
             raise refused(
@@ -198,7 +227,8 @@ def parse_board(doc: Any, source: str = "<data>") -> Board:
         if any(lo >= hi for lo, hi in itertools.pairwise(ys)):
             raise refused(N_("board: level boundaries cross or leave the zone at x = {x}"), x=x)
     bonus = []
-    for c in doc["bonus_circles"]:
+    for c in _list("bonus_circles", doc["bonus_circles"]):
+        c = _obj("bonus_circles", c)
         cx, cy = _point(part(N_("bonus circle {id}.center"), id=c.get("id")), c.get("center"))
         radius = _num(part(N_("bonus circle {id}.radius"), id=c.get("id")), c.get("radius"))
         points = c.get("points")
@@ -221,12 +251,14 @@ def parse_board(doc: Any, source: str = "<data>") -> Board:
             )
         )
     cells: list[EdgeCell] = []
-    edges = doc["edge_cells"]
+    edges = _obj("edge_cells", doc["edge_cells"])
     for side, x_wall in (("left", 0.0), ("right", width)):
         spec = edges.get(side)
         if spec is None:
             continue
-        ranges = [_point(part(CELLS[side]), r) for r in spec.get("cells", [])]
+        spec = _obj(f"edge_cells.{side}", spec)
+        cell = part(CELLS[side])
+        ranges = [_point(cell, r) for r in _list(cell, spec.get("cells", []))]
         colors, shapes = _faces(side, spec, len(ranges))
         for i, (y0, y1) in enumerate(ranges):
             if not 0.0 <= y0 < y1 <= height:
@@ -248,9 +280,14 @@ def parse_board(doc: Any, source: str = "<data>") -> Board:
             )
     bottom = edges.get("bottom")
     if bottom is not None:
-        ranges = [_point(part(CELLS["bottom"]), r) for r in bottom.get("cells", [])]
+        bottom = _obj("edge_cells.bottom", bottom)
+        cell = part(CELLS["bottom"])
+        ranges = [_point(cell, r) for r in _list(cell, bottom.get("cells", []))]
         colors, shapes = _faces("bottom", bottom, len(ranges))
-        pieces = bottom.get("pieces", [])
+        pieces = [
+            _obj("edge_cells.bottom.pieces", p)
+            for p in _list("edge_cells.bottom.pieces", bottom.get("pieces", []))
+        ]
         for i, (x0, x1) in enumerate(ranges):
             if not 0.0 <= x0 < x1 <= width:
                 raise refused(
@@ -270,7 +307,7 @@ def parse_board(doc: Any, source: str = "<data>") -> Board:
             cells.append(
                 EdgeCell(f"bottom-{i}", (x0, 0.0), (x1, 0.0), colors[i], shapes[i], letters)
             )
-    pieces_block = doc["pieces"]
+    pieces_block = _obj("pieces", doc["pieces"])
     for kind, dims in (
         ("circle", ("radius",)),
         ("square", ("side",)),
