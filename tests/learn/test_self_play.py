@@ -151,5 +151,6 @@ def test_the_command_imitates_before_self_play(tmp_path: Path) -> None:
     args += ["--judge-games", "2", "--imitate", "threshold", "--imitate-decisions", "200"]
     result = CliRunner().invoke(app, [*args, "--out", str(out)])
     assert result.exit_code == 0, result.output
+    assert "imitation, round 0 of 0: agrees with bot:threshold on" in result.output
     bad = CliRunner().invoke(app, [*args[:-4], "--imitate", "nobody", "--out", str(out)])
     assert bad.exit_code == 2 and "has no bot 'nobody'" in bad.output

@@ -247,6 +247,19 @@ def self_play_command(
             markup=False,
         )
 
+    def imitated(round_: int, agreement: float) -> None:
+        line = _(
+            "imitation, round {round} of {rounds}: agrees with {teacher} on {share} "
+            "of held-out moves"
+        )
+        said_line = line.format(
+            round=round_,
+            rounds=league.get("imitate_rounds", 0),
+            teacher=league.get("imitate"),
+            share=percent(agreement, 1),
+        )
+        console.print(said_line, markup=False)
+
     with Progress(
         TextColumn(_("self-play"), style="bold", markup=False),
         BarColumn(),
@@ -262,6 +275,7 @@ def self_play_command(
             out=out,
             on_progress=lambda n: bar.advance(task, n),
             on_generation=said,
+            on_imitation=imitated,
             **league,
         )
     table = Table(

@@ -127,6 +127,7 @@ def self_play(
     out: Path,
     on_progress: Callable[[int], None] | None = None,
     on_generation: Callable[[Generation], None] | None = None,
+    on_imitation: Callable[[int, float], None] | None = None,
 ) -> list[Generation]:
     """Train by self-play (see the module docstring); the curve, one point per generation."""
     _, torch, _ = _require()
@@ -160,6 +161,7 @@ def self_play(
             seed,
             rounds=imitate_rounds,
             epochs=imitate_epochs,
+            on_round=on_imitation,
         )
     curve: list[Generation] = []
 
@@ -277,6 +279,7 @@ def teach(
     *,
     rounds: int = 0,
     epochs: int = 6,
+    on_round: Callable[[int, float], None] | None = None,
 ) -> float:
     """Behaviour cloning of `teacher` into the model's policy (and its value head):
     `epochs` of cross-entropy over the legal moves on the teacher's own games, then
@@ -313,4 +316,6 @@ def teach(
         with torch.no_grad():
             o, m, a = tensors[0][held].float(), tensors[1][held], tensors[2][held]
             accuracy = float((policy.get_distribution(o, m.numpy()).mode() == a).float().mean())
+        if on_round is not None:
+            on_round(round_, accuracy)
     return accuracy
