@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LEARN_STAMP := $(VENV)/.installed-learn
 
-.PHONY: run test lint typecheck pytest bench clean setup i18n
+.PHONY: run test lint typecheck pytest bench clean setup i18n golden
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -38,6 +38,10 @@ pytest: $(STAMP) $(LEARN_STAMP)
 	$(BIN)/pytest -n 2 --dist loadgroup -q --durations=25
 
 test: lint typecheck pytest
+
+# every golden game (the suite replays 20 of Drop It's 50 per case: tests/golden/test_golden.py)
+golden: $(STAMP)
+	GAMENIGHT_GOLDEN_ALL=1 $(BIN)/pytest -n 2 -q tests/golden
 
 # Languages: extract every message (Babel), update each .po, compile the .mo files and write
 # the pages' JSON catalogues (src/gamenight/i18n/build.py; tests/test_i18n.py checks them).

@@ -65,8 +65,8 @@ def digest(log: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def case_digests(name: str, options: dict[str, Any]) -> list[str]:
-    return [digest(game_log(name, options, seed)) for seed in range(GAMES_PER_CASE)]
+def case_digests(name: str, options: dict[str, Any], games: int = GAMES_PER_CASE) -> list[str]:
+    return [digest(game_log(name, options, seed)) for seed in range(games)]
 
 
 def main(argv: list[str]) -> None:
