@@ -4,7 +4,10 @@ as tall as the space left under the players, and hid the displays and the discar
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, Page
+import contextlib
+
+from playwright.sync_api import Browser, Locator, Page
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.server.helpers import SHOTS, Server
 from tests.web.conftest import PHONE, open_page, serious_violations
@@ -92,6 +95,13 @@ def test_on_a_phone_each_display_can_be_seen_above_the_bar(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def tap(target: Locator) -> None:
+    """Click `target` if it holds still; the bots play on meanwhile, and a card or display
+    redrawn under the pointer is simply tried again on the loop's next turn."""
+    with contextlib.suppress(PlaywrightError):
+        target.click(timeout=2000)
+
+
 def test_late_in_a_four_player_game_every_display_can_be_seen_above_the_bar(
     server: Server, browser: Browser
 ) -> None:
@@ -127,13 +137,13 @@ def test_late_in_a_four_player_game_every_display_can_be_seen_above_the_bar(
             break  # the person's turn with the coach's plays: the bar at its tallest
         playable = page.locator("#hand .handcard.playable [role=button]")
         if page.locator("#handbar.asked").count() and playable.count():
-            playable.first.click()
+            tap(playable.first)
             page.wait_for_timeout(60)
             lit = page.locator("#displays .target, #players .target")
             if lit.count():
-                lit.first.click()
+                tap(lit.first)
             elif page.locator("#choice-hint button").count():
-                page.locator("#choice-hint button").first.click()
+                tap(page.locator("#choice-hint button").first)
         elif page.locator("#handbar.answer").count():
             page.keyboard.press("p")
         page.wait_for_timeout(80)
