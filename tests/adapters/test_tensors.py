@@ -24,6 +24,7 @@ from gamenight.adapters.tensors import (
     readme_tables,
 )
 from gamenight.engine import load
+from gamenight.engine.features import offsets
 
 GAMES = Path(gamenight.__file__).parent / "games"
 CONFIGS = [
@@ -80,7 +81,7 @@ def test_every_drop_or_stop_block_is_written(players):
     block the code never fills, or fills elsewhere, would not (or would break another)."""
     game = load("drop-or-stop", players=players)
     module = observation_module(game)
-    blocks = module.offsets(module.information_features(game))
+    blocks = offsets(module.information_features(game))
     seen: dict[str, set[bytes]] = {name: set() for name in blocks}
     for state in _states(game, games=12):
         for seat in range(players):

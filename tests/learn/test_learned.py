@@ -9,7 +9,7 @@ import pytest
 
 from gamenight import bots
 from gamenight.engine import BadInput, load, play
-from gamenight.learn.policy import layers, logits, shipped_games
+from gamenight.learn.policy import Forward, layers, logits, shipped_games
 
 
 @pytest.mark.parametrize(
@@ -70,6 +70,26 @@ def test_numpy_inference_matches_the_trained_network(tmp_path):
         features = model.policy.mlp_extractor.policy_net(torch.as_tensor(obs[None]))
         theirs = model.policy.action_net(features).numpy()[0]
     assert np.allclose(logits(net, obs.astype(np.float64)), theirs, atol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["drop-or-stop", "arne", "drop-it"])
+def test_the_bots_one_decision_pass_is_the_whole_network(name):
+    """`Forward` (only the set features in, only the legal logits out) gives the full
+    network's scores, on real views of random games at every shipped size."""
+    rng = np.random.default_rng(0)
+    for players in _shipped_players(name):
+        game = load(name, players=players)
+        net = layers(name, players)
+        forward = Forward(net)
+        state, checked = game.start(players), 0
+        while not state.over and checked < 12:
+            seat = state.actors[0]
+            legal = state.actions(seat)
+            index = [game.action_index(a) for a in legal]
+            x = game.encode(state.view(seat))[: net[0][0].shape[1]].astype(np.float32)
+            assert np.allclose(forward(x, index), logits(net, x)[index], atol=1e-4)
+            checked += 1
+            state.act(seat, legal[int(rng.integers(len(legal)))])
 
 
 def _shipped_players(name):

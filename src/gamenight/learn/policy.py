@@ -134,6 +134,32 @@ def logits(net: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.ndarra
     return x
 
 
+class Forward:
+    """One network's pass for one decision, as cheap as the decision allows: the first
+    layer reads only the features that are not zero (an Arne view at 4 players has 3,676
+    features, about a tenth of them set; the full product was 90% of a decision), and the
+    last layer gives only the legal actions' logits. Equal to `logits(net, x)[index]` up
+    to the float sums' order."""
+
+    def __init__(self, net: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        (w0, b0), *self.middle, (self.last_w, self.last_b) = net
+        self.first_rows = np.ascontiguousarray(w0.T)  # a feature's weights in one row
+        self.first_b = b0
+        self.dtype = w0.dtype
+        self.single = len(net) == 1
+
+    def __call__(self, x: np.ndarray, index: list[int]) -> np.ndarray:
+        on = np.flatnonzero(x)
+        with _blas().limit(limits=1, user_api="blas"):  # see `logits`
+            h = x[on] @ self.first_rows[on] + self.first_b
+            if self.single:
+                return h[index]
+            h = np.tanh(h)
+            for w, b in self.middle:
+                h = np.tanh(h @ w.T + b)
+            return self.last_w[index] @ h + self.last_b[index]
+
+
 class LearnedBot:
     """Plays a policy network: the shipped one, or the file `path` (see the module
     docstring)."""
@@ -152,6 +178,7 @@ class LearnedBot:
             raise BadInput(
                 f"{where} gives {outputs} action logits; {game.name} has {game.num_actions} actions"
             )
+        self.forward = Forward(self.net)
         self.greedy = greedy
         self.rng = random.Random(seed)
 
@@ -164,10 +191,8 @@ class LearnedBot:
         game = self.game
         # In the weights' own type: float64 features would copy every weight matrix to
         # float64 at each decision, ten times the cost of the product itself.
-        x = game.encode(state.view(seat))[: self.inputs].astype(self.net[0][0].dtype)
-        out = logits(self.net, x)
-        index = [game.action_index(a) for a in legal]
-        scores = out[index]
+        x = game.encode(state.view(seat))[: self.inputs].astype(self.forward.dtype)
+        scores = self.forward(x, [game.action_index(a) for a in legal])
         if self.greedy:
             return legal[int(np.argmax(scores))]
         p = np.exp(scores - scores.max())

@@ -224,7 +224,7 @@ def demonstrations(
     itself reaches."""
     from gamenight.adapters.gymnasium import GamenightEnv
     from gamenight.bots import make_seat
-    from gamenight.learn.policy import logits
+    from gamenight.learn.policy import Forward
 
     game = GamenightEnv(game_name, [teacher], players=players).game  # (bounded, as trained)
     obs: list[np.ndarray] = []
@@ -232,6 +232,7 @@ def demonstrations(
     acts: list[int] = []
     seats_of: list[int] = []
     payoffs: list[float] = []
+    forward = Forward(learner) if learner is not None else None
     deal = 0
     while len(acts) < decisions:
         bots = [make_seat(teacher, game, seed * 1009 + deal * 17 + s) for s in range(players)]
@@ -254,9 +255,9 @@ def demonstrations(
                 masks.append(mask)
                 acts.append(index)
                 seats_of.append(seat)
-            if learner is not None:
-                out = logits(learner, x[: learner[0][0].shape[1]].astype(np.float32))
-                action = legal[int(np.argmax(out[indices]))]
+            if forward is not None:
+                scores = forward(x[: forward.first_rows.shape[0]].astype(np.float32), indices)
+                action = legal[int(np.argmax(scores))]
             state.act(seat, action)
         final = state.outcome().payoff if state.over else [0.0] * players
         payoffs.extend(final[s] for s in seats_of[first:])

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
+from gamenight.engine.features import Feature, layout
 from gamenight.games.arne.actions import ACTION_TYPES
 from gamenight.games.arne.components import POINT_TYPES
 from gamenight.games.arne.phases import FINAL, GIVE, WHITE, WINDOW, Phase, Window
@@ -243,14 +244,6 @@ def seat_view(state: ArneState, seat: int | None) -> ArneView:
 # ==========================================================================================
 # the encoding (for learning): the tensors' blocks, declared once
 # ==========================================================================================
-class Feature(NamedTuple):
-    """One block of a tensor: its name, length, what it means and its usual largest value
-    (scores can go past it, and below 0: the adapters' boxes are unbounded)."""
-
-    name: str
-    size: int
-    meaning: str
-    high: float = 1.0
 
 
 def _display_slots() -> str:
@@ -384,25 +377,16 @@ HISTORY = {
 }
 
 
-def offsets(features: list[Feature]) -> dict[str, slice]:
-    """Where each block lies in its tensor."""
-    out, at = {}, 0
-    for f in features:
-        out[f.name] = slice(at, at + f.size)
-        at += f.size
-    return out
-
-
 def base_size(game: Arne) -> int:
     return sum(f.size for f in base_features(game))
 
 
 def encoding_size(game: Arne) -> int:
-    return sum(f.size for f in observation_features(game))
+    return layout(game, observation_features)[0]
 
 
 def information_size(game: Arne) -> int:
-    return sum(f.size for f in information_features(game))
+    return layout(game, information_features)[0]
 
 
 def encode(game: Arne, view: Mapping[str, Any]) -> np.ndarray:
@@ -414,8 +398,8 @@ def encode(game: Arne, view: Mapping[str, Any]) -> np.ndarray:
     colour, controller and each stack in place (base card, attachments); the white card
     in play with its declared action (A57); a demand's target, demander, cards left and
     what is asked for (A24/A25); the window's quiet count (A16)."""
-    out = np.zeros(encoding_size(game), dtype=np.float32)
-    at = offsets(observation_features(game))
+    size, at = layout(game, observation_features)
+    out = np.zeros(size, dtype=np.float32)
     _encode_base(game, view, out, at)
     kinds, colours, n = len(game.kinds), game.colours, game.n
     kind = game.name_kind

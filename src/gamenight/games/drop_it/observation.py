@@ -4,10 +4,11 @@ hidden) and its fixed-length encoding, together like OpenSpiel's Observer."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
+from gamenight.engine.features import Feature, layout
 from gamenight.games.drop_it import scoring
 
 if TYPE_CHECKING:
@@ -102,15 +103,6 @@ def view(state: DropItState, seat: int | None) -> View:
     }
 
 
-class Feature(NamedTuple):
-    """One block of a tensor: its name, length, what it means and its largest value."""
-
-    name: str
-    size: int
-    meaning: str
-    high: float = 1.0
-
-
 SIDE_SLOTS = 4  # sides seen from the viewer: the viewer's side first (at most 4 sides)
 
 
@@ -159,21 +151,12 @@ def information_features(game: DropIt) -> list[Feature]:
     ]
 
 
-def offsets(features: list[Feature]) -> dict[str, slice]:
-    """Where each block lies in its tensor."""
-    out, at = {}, 0
-    for f in features:
-        out[f.name] = slice(at, at + f.size)
-        at += f.size
-    return out
-
-
 def encoding_size(game: DropIt) -> int:
-    return sum(f.size for f in observation_features(game))
+    return layout(game, observation_features)[0]
 
 
 def information_size(game: DropIt) -> int:
-    return sum(f.size for f in information_features(game))
+    return layout(game, information_features)[0]
 
 
 def encode(game: DropIt, view: Mapping[str, Any]) -> np.ndarray:
@@ -181,8 +164,8 @@ def encode(game: DropIt, view: Mapping[str, Any]) -> np.ndarray:
     supply; per side seen from the viewer (4 slots): present, score, jokers, mine, active;
     then turn, phase and the last drop's level, raw points and violation flag
     (`observation_features`)."""
-    out = np.zeros(encoding_size(game), dtype=np.float32)
-    at = offsets(observation_features(game))
+    size, at = layout(game, observation_features)
+    out = np.zeros(size, dtype=np.float32)
     index = {p.id: i for i, p in enumerate(game.pieces)}
     w, h = game.board.width, game.board.height
     for p in view["pieces"]:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
+from gamenight.engine.features import Feature, layout
 from gamenight.games.drop_or_stop.components import DECK_SIZE
 
 if TYPE_CHECKING:
@@ -125,13 +126,6 @@ def view(state: DropOrStopState, seat: int | None) -> View:
 
 
 # -- tensors ----------------------------------------------------------------------------------
-class Feature(NamedTuple):
-    """One block of a tensor: its name, length, what it means and its largest value."""
-
-    name: str
-    size: int
-    meaning: str
-    high: float = 1.0
 
 
 def observation_features(game: DropOrStop) -> list[Feature]:
@@ -185,33 +179,24 @@ def information_features(game: DropOrStop) -> list[Feature]:
     ]
 
 
-def offsets(features: list[Feature]) -> dict[str, slice]:
-    """Where each block lies in its tensor."""
-    out, at = {}, 0
-    for f in features:
-        out[f.name] = slice(at, at + f.size)
-        at += f.size
-    return out
-
-
 def highs(features: list[Feature]) -> np.ndarray:
     """The largest value of every entry (a Box's `high`)."""
     return np.concatenate([np.full(f.size, f.high, dtype=np.float32) for f in features])
 
 
 def encoding_size(game: DropOrStop) -> int:
-    return sum(f.size for f in observation_features(game))
+    return layout(game, observation_features)[0]
 
 
 def information_size(game: DropOrStop) -> int:
-    return sum(f.size for f in information_features(game))
+    return layout(game, information_features)[0]
 
 
 def encode(game: DropOrStop, view: Mapping[str, Any]) -> np.ndarray:
     """The observation tensor of `view`; blocks as `observation_features` says."""
     n = game.players
-    at = offsets(observation_features(game))
-    out = np.zeros(encoding_size(game), dtype=np.float32)
+    size, at = layout(game, observation_features)
+    out = np.zeros(size, dtype=np.float32)
     index = game.kind_index
     for cid in view["hand"] or ():
         out[at["hand"].start + index[cid]] += 1

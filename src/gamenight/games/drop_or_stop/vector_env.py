@@ -23,11 +23,12 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from gamenight.engine.features import offsets
 from gamenight.engine.seeds import derive_seed
 from gamenight.games.drop_or_stop import DropOrStop
 from gamenight.games.drop_or_stop.batched import Policy, Tables, ThresholdPolicy
 from gamenight.games.drop_or_stop.components import DECK_SIZE
-from gamenight.games.drop_or_stop.observation import highs, observation_features, offsets
+from gamenight.games.drop_or_stop.observation import highs, observation_features
 
 DROP_INDEX, STOP_INDEX = 0, 1
 
