@@ -476,3 +476,43 @@ def test_an_admins_exports_are_budgeted(
     sign_up(client, "Zebedee")
     got = [client.get("/api/admin/archive").status_code for _ in range(3)]
     assert got[:2] == [200, 200] and got[2] == 429
+
+
+def test_a_programs_seat_is_a_program_and_programs_alone_are_not_people(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """A bot account's program sits in a person's kind of seat, linked to its account: the
+    archive names it a program (the loader's people's decisions leave it out), and a table
+    of only programs is not a game of people."""
+    from tests.server.test_programs import program
+
+    robo, mecha = program(client, "Robo"), program(client, "Mecha")
+
+    def welcoming(*seated: tuple[int, dict[str, str]]) -> tuple[str, dict[int, str]]:
+        tid = str(new_table(client, settings={"bot_delay": 0, "outside_bots": True})["id"])
+        tokens = {}
+        for index, auth in seated:
+            r = client.post(f"/api/bot/tables/{tid}/join", json={"seat": index}, headers=auth)
+            assert r.status_code == 200, r.text
+            tokens[index] = r.json()["token"]
+        return tid, tokens
+
+    mixed, tokens = welcoming((1, robo))
+    tokens[0] = seat(client, mixed, 0, "Xanthippe", None)
+    assert client.post(f"/api/tables/{mixed}/start").status_code == 200
+    play_to_the_end(client, mixed, tokens[0], tokens[1], seed=7)
+    alone, tokens = welcoming((0, robo), (1, mecha))
+    assert client.post(f"/api/tables/{alone}/start").status_code == 200
+    play_to_the_end(client, alone, tokens[0], tokens[1], seed=8)
+
+    out = tmp_path / "games.parquet"
+    done = archive.export(hub_of(client).store.engine, out)
+    (row,) = pq.read_table(out).to_pylist()  # the table of programs alone is left out
+    assert done.left_out == {archive.BOTS_ONLY: 1}
+    assert [s["kind"] for s in row["seats"]] == ["guest", "program"]
+    assert re.fullmatch(r"a-[0-9a-f]{20}", row["seats"][1]["player"])
+    assert "Robo" not in json.dumps(row, default=str) and b"Robo" not in out.read_bytes()
+    from gamenight.learn.archive import dataset
+
+    people = [m for m in row["history"] if m["seat"] == 0]
+    assert len(dataset(out, "drop-or-stop", players=2)[2]) == len(people) < row["moves"]

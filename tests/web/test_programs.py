@@ -49,20 +49,39 @@ def bot_account(base: str, name: str) -> str:
 def views_leak_nothing(
     game: str, options: dict[str, Any], replay: dict[str, Any], seat: int, log: list[dict[str, Any]]
 ) -> int:
-    """Every state the program was sent shows what its seat sees at that version, and so
-    does a determinized twin; returns how many were checked."""
+    """Every state the program was sent shows what its seat sees at that version (its
+    view, its events, its legal actions), and so does a determinized twin, as the engine's
+    check asks of the adapters (engine/check.py); returns how many were checked."""
     rules = load(game, **options)
     state = rules.start(replay["seed"])
     steps = replay["steps"]
-    by_version = {msg["version"]: msg["view"] for msg in log}
+    by_version = {msg["version"]: msg for msg in log}
     rng = random.Random(0)
     checked = 0
+
+    def seen(s: Any) -> dict[str, Any]:
+        """What a seat may know of `s`: its view, every event it saw, its legal actions."""
+        legal = s.actions(seat) if seat in s.actors else []
+        return json.loads(
+            json.dumps(
+                {
+                    "view": s.view(seat),
+                    "events": [e.to_json() for e in s.events(seat)],
+                    "actions": [a.to_json() for a in legal],
+                }
+            )
+        )
+
     for version in range(len(steps) + 1):
         if version in by_version:
-            want = json.loads(json.dumps(state.view(seat)))
-            assert by_version[version] == want, f"version {version}"
+            msg, want = by_version[version], seen(state)
+            assert msg["view"] == want["view"], f"version {version}"
+            start = msg["events_from"]
+            assert msg["events"] == want["events"][start : start + len(msg["events"])]
+            if msg.get("actions") is not None:
+                assert msg["actions"] == want["actions"], f"version {version}"
             twin = state.determinize(seat, rng) if not state.over else state
-            assert json.loads(json.dumps(twin.view(seat))) == want
+            assert seen(twin) == want, f"a determinized twin differs at version {version}"
             checked += 1
         if version < len(steps):
             step = steps[version]

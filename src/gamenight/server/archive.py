@@ -20,7 +20,8 @@ Anonymised:
   settings (but whether it was rated or a practice table) nor its moves' times; the finish
   is a date. Bots are named by their level (public facts).
 
-Left out: tables of only bots (no person ever sat), tables where an account that keeps its
+Left out: tables of only bots (no person ever sat; a bot account's program is a bot, its
+seats of kind `program`), tables where an account that keeps its
 games out of the archive sat (`accounts.archive_opt_out`, `POST /api/account/archive`), tables
 whose options hold a seated person's name (a colour named after a player), and tables whose
 log does not replay to a finished game with this version of the rules.
@@ -53,6 +54,7 @@ from gamenight.i18n import N_
 from gamenight.server import db
 from gamenight.server.accounts.ratings import BOT_ANCHORS, bot_level
 from gamenight.server.accounts.schema import accounts, rated_tables, seat_accounts, table_ratings
+from gamenight.server.programs import bot_accounts
 
 FORMAT = "gamenight-archive/1"  # the file's schema version (its metadata key b"format")
 BATCH = 100  # tables read, replayed and written at a time
@@ -66,7 +68,7 @@ archive_secret = Table(
 )
 
 # Why a finished table is not in the archive (the counts `export` returns)
-BOTS_ONLY = "only bots sat there"
+BOTS_ONLY = "only bots sat there"  # (programs of bot accounts are bots)
 OPTED_OUT = "someone there keeps their games out"
 NAME_IN_OPTIONS = "a player's name is in its options"
 NO_REPLAY = "its log does not replay to a finished game"
@@ -79,12 +81,17 @@ def _field(name: str, kind: pa.DataType, doc: str, nullable: bool = False) -> pa
 SEAT = pa.struct(
     [
         _field("seat", pa.int16(), "the seat number (the engine's, for the whole game)"),
-        _field("kind", pa.string(), "account, guest, bot or open (nobody at the end)"),
+        _field(
+            "kind",
+            pa.string(),
+            "account, guest, program (a bot account), bot or open (nobody at the end)",
+        ),
         _field(
             "player",
             pa.string(),
             "a-<20 hex> an account's pseudonym (the same in every export of this server), "
-            "g-<20 hex> a guest's (this table seat only), bot:<level> a bot",
+            "g-<20 hex> a guest's (this table seat only), bot:<level> a bot "
+            "(a program: its bot account's a- pseudonym)",
             nullable=True,
         ),
         _field("bot", pa.string(), "the bot's name (random, ismcts, ...), else null", True),
@@ -255,8 +262,10 @@ def _read_batch(engine: Engine, ids: Sequence[str]) -> _Batch:
                 accounts.c.id,
                 accounts.c.name,
                 accounts.c.archive_opt_out,
+                bot_accounts.c.since.is_not(None).label("program"),
             )
             .join(accounts, accounts.c.id == seat_accounts.c.account_id)
+            .outerjoin(bot_accounts, bot_accounts.c.account_id == accounts.c.id)
             .where(seat_accounts.c.table_id.in_(ids))
         ):
             out.linked[r.table_id][r.seat] = r
@@ -294,8 +303,9 @@ def _texts(value: Any) -> Iterator[str]:
 def _left_out(row: db.TableRow, batch: _Batch) -> str | None:
     """Why this finished table stays out of the archive, or None."""
     linked = batch.linked[row.id].values()
-    if not linked and not any(s.kind == "person" for s in row.seats):
-        return BOTS_ONLY
+    programs = {seat for seat, r in batch.linked[row.id].items() if r.program}
+    if not any(s.kind == "person" and s.seat not in programs for s in row.seats):
+        return BOTS_ONLY  # (a program's seat is a person's seat taken by a bot account)
     if any(r.archive_opt_out for r in linked):
         return OPTED_OUT
     names = {r.name for r in linked} | {s.name for s in row.seats if s.kind == "person"}
@@ -335,6 +345,8 @@ def _seat(row: db.TableRow, s: db.SeatRow, batch: _Batch, names: Pseudonyms) -> 
     players = len(row.seats)
     if s.kind == "bot":
         kind, player = "bot", f"bot:{bot_level(s.bot, row.game, players)}"
+    elif account is not None and account.program:  # a bot account's program
+        kind, player = "program", names.account(int(account.id))
     elif account is not None:
         kind, player = "account", names.account(int(account.id))
     elif s.kind == "person":
