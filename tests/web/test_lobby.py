@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser
 
@@ -104,3 +106,34 @@ def test_a_table_of_one_person_and_bots_starts_itself(server: Server, browser: B
     assert page.locator("#start").count() == 0 or not page.locator("#start").is_visible()
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_the_forms_table_settings_are_the_servers_default_and_range(
+    server: Server, browser: Browser
+) -> None:
+    """Issue 45, item 4: the lobby's form and the server share one default and one range per
+    table setting, read from the server (the form said 8 s for the window, the server 3 s;
+    the form allowed 600 s, the server 60), and the page writes no number of its own."""
+    page = open_page(browser)
+    page.goto(server.url)
+    page.wait_for_selector(".game-card .pic svg")
+    page.click('.game-card[data-game="arne"]')
+    page.wait_for_selector("#reaction_seconds", state="visible")
+    known = page.request.get(f"{server.url}/api/table-settings").json()
+    assert {"reaction_seconds", "reaction_hold_seconds", "grace_seconds", "bot_delay"} <= set(known)
+    for key, setting in known.items():
+        field = page.locator(f"input[data-setting]#{key}")
+        if not field.count():
+            continue
+        shown = field.evaluate("(f) => [f.min, f.max, f.value]")
+        assert [float(x) for x in shown[:2]] == [setting["min"], setting["max"]], (key, shown)
+        if setting["default"] is not None:
+            assert float(shown[2]) == setting["default"], (key, shown)
+    hold = known["reaction_hold_seconds"]["default"]
+    assert f"gives a player {hold:g} s" in page.locator("#hold-said").inner_text()
+    html = page.request.get(f"{server.url}/").text()  # the page itself says no number
+    for key in known:
+        found = re.search(rf'<input[^>]*\bid="{key}"[^>]*>', html)
+        tag = found[0] if found else ""
+        assert not re.search(r"\b(min|max|value)=", tag), (key, tag)
+    assert not page.errors  # type: ignore[attr-defined]

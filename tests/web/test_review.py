@@ -137,6 +137,8 @@ def test_the_coachs_own_best_moves_are_never_called_mistakes(
     for selector in ("#review", "#review-detail"):
         box = phone.locator(selector).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1
+    size = "parseFloat(getComputedStyle(document.querySelector('#review-detail li')).fontSize)"
+    assert phone.evaluate(size) >= 14  # the numbers read at full size (they were 12.5 px)
     phone.locator("#review-panel").scroll_into_view_if_needed()
     phone.screenshot(path=str(SHOTS / "review-phone.png"), full_page=True)
     assert phone.errors == []  # type: ignore[attr-defined]

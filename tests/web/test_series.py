@@ -92,6 +92,15 @@ def test_the_series_panel_and_the_results_agree_after_every_game(
         counted = sum(int(w) for w in wins.split() if w.isdigit())
         assert counted >= 2  # each game has a winner, ties count for each
         assert line.startswith("Series after 2 games: ")
+        # every row names the players in the totals' order, though the seats rotated
+        cells = "#series tr[{}] td:nth-child(2)"
+        order = [
+            x.split()[0]
+            for x in page.locator(cells.format("id='series-totals'")).inner_text().split(", ")
+        ]
+        for game in ("1", "2"):
+            named = page.locator(cells.format(f"data-game='{game}'")).inner_text().split(", ")
+            assert [x.split()[0] for x in named] == order, (game, named, order)
     info = ann.request.get(f"{server.url}/api/tables/{second}").json()
     assert len(info["series"]["games"]) == 2
     ann.screenshot(path=f"{SHOTS}/series-after-game-2.png")

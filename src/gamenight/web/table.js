@@ -173,8 +173,10 @@ function drawSeries(tb) {
     box = el("section", { class: "panel", id: "series", "aria-label": t("the series") });
     $("#players").after(box);
   }
+  // Every row names the players in one order (the totals'), though the seats rotate.
+  const order = (scores) => [...Object.keys(s.totals).filter((n) => Object.hasOwn(scores, n)), ...Object.keys(scores).filter((n) => !Object.hasOwn(s.totals, n))];
   const rows = s.games.map((g, i) => el("tr", { "data-game": i + 1 }, el("td", {}, t("Game {number}", { number: i + 1 })),
-    el("td", {}, Object.entries(g.scores).map(([n, x]) => `${n} ${x}`).join(", ")),
+    el("td", {}, order(g.scores).map((n) => `${n} ${g.scores[n]}`).join(", ")),
     el("td", {}, g.winners.join(t(" and ")))));
   const total = el("tr", { id: "series-totals" }, el("td", {}, t("Totals")),
     el("td", {}, Object.entries(s.totals).map(([n, x]) => `${n} ${x}`).join(", ")),
@@ -354,10 +356,13 @@ function drawTimer(msg) {
   box.hidden = false;
   const skew = Date.now() / 1000 - msg.now;
   const total = Math.max(1, msg.deadline - msg.now);
-  const who = msg.deadline_seat === msg.seat ? t("you") : names()[msg.deadline_seat];
+  const who = msg.deadline_seat === msg.seat ? t("You") : names()[msg.deadline_seat];  // starts the line
+  const clocked = Boolean(msg.table.settings && msg.table.settings.clock_turn);  // a turn clock, not a window's countdown
+  // On a phone the turn clock is a strip pinned to the top of the screen (app.css): in the
+  // aside it was below the fold, so a person on their turn saw no clock (issue 45, item 1).
+  box.classList.toggle("clocked", clocked);
   const tick = () => {
     const left = Math.max(0, msg.deadline - (Date.now() / 1000 - skew));
-    const clocked = msg.table.settings && msg.table.settings.clock_turn;  // a turn clock, not a window's countdown
     $("#timer-text").textContent = clocked ? t("{who}: {time} left on the clock", { who, time: clockText(left) }) : t("{who}: {seconds} s left to answer", { who, seconds: fixed(left, left < 10 ? 1 : 0) });
     $("#timer-bar").style.width = `${(100 * left) / total}%`;
     const inBanner = document.getElementById("window-timer");
