@@ -72,10 +72,12 @@ def test_chat_and_spectator_names_reach_the_other_process(
                 ws.close()
 
 
-def play_out(socks: list[ClientConnection]) -> None:
-    """Both people stop (or drop) whenever asked until the game is over."""
+def play_out(socks: list[ClientConnection]) -> list[dict[str, Any]]:
+    """Both people stop (or drop) whenever asked until the game is over; each page's
+    first state with the outcome."""
     end = time.monotonic() + 60
     over = [False, False]
+    finals: list[dict[str, Any]] = [{}, {}]
     while not all(over) and time.monotonic() < end:
         for i, ws in enumerate(socks):
             try:
@@ -84,12 +86,14 @@ def play_out(socks: list[ClientConnection]) -> None:
                 continue
             if msg["type"] != "state" or "view" not in msg:
                 continue
-            over[i] = over[i] or "outcome" in msg
+            if "outcome" in msg and not over[i]:
+                over[i], finals[i] = True, msg
             if msg.get("asked") and msg.get("actions"):
                 kinds = [x["type"] for x in msg["actions"]]
                 action = msg["actions"][kinds.index("stop") if "stop" in kinds else 0]
                 ws.send(json.dumps({"type": "act", "version": msg["version"], "action": action}))
     assert all(over), "the game did not end"
+    return finals
 
 
 def test_a_rematch_accepted_on_another_process_starts(
@@ -181,3 +185,44 @@ def test_a_rematch_offer_reaches_a_page_on_the_other_process(
         finally:
             for ws in socks:
                 ws.close()
+
+
+def test_the_series_after_game_2_is_the_same_on_both_processes(
+    pg_url: str, redis: Redis, work: Path
+) -> None:
+    """Issue 45, item 3, across live processes: game 2 of a series is played with Ann's
+    page on `a` and Bob's on `b`; each page's last state and each process's table read
+    count both games, with the same totals."""
+    with nodes(pg_url, redis.url, work, 2) as (a, b):
+        tid, owner, (ann, bob) = two_people(a, b)
+        start(a, tid, owner)
+        socks = [ws_open(a, tid, ann), ws_open(b, tid, bob)]
+        try:
+            play_out(socks)
+        finally:
+            for ws in socks:
+                ws.close()
+        seat = f"gn_seat_{tid}"
+        r = httpx.post(f"{a.url}/api/tables/{tid}/rematch", cookies={seat: ann})
+        assert r.status_code == 201, r.text
+        new, ann2 = r.json()["id"], str(r.cookies.get(f"gn_seat_{r.json()['id']}"))
+        r = httpx.post(f"{b.url}/api/tables/{tid}/rematch", cookies={seat: bob})
+        assert r.status_code == 201 and r.json()["id"] == new, r.text
+        bob2 = str(r.cookies.get(f"gn_seat_{new}"))
+        socks = [ws_open(a, new, ann2), ws_open(b, new, bob2)]
+        try:
+            finals = play_out(socks)
+        finally:
+            for ws in socks:
+                ws.close()
+        end = time.monotonic() + 15
+        while time.monotonic() < end:
+            read = [httpx.get(f"{x.url}/api/tables/{new}").json()["series"] for x in (a, b)]
+            if all(len(s["games"]) == 2 for s in read):
+                break
+            time.sleep(0.1)
+        assert [[g["id"] for g in s["games"]] for s in read] == [[tid, new]] * 2
+        assert read[0] == read[1]
+        totals = read[0]["totals"]
+        assert totals == {n: sum(g["scores"][n] for g in read[0]["games"]) for n in totals}
+        assert [m["table"]["series"] for m in finals] == read  # what each page was shown
