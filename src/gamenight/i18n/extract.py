@@ -114,6 +114,25 @@ def extract_rules(
         yield lines.get(message, 0), None, message, [note]
 
 
+def _calls(tree: ast.AST, names: Collection[str]) -> Iterator[tuple[str, ast.Call]]:
+    """Every call of a plain name in `names` (GameSpec, Step, setting ...), with the name."""
+    for node in ast.walk(tree):
+        call = node if isinstance(node, ast.Call) else None
+        if call is not None and isinstance(call.func, ast.Name) and call.func.id in names:
+            yield call.func.id, call
+
+
+def _literals(call: ast.Call, args: Collection[str]) -> Iterator[tuple[str, int, str]]:
+    """(argument, line, text) of the literal strings given to `call`'s keyword arguments
+    `args`, one or a tuple each."""
+    for word in call.keywords:
+        if word.arg is not None and word.arg in args:
+            values = word.value.elts if isinstance(word.value, ast.Tuple) else [word.value]
+            for value in values:
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    yield word.arg, value.lineno, value.value
+
+
 SPEC_WORDS = ("pitch", "length")  # the SPEC's fields a person reads (the title is a name)
 
 
@@ -124,12 +143,9 @@ def extract_spec(
     options: Mapping[str, Any],
 ) -> Iterator[Found]:
     source = fileobj.read().decode(options.get("encoding", "utf-8"))
-    for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "GameSpec"):
-            continue
-        for word in node.keywords:
-            if word.arg in SPEC_WORDS and isinstance(word.value, ast.Constant):
-                yield word.value.lineno, None, str(word.value.value), [f"the game's {word.arg}"]
+    for _, call in _calls(ast.parse(source), ("GameSpec",)):
+        for arg, line, text in _literals(call, SPEC_WORDS):
+            yield line, None, text, [f"the game's {arg}"]
 
 
 # The words a person reads of a guided first game (engine/tutorial.py's Tutorial and Step).
@@ -146,18 +162,9 @@ def extract_tutorial(
     options: Mapping[str, Any],
 ) -> Iterator[Found]:
     source = fileobj.read().decode(options.get("encoding", "utf-8"))
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call):
-            continue
-        kind = getattr(node.func, "id", "")
-        for word in node.keywords:
-            if word.arg not in TUTORIAL_WORDS.get(kind, ()):
-                continue
-            values = word.value.elts if isinstance(word.value, ast.Tuple) else [word.value]
-            for value in values:
-                if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                    note = f"tutorial {kind.lower()}: {word.arg}"
-                    yield value.lineno, None, value.value, [note]
+    for kind, call in _calls(ast.parse(source), TUTORIAL_WORDS):
+        for arg, line, text in _literals(call, TUTORIAL_WORDS[kind]):
+            yield line, None, text, [f"tutorial {kind.lower()}: {arg}"]
 
 
 def _setting_words(call: ast.Call) -> Iterator[tuple[ast.expr, str]]:
@@ -193,9 +200,7 @@ def extract_options(
     for node in ast.walk(tree):
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
             owner[id(node.value)] = node.target.id
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setting"):
-            continue
+    for _, node in _calls(tree, ("setting",)):
         name = owner.get(id(node), "?")
         for value, what in _setting_words(node):
             if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
