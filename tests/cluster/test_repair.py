@@ -9,6 +9,7 @@ announcements, so only the database can tell it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -83,7 +84,12 @@ async def act_once(owner: ClusterHub, table: LiveTable) -> int:
     return table.version
 
 
-async def scenario(pg_url: str, redis_url: str, do: str) -> tuple[int, int, int]:
+@contextlib.asynccontextmanager
+async def started(
+    pg_url: str, redis_url: str
+) -> AsyncIterator[tuple[ClusterHub, ClusterHub, LiveTable, LiveTable]]:
+    """An owner and a follower on one database; Ann and Bob's Drop or Stop table started on
+    the owner; the table as each of them holds it."""
     engine = connect(pg_url)
     try:
         async with hub(engine, redis_url, "owner") as a, hub(engine, redis_url, "follower") as b:
@@ -93,17 +99,22 @@ async def scenario(pg_url: str, redis_url: str, do: str) -> tuple[int, int, int]
             await a.run(START, table)
             followed = await b.get(table.row.id)
             assert not b.owns(followed) and a.owns(table)
-            page = Conn(1)  # Bob's page, on the follower
-            await b.attach(followed, page)
-            assert await newest_version(page, table.version, 5) == table.version
-            lost = deafen(b)
-            version = await act_once(a, table)
-            if do == "sync":  # the page asks (as table.js does after a raced refusal)
-                await b.sync(followed, page)
-                return version, await newest_version(page, version, 0), len(lost)
-            return version, await newest_version(page, version, 4 * LEASE), len(lost)
+            yield a, b, table, followed
     finally:
         disconnect(engine)
+
+
+async def scenario(pg_url: str, redis_url: str, do: str) -> tuple[int, int, int]:
+    async with started(pg_url, redis_url) as (a, b, table, followed):
+        page = Conn(1)  # Bob's page, on the follower
+        await b.attach(followed, page)
+        assert await newest_version(page, table.version, 5) == table.version
+        lost = deafen(b)
+        version = await act_once(a, table)
+        if do == "sync":  # the page asks (as table.js does after a raced refusal)
+            await b.sync(followed, page)
+            return version, await newest_version(page, version, 0), len(lost)
+        return version, await newest_version(page, version, 4 * LEASE), len(lost)
 
 
 def test_a_lost_announcement_is_caught_up_from_the_database(pg_url: str, redis: Redis) -> None:
@@ -120,32 +131,23 @@ def test_a_sync_on_a_follower_reads_the_database(pg_url: str, redis: Redis) -> N
 async def moment_scenario(pg_url: str, redis_url: str) -> tuple[int, dict[str, Any] | None]:
     """Bob's page is on the follower, deaf to the owner's announcements, when a round ends:
     the version it is shown from the database, and that message's "moment"."""
-    engine = connect(pg_url)
-    try:
-        async with hub(engine, redis_url, "owner") as a, hub(engine, redis_url, "follower") as b:
-            table, _ = await a.create("drop-or-stop", {"players": 2}, ["open", "open"], {})
-            for seat, name in enumerate(("Ann", "Bob")):
-                await a.run(JOIN, table, seat, name, None)
-            await a.run(START, table)
-            followed = await b.get(table.row.id)
-            page = Conn(1, token_hash=table.seat_row(1).token_hash)  # Bob's own page
-            await b.attach(followed, page)
-            for _ in range(100):  # the owner hears that Bob's page is open there
-                if table.elsewhere:
-                    break
-                await asyncio.sleep(0.05)
-            assert table.elsewhere, "the owner never heard of Bob's page"
-            deafen(b)
-            assert table.state is not None
-            while not any(e.kind == "revealed" for e in table.state.log):  # both stop
-                seat = table.state.actors[0]
-                await a.run(ACT, table, seat, table.version, {"type": "stop"})
-            assert table.moment is not None, "the owner holds the round's moment"
-            version = table.version
-            assert await newest_version(page, version, 4 * LEASE) == version
-            return version, followed.moment.to_json() if followed.moment else None
-    finally:
-        disconnect(engine)
+    async with started(pg_url, redis_url) as (a, b, table, followed):
+        page = Conn(1, token_hash=table.seat_row(1).token_hash)  # Bob's own page
+        await b.attach(followed, page)
+        for _ in range(100):  # the owner hears that Bob's page is open there
+            if table.elsewhere:
+                break
+            await asyncio.sleep(0.05)
+        assert table.elsewhere, "the owner never heard of Bob's page"
+        deafen(b)
+        assert table.state is not None
+        while not any(e.kind == "revealed" for e in table.state.log):  # both stop
+            seat = table.state.actors[0]
+            await a.run(ACT, table, seat, table.version, {"type": "stop"})
+        assert table.moment is not None, "the owner holds the round's moment"
+        version = table.version
+        assert await newest_version(page, version, 4 * LEASE) == version
+        return version, followed.moment.to_json() if followed.moment else None
 
 
 def test_a_round_end_caught_up_from_the_database_still_shows_its_moment(
