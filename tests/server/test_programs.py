@@ -120,3 +120,49 @@ def test_an_account_with_rated_games_cannot_become_a_program(client: TestClient)
         )
     r = client.post("/api/bot/account/upgrade", headers=auth)
     assert r.status_code == 409 and "rated games as a person" in r.json()["error"]
+
+
+def test_a_challenge_to_a_table_with_no_open_seat_is_refused_and_never_sent(
+    client: TestClient,
+) -> None:
+    """A program told of a table with no seat to take would get `"seats": []` (and the
+    documented client, `event["seats"][0]`, would crash): the owner reads one line instead,
+    and the program hears nothing."""
+    me = client.get("/api/bot/account", headers=program(client, "Robo")).json()
+    programs = client.app.state.holder["programs"]  # type: ignore[attr-defined]
+    heard = programs.listen(me["id"])  # as GET /api/bot/stream listens
+
+    def table(seats: list[str]) -> tuple[str, dict[str, str]]:
+        r = client.post(
+            "/api/tables",
+            json={
+                "game": "drop-or-stop",
+                "options": {"players": 2},
+                "seats": seats,
+                "settings": {"bot_delay": 0, "outside_bots": True},
+                "sit": 0,
+                "name": "Ann",
+            },
+        )
+        assert r.status_code == 201, r.text
+        tid = r.json()["id"]
+        owner = {f"gn_owner_{tid}": str(r.cookies.get(f"gn_owner_{tid}"))}
+        client.cookies.clear()
+        return tid, owner
+
+    full, owner = table(["open", "bot:random"])
+    r = client.post(f"/api/tables/{full}/challenge", json={"bot": "Robo"}, cookies=owner)
+    assert r.status_code == 409, r.text
+    error = r.json()["error"]
+    assert error == "this table has no open seat for Robo; open a seat first"
+    assert "\n" not in error
+    assert heard.empty()  # never sent
+    roomy, owner = table(["open", "open"])
+    r = client.post(f"/api/tables/{roomy}/challenge", json={"bot": "Robo"}, cookies=owner)
+    assert r.status_code == 200, r.text
+    assert heard.get_nowait() == {
+        "type": "challenge",
+        "table": roomy,
+        "game": "drop-or-stop",
+        "seats": [1],
+    }

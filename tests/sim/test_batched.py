@@ -38,6 +38,7 @@ def test_threshold_batches_give_the_engines_results(options: dict[str, object]) 
     fast, slow = run(batched, 150), run(engine, 150)
     assert fast == slow  # outcomes and every stat: length, the lead's story, start_won.r<N>
     assert all("comeback" in r.stats and "start_won.r1" in r.stats for r in fast)
+    assert all("start_edge.r1" in r.stats for r in fast)  # and start_edge.r<N>, to the float
 
 
 @pytest.mark.parametrize("options", OPTION_SETS)

@@ -293,6 +293,36 @@ def test_per_round_figures_read_the_games_start_won_and_start_edge():
     assert not main_sample(Setting("s", {}, game, [result({})], first=[0])).has("round_start")
 
 
+def test_drop_or_stop_records_the_start_seats_round_edge_so_tune_can_aim_at_it():
+    """Issue 48's worked example: Drop or Stop's per-round start edge (`start_edge.rN`, the
+    start seat's share of the round, 1/k of a round won by k seats, minus the other seats'
+    mean share) as each round's public record (R29, R23) gives it, so that `round-start
+    advantage` is a goal the search takes for it instead of refusing."""
+    from gamenight.bots import make_seat
+    from gamenight.engine.driver import play
+    from gamenight.engine.seeds import derive_seed
+
+    for players in (2, 3, 4):
+        game = load("drop-or-stop", players=players)
+        for i in range(30):
+            bots = [make_seat("bot:threshold", game, derive_seed(5, i, s)) for s in range(players)]
+            state: Any = play(game, bots, derive_seed(5, i))  # a DropOrStopState
+            stats = state.stats()
+            assert state.results
+            for record in state.results:
+                start = (state.start_seat - (state.round - record["round"])) % players  # R23
+                won = record["winners"]
+                share = [(seat in won) / len(won) if won else 0.0 for seat in range(players)]
+                others = (sum(share) - share[start]) / (players - 1)
+                edge = stats[f"start_edge.r{record['round']}"]
+                assert edge == pytest.approx(share[start] - others)
+    goal = parse_goal("round-start advantage within 0±1 points")
+    axes = parse_vary("drop-or-stop", ["target=10..11"], {})
+    tuned = tune("drop-or-stop", [goal], axes, Budget(games=1500), players=2, trial_games=100)
+    found = estimate(BY_KEY["round_start_advantage"], tuned.default.played.sample)
+    assert -0.2 < found.low < found.value < found.high < 0.2
+
+
 def test_the_commands_help_names_every_figure():
     from gamenight.cli.tune import FIGURE_NAMES
 

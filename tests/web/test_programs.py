@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser
+import pytest
+from playwright.sync_api import Browser, Page
 
 from gamenight.engine import load
 from tests.server.helpers import Server, wait_js
-from tests.web.conftest import open_page, start_table
+from tests.web.conftest import PHONE, open_page, serious_violations, start_table
 from tests.web.test_seats import SHOTS, play_a_move
 
 DOC = Path(__file__).parents[2] / "docs" / "bot-api.md"
@@ -141,6 +142,80 @@ def test_a_program_plays_a_whole_game_against_a_persons_page(
     checked = views_leak_nothing("drop-or-stop", options, replay, 1, log)
     print(f"the program was sent {len(log)} states; {checked} checked against its seat's view")
     assert checked >= 5
+    assert not ann.errors  # type: ignore[attr-defined]
+    ann.context.close()
+
+
+def run_the_client(server: Server, token: str) -> tuple[threading.Thread, dict[str, Any]]:
+    """The documented client, listening for a challenge in a thread of its own."""
+    client = the_client()
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        result["outcome"] = asyncio.run(client["main"](server.url, token, None))
+
+    program = threading.Thread(target=run, daemon=True)
+    program.start()
+    return program, result
+
+
+def shot(page: Page, name: str) -> None:
+    """A screenshot for a person to look at, and the page axe-clean as it is."""
+    page.screenshot(path=f"{SHOTS}/issue48-{name}.png")
+    assert serious_violations(page) == [], name
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_person_welcomes_programs_in_the_lobby_and_challenges_one_at_the_table(
+    server: Server, browser: Browser, size: str
+) -> None:
+    """Issue 48, item 2, as a person meets it (lichess's model): the lobby's form has a
+    switch to welcome programs; at the table, before the start, its owner challenges a bot
+    account by name; the program (the docs' client) takes the open seat and they play."""
+    bot = f"Challenged{size.title()}"
+    program, result = run_the_client(server, bot_account(server.url, bot))
+    ann = open_page(browser, PHONE if size == "phone" else {"width": 1280, "height": 800})
+    ann.goto(server.url)
+    ann.wait_for_selector(".game-card .pic svg")
+    ann.click('.game-card[data-game="drop-or-stop"]')
+    ann.fill("#name", "Ann")
+    ann.fill('#players-opt [name="players"]', "2")
+    ann.dispatch_event('#players-opt [name="players"]', "change")
+    ann.select_option('#seats select[data-seat="1"]', "open")
+    ann.fill("#bot_delay", "0")
+    ann.get_by_label("Welcome programs").check()
+    ann.locator("#outside_bots").scroll_into_view_if_needed()
+    shot(ann, f"lobby-{size}")
+    ann.click("#create-btn")
+    ann.wait_for_url("**/tables/*")
+    tid = ann.url.rsplit("/", 1)[1]
+    table = ann.request.get(f"{server.url}/api/tables/{tid}").json()
+    assert table["settings"]["outside_bots"] is True
+    ann.wait_for_selector("#challenge", state="visible")
+    ann.get_by_label("Challenge a program").fill(bot)
+    shot(ann, f"challenge-{size}")
+    for _ in range(50):  # the program's stream may take a moment to open
+        ann.evaluate("document.querySelector('#challenge-msg').textContent = ''")
+        ann.get_by_role("button", name="Challenge", exact=True).click()
+        wait_js(ann, "document.querySelector('#challenge-msg').textContent !== ''")
+        said = ann.locator("#challenge-msg").inner_text()
+        if "not listening" not in said:
+            break
+        time.sleep(0.1)
+    assert said == f"{bot} is challenged: it takes a seat when its program accepts"
+    wait_js(ann, f"document.querySelector('#lobby-seats').textContent.includes('{bot}')")
+    wait_js(ann, "document.querySelector('#challenge').hidden")  # no open seat left
+    shot(ann, f"challenged-{size}")
+    start_table(ann)
+    deadline = time.time() + 90
+    while not ann.locator("#results").is_visible():
+        assert time.time() < deadline, "the game did not finish"
+        play_a_move(ann)
+        ann.wait_for_timeout(50)
+    program.join(20)
+    assert result["outcome"]["scores"] is not None
+    assert bot in ann.locator("#results-body").inner_text()
+    shot(ann, f"played-{size}")
     assert not ann.errors  # type: ignore[attr-defined]
     ann.context.close()
 

@@ -87,13 +87,20 @@ def lead_section(columns: Sequence[Setting]) -> str:
 
 
 # -- per round --------------------------------------------------------------------------------
+# Per-round stats that are not a yes/no but a signed figure (Drop or Stop's `start_edge.rN`,
+# the start seat's share of the round minus the others' mean): `gamenight tune` reads them as
+# its `round-start advantage`; the yes/no section below leaves them out.
+SIGNED_PER_ROUND = frozenset({"start_edge"})
+
+
 def per_round(results: Sequence[GameResult]) -> dict[str, dict[int, tuple[int, int]]]:
-    """name -> round -> (games where it held, games that reached the round)."""
+    """name -> round -> (games where it held, games that reached the round), for the
+    yes/no per-round stats (not SIGNED_PER_ROUND)."""
     out: dict[str, dict[int, list[int]]] = {}
     for r in results:
         for key, value in r.stats.items():
             match = PER_ROUND.match(key)
-            if match:
+            if match and match["name"] not in SIGNED_PER_ROUND:
                 cell = out.setdefault(match["name"], {}).setdefault(int(match["round"]), [0, 0])
                 cell[0] += int(value > 0)
                 cell[1] += 1

@@ -233,7 +233,8 @@ $("#create").addEventListener("submit", async (ev) => {
   const picks = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const sit = picks.indexOf("me");
   const body = { game: game.name, options, seats: picks.map((p) => (p === "me" ? "open" : p)),
-    settings: { bot_delay: $("#bot_delay").value, clock: $("#clock").value, grace_seconds: $("#grace_seconds").value, ...(game.windows ? { reaction_seconds: $("#reaction_seconds").value, reaction_hold_seconds: $("#reaction_hold_seconds").value } : {}) } };
+    settings: { bot_delay: $("#bot_delay").value, clock: $("#clock").value, grace_seconds: $("#grace_seconds").value, ...(game.windows ? { reaction_seconds: $("#reaction_seconds").value, reaction_hold_seconds: $("#reaction_hold_seconds").value } : {}),
+      ...($("#outside_bots").checked ? { outside_bots: true } : {}) } };  // programs may sit (docs/bot-api.md)
   const mine = picks.map((p, i) => (p === "me" ? i : -1)).filter((i) => i >= 0);
   const shared = mine.length > 1;  // one shared screen: every "You" seat at this device
   const sitters = [];

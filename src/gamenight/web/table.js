@@ -29,6 +29,20 @@ $("#start").addEventListener("click", async () => {
   try { await api(`/api/tables/${tableId}/start`, {}); }
   catch (e) { $("#lobby-msg").textContent = e.message; }
 });
+// The owner of a table that welcomes programs challenges a bot account by name (issue 48;
+// docs/bot-api.md): the program that listens for it takes an open seat.
+$("#challenge").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const name = $("#challenge-name").value.trim();
+  const said = $("#challenge-msg");
+  said.className = "field-err";
+  if (!name) { said.textContent = t("enter the name of a bot account"); $("#challenge-name").focus(); return; }
+  try {
+    await api(`/api/tables/${tableId}/challenge`, { bot: name });
+    said.className = "muted";
+    said.textContent = t("{name} is challenged: it takes a seat when its program accepts", { name });
+  } catch (e) { said.textContent = e.message; }
+});
 
 function seatName(seat) { return t("seat {seat}", { seat: seat + 1 }); }
 const shownName = seatWords;  // a bot's name in the page's words (common.js)
@@ -231,6 +245,7 @@ function drawLobby(table) {
   }
   const full = table.seats.every((s) => s.kind !== "open");
   $("#start").hidden = !(info && info.owner);
+  $("#challenge").hidden = !(info && info.owner && table.settings?.outside_bots && !full);
   $("#start").disabled = !full;
   // A rematch waits for the people who have not accepted yet: said by name.
   const pending = waiting(table).filter((i) => !(seriesOf(table).declined || []).includes(i) && i !== info?.you)

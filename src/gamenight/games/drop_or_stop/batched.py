@@ -112,8 +112,9 @@ class Tables:
         self.keys_drawn = np.zeros(size, dtype=np.int64)
         self.log: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         # per scored round (with `record`): its tables, their round wins after it, and
-        # whether the round's start seat won it, for `stats` (the engine's `stats()`)
-        self.rounds_log: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        # whether the round's start seat won it and its edge in the round (state.start_edge),
+        # for `stats` (the engine's `stats()`)
+        self.rounds_log: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         self._seat_steps = np.arange(1, n + 1)
 
     # -- setup ----------------------------------------------------------------------------
@@ -277,7 +278,7 @@ class Tables:
         self.wins[slots] += won
         if self.record:
             start_won = won[np.arange(len(slots)), self.start_seat[slots]]
-            self.rounds_log.append((slots, self.wins[slots], start_won))
+            self.rounds_log.append((slots, self.wins[slots], start_won, self._edge(won, start_won)))
         over = (self.wins[slots] >= self.wins_to_win).any(axis=1)  # R21
         ended = slots[over]
         going = slots[~over]
@@ -292,6 +293,15 @@ class Tables:
         if going.size:
             self._deal(going)  # R24
         return ended
+
+    def _edge(self, won: np.ndarray, start_won: np.ndarray) -> np.ndarray:
+        """state.start_edge over rows: the start seat's share of the round's win minus the
+        mean share of the others, as one division of whole numbers (the engine's float)."""
+        others = max(1, self.players - 1)
+        k = won.sum(axis=1).astype(np.int64)
+        own = start_won.astype(np.int64)
+        edge = (own * others - (k - own)) / np.maximum(k * others, 1)
+        return np.where((k > 0) & (self.players > 1), edge, 0.0)
 
     def _discard_round(self, slots: np.ndarray) -> None:
         """R22 in the engine's order: per seat, its hand then its tableau."""
@@ -323,14 +333,14 @@ class Tables:
     def stats(self, slots: Sequence[int]) -> list[dict[str, float]]:
         """Each finished slot's `stats()` as the engine's state gives them: its length, the
         lead's story (state.lead_story, here over arrays: the round wins after each round)
-        and, per round, whether the seat that started it won it."""
+        and, per round, whether the seat that started it won it and its edge in the round."""
         if not self.record:
             raise ValueError("these tables were made with record=False")
         size, n = self.size, self.players
         leader = np.full(size, -1)
         changes = np.zeros(size, dtype=np.int64)
         behind = np.zeros((size, n), dtype=bool)  # below the leaders after some round
-        for scored, wins, _ in self.rounds_log:  # rounds in the order they were played
+        for scored, wins, _, _ in self.rounds_log:  # rounds in the order they were played
             best = wins.max(axis=1, keepdims=True)
             sole = (wins == best).sum(axis=1) == 1
             top = wins.argmax(axis=1)
@@ -343,7 +353,10 @@ class Tables:
         comeback = (winners & behind).any(axis=1)
         wanted = np.asarray(slots)
         start_won = _by_slot(
-            wanted, [s for s, _, _ in self.rounds_log], [b for _, _, b in self.rounds_log]
+            wanted,
+            [log[0] for log in self.rounds_log],
+            [log[2] for log in self.rounds_log],
+            [log[3] for log in self.rounds_log],
         )
         out = []
         for slot, decisions, rounds, lead_changes, came_back in zip(
@@ -360,8 +373,9 @@ class Tables:
                 "lead_changes": float(lead_changes),
                 "comeback": float(came_back),
             }
-            for r, (won,) in enumerate(start_won[slot], 1):
+            for r, (won, edge) in enumerate(start_won[slot], 1):
                 stats[f"start_won.r{r}"] = float(won)
+                stats[f"start_edge.r{r}"] = float(edge)
             out.append(stats)
         return out
 

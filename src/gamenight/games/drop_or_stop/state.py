@@ -24,6 +24,8 @@ from gamenight.games.drop_or_stop.components import DECK_SIZE
 from gamenight.games.drop_or_stop.scoring import OVERFLOW_RANK
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from gamenight.games.drop_or_stop.game import DropOrStop
 
 
@@ -318,7 +320,9 @@ class DropOrStopState(State):
     def stats(self) -> dict[str, float]:
         """Length, the lead's story (round wins after each round: lead changes, and whether
         a winner trailed at some point) and, per round r, whether the seat that started it
-        won it (`start_won.r<r>`; R23 moves the start seat each round)."""
+        won it (`start_won.r<r>`; R23 moves the start seat each round) and its edge in
+        that round (`start_edge.r<r>`: its share of the round's win, 1/k of a round won by
+        k seats, minus the mean share of the other seats; 0 in a round nobody wins)."""
         out: dict[str, float] = {"decisions": len(self.history), "rounds": self.round}
         best = max(self.wins)
         winners = (
@@ -332,6 +336,7 @@ class DropOrStopState(State):
             r = result["round"]
             start = (self.start_seat - (self.round - r)) % n  # R23: one seat on per round
             out[f"start_won.r{r}"] = float(start in result["winners"])
+            out[f"start_edge.r{r}"] = start_edge(n, start, result["winners"])
         return out
 
     def estimate(self) -> tuple[float, ...]:
@@ -381,6 +386,17 @@ class DropOrStopState(State):
 
 
 _DECK = range(DECK_SIZE)
+
+
+def start_edge(players: int, start: int, winners: Sequence[int]) -> float:
+    """The start seat's share of a round's win minus the mean share of the other seats
+    (a round won by k seats: 1/k each); one division of whole numbers, so that the batched
+    tables (batched.py) give the same float."""
+    k = len(winners)
+    if not k or players < 2:
+        return 0.0
+    own = int(start in winners)
+    return float((own * (players - 1) - (k - own)) / (k * (players - 1)))
 
 
 def lead_story(standings: list[list[int]], winners: tuple[int, ...]) -> dict[str, float]:

@@ -110,11 +110,17 @@ async def challenge(table_id: str, request: Request, server: ServerDep) -> dict[
         raise Refused(N_("only the creator of the table can challenge a bot to it"), 403)
     asked = await posted(request, Challenge)
     _welcomes_programs(table)
+    open_seats = [s.seat for s in table.row.seats if s.kind == "open"]
+    if not open_seats:  # a program would be told of no seat to take: never sent
+        raise Refused(
+            N_("this table has no open seat for {name}; open a seat first"),
+            409,
+            name=asked.bot,
+        )
     programs = server.programs()
     bot = await asyncio.to_thread(programs.bot_named, asked.bot)
     if bot is None:
         raise Refused(N_("no bot account is called {name}"), 404, name=repr(asked.bot))
-    open_seats = [s.seat for s in table.row.seats if s.kind == "open"]
     event = {"type": "challenge", "table": table_id, "game": table.row.game, "seats": open_seats}
     if not await server.hub().tell_program(bot, event):
         raise Refused(N_("{name} is not listening now; try again later"), 409, name=asked.bot)
