@@ -317,6 +317,7 @@ def test_drop_or_stop_records_the_start_seats_round_edge_so_tune_can_aim_at_it()
                 edge = stats[f"start_edge.r{record['round']}"]
                 assert edge == pytest.approx(share[start] - others)
     goal = parse_goal("round-start advantage within 0±1 points")
+    assert goal.text == "round-start advantage within 0±1 points"  # (said "0±1%")
     axes = parse_vary("drop-or-stop", ["target=10..11"], {})
     tuned = tune("drop-or-stop", [goal], axes, Budget(games=1500), players=2, trial_games=100)
     found = estimate(BY_KEY["round_start_advantage"], tuned.default.played.sample)

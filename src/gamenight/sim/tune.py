@@ -189,8 +189,9 @@ class Goal:
 
     @property
     def text(self) -> str:
+        unit = " points" if self.figure.signed else "%"  # a difference of rates: points
         if self.figure.rate:
-            return f"{self.figure.name} within {100 * self.target:g}±{100 * self.tolerance:g}%"
+            return f"{self.figure.name} within {100 * self.target:g}±{100 * self.tolerance:g}{unit}"
         return f"{self.figure.name} within {self.target:g}±{self.tolerance:g}"
 
 
