@@ -2,6 +2,7 @@
 OpenSpiel's C++ CFR, and the equilibrium bot against every bot.
 
     PYTHONPATH=src python bench/equilibrium.py [--deals 300] [--skip game,bots,speed,play]
+    PYTHONPATH=src python bench/equilibrium.py --players 3,4 [--play-deals 1000]
 
 What is measured (one JSON line per figure, each with its goal; bench/goals.py):
 
@@ -26,11 +27,38 @@ What is measured (one JSON line per figure, each with its goal; bench/goals.py):
 - `equilibrium_vs_<bot>` and `exact_vs_<bot>`: mean payoff over deals played twice with the
   seats swapped, with its 95% interval over deals; `hard_level` says whether the
   equilibrium is at least as strong as `exact` against every shipped bot.
+
+At 3 and 4 players (`--players 3,4`; exact_response_multi.py; a round valued by
+`--valuation`, default round_share: a seat's share of the round win, R19; every seat
+playing the same shipped bot, the standard deck, target 11, the real first round dealt
+from a full deck, seat 0 starting):
+
+- `round1_gain_from_play_<n>p_<bot>` (sampled, every bot and player count of
+  `--play-players`, default 3,4): a lower bound on what one seat gains by deviating alone.
+  Every seat in turn deviates to each of a few other bots (threshold variants, the other
+  shipped bot); on the first half of the deals the best one per seat is picked, on the
+  second half its gain is measured, paired with the bot's own play of the same deal, with
+  its 95% interval: an exact best response gains at least that much (up to the interval).
+- `round1_exploitability_<n>p_<bot>` (exact, opt-in: `--exact-players 3`): every seat's
+  gain by deviating alone to an exact best response in the real first round (cards in
+  order, the others asked through the engine), minus its payoff playing the bot; `value`
+  is their mean (exploitability per seat), `nash_conv` their sum; with the sizes (deals,
+  histories walked, round ends scored, bot decisions asked). Before it
+  `round1_profile_<n>p` (every seat's payoff when all play the bot), and one
+  `round1_seat_gain_<n>p` line per seat as it is found. Out of reach on this machine so
+  far: on 2026-12-06 the first of the four walks at 3 players (`threshold`, the profile's
+  own) met 900,000 public histories, scored 3.07 million round ends and asked the bot 2.65
+  million times in 38 minutes (9 CPU minutes, load 7-13) without finishing; see
+  bench/results/README.md.
+- `round1_walk_probe_<n>p_<bot>` (opt-in: `--probe-players 4`, `--probe-seconds`): how
+  far the profile's own walk gets in that time: histories, bot decisions asked,
+  first-move subtrees finished.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import sys
 import time
@@ -52,6 +80,13 @@ from gamenight.games.drop_or_stop.exact_response import (
     exact_bot_reads,
     game_best_responses,
     rows_between,
+)
+from gamenight.games.drop_or_stop.exact_response_multi import (
+    ENGINE_PAYOFF,
+    ROUND_SHARE,
+    Round,
+    Walk,
+    bot_profile,
 )
 from gamenight.games.drop_or_stop.round_tree import OTHER, START, RoundTree, Rules
 from gamenight.sim.runner import normal_interval
@@ -278,13 +313,205 @@ def tournaments(deals: int) -> None:
     )
 
 
+# -- 3 and 4 players ------------------------------------------------------------------------
+VALUATIONS = {v.name: v for v in (ROUND_SHARE, ENGINE_PAYOFF)}
+
+
+def certificate(players: int, name: str, valuation: Any) -> None:
+    """The exact certificate of the profile where every seat plays `name`."""
+    game = gamenight.load("drop-or-stop", players=players, first_start_seat=0)
+    table = Round(Rules.of(game), players)
+    profile = bot_profile(table, game, lambda seat: make_seat(f"bot:{name}", game, seat))
+    start = time.perf_counter()
+
+    def walked(responder: int | None) -> tuple[np.ndarray, Walk]:
+        walk = Walk(table, profile, valuation, responder)
+        walk.report = lambda w: print(  # progress, not a figure
+            f"  {players}p {name} seat {responder}: {w.visited:,} histories, {w.ends:,} ends, "
+            f"{sum(p.asked for p in profile):,} asked, {time.perf_counter() - start:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+        return walk.run(), walk
+
+    own, walk = walked(None)
+    histories, ends = walk.visited, walk.ends
+    figure(
+        f"round1_profile_{players}p",
+        bot=name,
+        valuation=valuation.name,
+        value=[round(float(v), 5) for v in own],
+        histories=walk.visited,
+        round_ends=walk.ends,
+        seconds=round(time.perf_counter() - start, 1),
+    )
+    best = []
+    for seat in range(players):
+        began = time.perf_counter()
+        values, walk = walked(seat)
+        found = float(values.sum())
+        best.append(found)
+        histories, ends = histories + walk.visited, ends + walk.ends
+        figure(
+            f"round1_seat_gain_{players}p",
+            bot=name,
+            seat=seat,
+            valuation=valuation.name,
+            value=round(found - float(own[seat]), 5),
+            best=round(found, 5),
+            own=round(float(own[seat]), 5),
+            histories=walk.visited,
+            round_ends=walk.ends,
+            bot_decisions_asked=sum(p.asked for p in profile),
+            seconds=round(time.perf_counter() - began, 1),
+        )
+    gains = [b - float(o) for b, o in zip(best, own, strict=True)]
+    figure(
+        f"round1_exploitability_{players}p_{name}",
+        value=round(sum(gains) / players, 5),
+        nash_conv=round(sum(gains), 5),
+        gains=[round(g, 5) for g in gains],
+        best=[round(b, 5) for b in best],
+        own=[round(float(o), 5) for o in own],
+        valuation=valuation.name,
+        method="exact: a best response per seat in the real first round, cards in order, "
+        "the other seats asked through the engine",
+        deals=table.deals,
+        tableaux=len(table.tableaux),
+        histories=histories,
+        round_ends=ends,
+        bot_decisions_asked=sum(p.asked for p in profile),
+        seconds=round(time.perf_counter() - start, 1),
+        load_average=load_average(),
+    )
+
+
+def probe(players: int, name: str, valuation: Any, seconds: float) -> None:
+    """How far the exact walk of the profile gets in `seconds` (where a full walk is out
+    of reach): histories met, bot decisions asked, and how many of the first seat's first
+    moves (STOP, then DROP per card kind) have their subtree done."""
+    game = gamenight.load("drop-or-stop", players=players, first_start_seat=0)
+    table = Round(Rules.of(game), players)
+    profile = bot_profile(table, game, lambda seat: make_seat(f"bot:{name}", game, seat))
+    deadline = time.perf_counter() + seconds
+    done: list[Any] = []
+
+    class Timed(Walk):
+        def _decide(self, node: Any, reach: Any, history: Any) -> np.ndarray:
+            if time.perf_counter() > deadline:
+                raise TimeoutError
+            value = super()._decide(node, reach, history)
+            if len(history) == 1:
+                done.append(history)
+            return value
+
+    walk = Timed(table, profile, valuation)
+    start = time.perf_counter()
+    with contextlib.suppress(TimeoutError):
+        walk.run()
+    figure(
+        f"round1_walk_probe_{players}p_{name}",
+        value=len(done),
+        of=1 + table.rules.kinds,
+        meaning="first moves of seat 0 whose subtree the profile's exact walk finished",
+        histories=walk.visited,
+        round_ends=walk.ends,
+        bot_decisions_asked=sum(p.asked for p in profile),
+        deals=table.deals,
+        dealt_multisets=len(table.combos),
+        seconds=round(time.perf_counter() - start, 1),
+        load_average=load_average(),
+    )
+
+
+def deviations(name: str) -> list[str]:
+    """The bots a seat tries instead of `name` (every one a legal strategy)."""
+    tried = [f"bot:threshold?stop_at={s}" for s in (6, 7, 9, 10, 11)]
+    tried += ["bot:threshold?max_risk=0.3", "bot:threshold?max_risk=0.7"]
+    tried += [f"bot:threshold?stop_at={s}&max_risk=0.7" for s in (10, 11)]
+    tried.append("bot:learned" if name != "learned" else "bot:threshold")
+    return [t for t in tried if t != f"bot:{name}"]
+
+
+def gain_from_play(players: int, name: str, valuation: Any, deals: int) -> None:
+    """A lower bound on each seat's gain from deviating: the best of `deviations(name)`
+    picked on the first half of the deals and measured on the second, each deviating
+    round paired with the bot's own round of the same deal (same shuffle, same seeds)."""
+    game = gamenight.load("drop-or-stop", players=players, first_start_seat=0, max_rounds=1)
+    tried = deviations(name)
+    start = time.perf_counter()
+
+    def share(texts: list[str], seed: int, seat: int | None = None) -> Any:
+        bots = [make_seat(t, game, seed * players + s) for s, t in enumerate(texts)]
+        winners = tuple(play(game, bots, seed).results[0]["winners"])
+        pay = valuation.payoff(players, winners)
+        return pay if seat is None else pay[seat]
+
+    own = [share([f"bot:{name}"] * players, 9_000_000 + deal) for deal in range(deals)]
+    half = deals // 2
+    found = []
+    for seat in range(players):
+        rows = []
+        for text in tried:
+            texts = [f"bot:{name}"] * players
+            texts[seat] = text
+            rows.append([share(texts, 9_000_000 + deal, seat) for deal in range(deals)])
+        picked = max(
+            range(len(tried)),
+            key=lambda i: sum(rows[i][d] - own[d][seat] for d in range(half)),
+        )
+        diffs = [rows[picked][d] - own[d][seat] for d in range(half, deals)]
+        mean, lo, hi = normal_interval(diffs)
+        found.append((tried[picked], mean, lo, hi))
+    mean_gain = sum(f[1] for f in found) / players
+    figure(
+        f"round1_gain_from_play_{players}p_{name}",
+        value=round(mean_gain, 4),
+        per_seat=[
+            {
+                "seat": s,
+                "deviation": d,
+                "gain": round(m, 4),
+                "interval95": [round(lo, 4), round(hi, 4)],
+            }
+            for s, (d, m, lo, hi) in enumerate(found)
+        ],
+        valuation=valuation.name,
+        method="sampled lower bound: the best of the tried deviations (picked on half the "
+        "deals), its paired gain over the other half",
+        tried=tried,
+        deals=deals,
+        seconds=round(time.perf_counter() - start, 1),
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--skip", default="", help="comma list of: game, bots, speed, play")
     parser.add_argument("--policy", default="", help="an equilibrium.npz other than the shipped")
+    parser.add_argument("--players", default="2", help="comma list of 2, 3, 4")
+    parser.add_argument("--bots", default="threshold,learned", help="3-4 players: the profiles")
+    parser.add_argument("--exact-players", default="", help="3-4 players walked exactly")
+    parser.add_argument("--play-players", default="3,4", help="3-4 players: bound from play")
+    parser.add_argument("--play-deals", type=int, default=1000)
+    parser.add_argument("--probe-players", default="", help="3-4 players: a timed walk")
+    parser.add_argument("--probe-seconds", type=float, default=900)
+    parser.add_argument("--valuation", default="round_share", choices=sorted(VALUATIONS))
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
+    counts = [int(n) for n in args.players.split(",") if n]
+    for players in (n for n in counts if n > 2):
+        valuation = VALUATIONS[args.valuation]
+        for name in filter(None, args.bots.split(",")):
+            if str(players) in args.exact_players.split(","):
+                certificate(players, name, valuation)
+            if str(players) in args.play_players.split(","):
+                gain_from_play(players, name, valuation, args.play_deals)
+            if str(players) in args.probe_players.split(","):
+                probe(players, name, valuation, args.probe_seconds)
+    if 2 not in counts:
+        return
     policy = solved(args.policy or None)
     wins_to_win = policy.wins_to_win
     figure(

@@ -23,7 +23,7 @@ nodes (round_tree.py, for the multisets, phases and forced stops it shares with 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -359,22 +359,37 @@ class BotPolicy:
         return None
 
     def _replay(self, counts: np.ndarray, other: np.ndarray, history: History) -> Any:
-        pools = [list(cards) for cards in self.cards_of]
-        hands: list[list[int]] = [[], []]
-        for seat, hand in ((self.seat, counts), (1 - self.seat, other)):
-            for kind, count in enumerate(hand):
-                hands[seat] += [pools[kind].pop() for _ in range(int(count))]
-        drawn = [pools[kind].pop() for _, kind in history if kind >= 0]
-        state = self.game.start(0)
-        state.hands = hands
-        state.draw = [c for pool in pools for c in pool] + drawn[::-1]  # top: the end
-        state.recount()
-        for seat, kind in history:
-            action = DROP if kind >= 0 else STOP_ACTION
-            if action not in state.actions(seat):  # R12a: that hand may not draw over
-                return None
-            state.act(seat, action)
-        return state
+        return replay(
+            self.game, self.cards_of, ((self.seat, counts), (1 - self.seat, other)), history
+        )
+
+
+def replay(
+    game: Any,
+    cards_of: list[list[int]],
+    hands: Sequence[tuple[int, np.ndarray]],
+    history: History,
+) -> Any:
+    """The engine state of a round 1 (seat 0 starts) after `history`, each seat of `hands`
+    (seat, cards of each kind) holding those cards and the draw pile stacked so that the
+    history's cards come out in order; None if the rules refuse a move of it (R12a: a hand
+    over the target may not draw). `cards_of[kind]`: the game's cards of that kind."""
+    pools = [list(cards) for cards in cards_of]
+    dealt: list[list[int]] = [[] for _ in range(game.players)]
+    for seat, hand in hands:
+        for kind, count in enumerate(hand):
+            dealt[seat] += [pools[kind].pop() for _ in range(int(count))]
+    drawn = [pools[kind].pop() for _, kind in history if kind >= 0]
+    state = game.start(0)
+    state.hands = dealt
+    state.draw = [c for pool in pools for c in pool] + drawn[::-1]  # top: the end
+    state.recount()
+    for seat, kind in history:
+        action = DROP if kind >= 0 else STOP_ACTION
+        if action not in state.actions(seat):  # R12a: that hand may not draw over
+            return None
+        state.act(seat, action)
+    return state
 
 
 def exact_bot_reads(
