@@ -209,3 +209,20 @@ def test_tournament_same_for_one_and_two_workers():
         ("threshold", "random"),
     }
     assert one.standings["threshold"].games == 12
+
+
+def test_a_bots_parameters_are_read_once_and_handed_out_as_a_copy(monkeypatch):
+    """make_seat asks for a bot's parameters at every server bot move: the signature is read
+    once per class, and a caller changing its dict changes nobody else's."""
+    import inspect
+
+    from gamenight.bots import parameters
+
+    class Probe:
+        def __init__(self, game, seed=0, depth=3):
+            pass
+
+    first = parameters(Probe)
+    monkeypatch.setattr(inspect, "signature", lambda *a, **k: 1 / 0)  # read again: fails
+    first["depth"] = 99
+    assert parameters(Probe) == {"game": inspect.Parameter.empty, "seed": 0, "depth": 3}

@@ -224,12 +224,19 @@ def levels(game_name: str, players: int | None = None) -> dict[str, str]:
 
 def parameters(cls: type) -> dict[str, Any]:
     """A bot's parameters and their defaults (from its constructor)."""
+    return dict(_parameters(cls))
+
+
+@functools.cache
+def _parameters(cls: type) -> tuple[tuple[str, Any], ...]:
+    # Read once per class: a server's bot seats a bot per move (make_seat), and reading a
+    # signature cost more than the quick bot's move itself.
     sig = inspect.signature(cls)
-    return {
-        p.name: p.default
+    return tuple(
+        (p.name, p.default)
         for p in sig.parameters.values()
         if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-    }
+    )
 
 
 def search_settings(game_name: str, players: int | None = None) -> dict[str, Any]:
