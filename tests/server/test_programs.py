@@ -166,3 +166,51 @@ def test_a_challenge_to_a_table_with_no_open_seat_is_refused_and_never_sent(
         "game": "drop-or-stop",
         "seats": [1],
     }
+
+
+def test_a_challenge_from_a_stranger_or_of_any_json_is_one_line_never_a_crash(
+    client: TestClient,
+) -> None:
+    """Attacked as a stranger: only the table's creator challenges (403 for anyone else),
+    and any JSON body is a 4xx with one line, never a 500, never sent to a program."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    me = client.get("/api/bot/account", headers=program(client, "Hexa")).json()
+    heard = client.app.state.holder["programs"].listen(me["id"])  # type: ignore[attr-defined]
+    r = client.post(
+        "/api/tables",
+        json={
+            "game": "drop-or-stop",
+            "options": {"players": 2},
+            "seats": ["open", "open"],
+            "settings": {"outside_bots": True},
+            "sit": 0,
+            "name": "Ann",
+        },
+    )
+    tid = r.json()["id"]
+    owner = {f"gn_owner_{tid}": str(r.cookies.get(f"gn_owner_{tid}"))}
+    client.cookies.clear()
+    r = client.post(f"/api/tables/{tid}/challenge", json={"bot": "Hexa"})
+    assert r.status_code == 403 and "\n" not in r.json()["error"], r.text
+    json_values = st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=40),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+        max_leaves=12,
+    )
+
+    @settings(
+        max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
+    @given(body=json_values | st.dictionaries(st.just("bot"), json_values))
+    def any_body(body: Any) -> None:
+        if body == {"bot": "Hexa"}:
+            return
+        r = client.post(f"/api/tables/{tid}/challenge", json=body, cookies=owner)
+        assert 400 <= r.status_code < 500, (body, r.status_code, r.text)
+        error = r.json()["error"]
+        assert isinstance(error, str) and "\n" not in error and "Traceback" not in error
+
+    any_body()
+    assert heard.empty()
