@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -198,3 +199,16 @@ def test_a_missing_or_bad_policy_file_is_a_one_line_error(tmp_path):
     wide["p2/b1"] = np.zeros(3, np.float32)
     np.savez(tmp_path / "actions.npz", **wide)
     assert "3 action logits" in _error(f"bot:learned?path={tmp_path / 'actions.npz'}", game)
+
+
+@pytest.mark.parametrize("sizes", [[10, 5], [10, 7, 5], [10, 8, 7, 5]])
+def test_the_one_decision_pass_takes_networks_of_any_depth(sizes):
+    """One layer (a linear policy, as the DAgger test's learner), two, three (CI found the
+    one-layer case unpacked wrongly)."""
+    rng = np.random.default_rng(1)
+    net = [
+        (rng.standard_normal((o, i)).astype(np.float32), rng.standard_normal(o).astype(np.float32))
+        for i, o in itertools.pairwise(sizes)
+    ]
+    x = (rng.random(10) < 0.5).astype(np.float32)
+    assert np.allclose(Forward(net)(x, [0, 2, 4]), logits(net, x)[[0, 2, 4]], atol=1e-5)

@@ -142,7 +142,8 @@ class Forward:
     to the float sums' order."""
 
     def __init__(self, net: list[tuple[np.ndarray, np.ndarray]]) -> None:
-        (w0, b0), *self.middle, (self.last_w, self.last_b) = net
+        (w0, b0), *self.middle = net[:-1] or net
+        self.last_w, self.last_b = net[-1]
         self.first_rows = np.ascontiguousarray(w0.T)  # a feature's weights in one row
         self.first_b = b0
         self.dtype = w0.dtype
