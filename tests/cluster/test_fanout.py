@@ -96,24 +96,32 @@ def play_out(socks: list[ClientConnection]) -> list[dict[str, Any]]:
     return finals
 
 
+def game_then_rematch(a: Node, b: Node) -> tuple[str, str, list[str]]:
+    """Ann (her page on `a`) and Bob (on `b`) play a game out, then ask for the rematch, Ann
+    through `a`, Bob through `b`: the first table, the rematch (made and owned by `a`) and
+    their seat tokens there."""
+    tid, owner, (ann, bob) = two_people(a, b)
+    start(a, tid, owner)
+    socks = [ws_open(a, tid, ann), ws_open(b, tid, bob)]
+    try:
+        play_out(socks)
+    finally:
+        for ws in socks:
+            ws.close()
+    seat, new, tokens = f"gn_seat_{tid}", "", []
+    for node, token in ((a, ann), (b, bob)):
+        r = httpx.post(f"{node.url}/api/tables/{tid}/rematch", cookies={seat: token})
+        assert r.status_code == 201 and r.json()["id"] == (new or r.json()["id"]), r.text
+        new = r.json()["id"]
+        tokens.append(str(r.cookies.get(f"gn_seat_{new}")))
+    return tid, new, tokens
+
+
 def test_a_rematch_accepted_on_another_process_starts(
     pg_url: str, redis: Redis, work: Path
 ) -> None:
     with nodes(pg_url, redis.url, work, 2) as (a, b):
-        tid, owner, (ann, bob) = two_people(a, b)
-        start(a, tid, owner)
-        socks = [ws_open(a, tid, ann), ws_open(b, tid, bob)]
-        try:
-            play_out(socks)
-        finally:
-            for ws in socks:
-                ws.close()
-        seat = f"gn_seat_{tid}"
-        r = httpx.post(f"{a.url}/api/tables/{tid}/rematch", cookies={seat: ann})
-        assert r.status_code == 201, r.text
-        new = r.json()["id"]  # made (and owned) by a
-        r = httpx.post(f"{b.url}/api/tables/{tid}/rematch", cookies={seat: bob})
-        assert r.status_code == 201 and r.json()["id"] == new, r.text
+        _, new, _ = game_then_rematch(a, b)
         end = time.monotonic() + 15
         while time.monotonic() < end:
             states = [httpx.get(f"{x.url}/api/tables/{new}").json()["status"] for x in (a, b)]
@@ -194,21 +202,7 @@ def test_the_series_after_game_2_is_the_same_on_both_processes(
     page on `a` and Bob's on `b`; each page's last state and each process's table read
     count both games, with the same totals."""
     with nodes(pg_url, redis.url, work, 2) as (a, b):
-        tid, owner, (ann, bob) = two_people(a, b)
-        start(a, tid, owner)
-        socks = [ws_open(a, tid, ann), ws_open(b, tid, bob)]
-        try:
-            play_out(socks)
-        finally:
-            for ws in socks:
-                ws.close()
-        seat = f"gn_seat_{tid}"
-        r = httpx.post(f"{a.url}/api/tables/{tid}/rematch", cookies={seat: ann})
-        assert r.status_code == 201, r.text
-        new, ann2 = r.json()["id"], str(r.cookies.get(f"gn_seat_{r.json()['id']}"))
-        r = httpx.post(f"{b.url}/api/tables/{tid}/rematch", cookies={seat: bob})
-        assert r.status_code == 201 and r.json()["id"] == new, r.text
-        bob2 = str(r.cookies.get(f"gn_seat_{new}"))
+        tid, new, (ann2, bob2) = game_then_rematch(a, b)
         socks = [ws_open(a, new, ann2), ws_open(b, new, bob2)]
         try:
             finals = play_out(socks)
