@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pyspiel
 import pytest
 from open_spiel.python import policy as spiel_policy
 from open_spiel.python.algorithms import exploitability
@@ -28,6 +27,7 @@ from gamenight.games.drop_or_stop.exact_response_multi import (
     profile_values,
 )
 from gamenight.games.drop_or_stop.round_tree import OTHER, START, RoundTree, Rules
+from tests.drop_or_stop.small_rounds import one_round
 
 TWO_KINDS = {
     "deck": [
@@ -45,23 +45,7 @@ ROUND_WIN = np.asarray([1.0, 0.0, 0.5, 0.5])  # exact_response.py's tests: S, O,
 def small(tmp_path, players, target, deck=TWO_KINDS, hand_size=1):
     """One first round of a small deck, as the engine plays it and as OpenSpiel sees it
     (one round win decides, a one-round cap: OpenSpiel's returns are ENGINE_PAYOFF)."""
-    path = tmp_path / "deck.json"
-    path.write_text(json.dumps(deck))
-    options = {
-        "players": players,
-        "deck": str(path),
-        "first_start_seat": 0,
-        "hand_size": hand_size,
-        "target": target,
-        "wins_to_win": 1,
-        "max_rounds": 1,
-        "allow_drop_when_overflowed": False,
-    }
-    game = gamenight.load("drop-or-stop", **options)
-    spiel = pyspiel.load_game(
-        "python_gamenight_drop_or_stop", {**options, "chance": "explicit", "reward": "payoff"}
-    )
-    return game, spiel
+    return one_round(tmp_path, players, target, deck, hand_size)
 
 
 class Uniform:

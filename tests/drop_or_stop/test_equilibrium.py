@@ -9,7 +9,6 @@ import json
 import random
 
 import numpy as np
-import pyspiel
 import pytest
 from open_spiel.python import policy as spiel_policy
 from open_spiel.python.algorithms import exploitability
@@ -39,6 +38,7 @@ from gamenight.games.drop_or_stop.round_tree import (
     RoundTree,
     Rules,
 )
+from tests.drop_or_stop.small_rounds import one_round
 
 THREE_KINDS = {
     "deck": [{"id": f"D{v}", "kind": "fixed", "value": v, "copies": 13} for v in (1, 2, 3)]
@@ -48,23 +48,7 @@ ROUND_WIN = np.asarray([1.0, 0.0, 0.5, 0.5])  # one round decides; nobody: trunc
 
 def small(tmp_path, target=4, hand_size=1):
     """One round of a three-kind deck, as the engine plays it and as OpenSpiel sees it."""
-    deck = tmp_path / "three-kinds.json"
-    deck.write_text(json.dumps(THREE_KINDS))
-    options = {
-        "players": 2,
-        "deck": str(deck),
-        "first_start_seat": 0,
-        "hand_size": hand_size,
-        "target": target,
-        "wins_to_win": 1,
-        "max_rounds": 1,
-        "allow_drop_when_overflowed": False,
-    }
-    game = gamenight.load("drop-or-stop", **options)
-    spiel = pyspiel.load_game(
-        "python_gamenight_drop_or_stop", {**options, "chance": "explicit", "reward": "payoff"}
-    )
-    return game, spiel
+    return one_round(tmp_path, 2, target, THREE_KINDS, hand_size)
 
 
 def node_of(tree, state, seat):
