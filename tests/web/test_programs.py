@@ -90,6 +90,20 @@ def views_leak_nothing(
     return checked
 
 
+def play_out_with(ann: Any, program: Any, result: dict[str, Any], bot: str) -> None:
+    """Ann starts the table and plays until her results show; the program's thread has
+    played the game to its end, and the results name it."""
+    start_table(ann)
+    deadline = time.time() + 90
+    while not ann.locator("#results").is_visible():
+        assert time.time() < deadline, "the game did not finish"
+        play_a_move(ann)
+        ann.wait_for_timeout(50)
+    program.join(20)
+    assert result["outcome"]["scores"] is not None
+    assert bot in ann.locator("#results-body").inner_text()
+
+
 def test_a_program_plays_a_whole_game_against_a_persons_page(
     server: Server, browser: Browser
 ) -> None:
@@ -127,16 +141,7 @@ def test_a_program_plays_a_whole_game_against_a_persons_page(
         time.sleep(0.1)
     assert asked.ok, asked.text()
     wait_js(ann, "document.querySelector('#lobby-seats').textContent.includes('RandomBot')")
-    start_table(ann)
-    deadline = time.time() + 90
-    while not ann.locator("#results").is_visible():
-        assert time.time() < deadline, "the game did not finish"
-        play_a_move(ann)
-        ann.wait_for_timeout(50)
-    program.join(20)
-    assert result["outcome"]["scores"] is not None
-    shown = ann.locator("#results-body").inner_text()
-    assert "RandomBot" in shown
+    play_out_with(ann, program, result, "RandomBot")
     ann.screenshot(path=f"{SHOTS}/program-played.png")
     replay = ann.request.get(f"{server.url}/api/tables/{tid}/replay").json()
     checked = views_leak_nothing("drop-or-stop", options, replay, 1, log)
@@ -206,15 +211,7 @@ def test_a_person_welcomes_programs_in_the_lobby_and_challenges_one_at_the_table
     wait_js(ann, f"document.querySelector('#lobby-seats').textContent.includes('{bot}')")
     wait_js(ann, "document.querySelector('#challenge').hidden")  # no open seat left
     shot(ann, f"challenged-{size}")
-    start_table(ann)
-    deadline = time.time() + 90
-    while not ann.locator("#results").is_visible():
-        assert time.time() < deadline, "the game did not finish"
-        play_a_move(ann)
-        ann.wait_for_timeout(50)
-    program.join(20)
-    assert result["outcome"]["scores"] is not None
-    assert bot in ann.locator("#results-body").inner_text()
+    play_out_with(ann, program, result, bot)
     shot(ann, f"played-{size}")
     assert not ann.errors  # type: ignore[attr-defined]
     ann.context.close()
