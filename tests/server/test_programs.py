@@ -31,6 +31,27 @@ def program(client: TestClient, name: str) -> dict[str, str]:
     return auth
 
 
+def welcoming_table(client: TestClient, seats: list[str]) -> tuple[str, dict[str, str]]:
+    """Ann makes a 2-player Drop or Stop table that welcomes programs: its id and the
+    owner's cookie."""
+    r = client.post(
+        "/api/tables",
+        json={
+            "game": "drop-or-stop",
+            "options": {"players": 2},
+            "seats": seats,
+            "settings": {"bot_delay": 0, "outside_bots": True},
+            "sit": 0,
+            "name": "Ann",
+        },
+    )
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    owner = {f"gn_owner_{tid}": str(r.cookies.get(f"gn_owner_{tid}"))}
+    client.cookies.clear()
+    return tid, owner
+
+
 def test_tokens_are_an_accounts_own_and_bounded(client: TestClient) -> None:
     assert client.post("/api/account/tokens").status_code == 401  # not signed in
     session = account(client, "Tess")
@@ -132,32 +153,14 @@ def test_a_challenge_to_a_table_with_no_open_seat_is_refused_and_never_sent(
     programs = client.app.state.holder["programs"]  # type: ignore[attr-defined]
     heard = programs.listen(me["id"])  # as GET /api/bot/stream listens
 
-    def table(seats: list[str]) -> tuple[str, dict[str, str]]:
-        r = client.post(
-            "/api/tables",
-            json={
-                "game": "drop-or-stop",
-                "options": {"players": 2},
-                "seats": seats,
-                "settings": {"bot_delay": 0, "outside_bots": True},
-                "sit": 0,
-                "name": "Ann",
-            },
-        )
-        assert r.status_code == 201, r.text
-        tid = r.json()["id"]
-        owner = {f"gn_owner_{tid}": str(r.cookies.get(f"gn_owner_{tid}"))}
-        client.cookies.clear()
-        return tid, owner
-
-    full, owner = table(["open", "bot:random"])
+    full, owner = welcoming_table(client, ["open", "bot:random"])
     r = client.post(f"/api/tables/{full}/challenge", json={"bot": "Robo"}, cookies=owner)
     assert r.status_code == 409, r.text
     error = r.json()["error"]
     assert error == "this table has no open seat for Robo; open a seat first"
     assert "\n" not in error
     assert heard.empty()  # never sent
-    roomy, owner = table(["open", "open"])
+    roomy, owner = welcoming_table(client, ["open", "open"])
     r = client.post(f"/api/tables/{roomy}/challenge", json={"bot": "Robo"}, cookies=owner)
     assert r.status_code == 200, r.text
     assert heard.get_nowait() == {
@@ -178,20 +181,7 @@ def test_a_challenge_from_a_stranger_or_of_any_json_is_one_line_never_a_crash(
 
     me = client.get("/api/bot/account", headers=program(client, "Hexa")).json()
     heard = client.app.state.holder["programs"].listen(me["id"])  # type: ignore[attr-defined]
-    r = client.post(
-        "/api/tables",
-        json={
-            "game": "drop-or-stop",
-            "options": {"players": 2},
-            "seats": ["open", "open"],
-            "settings": {"outside_bots": True},
-            "sit": 0,
-            "name": "Ann",
-        },
-    )
-    tid = r.json()["id"]
-    owner = {f"gn_owner_{tid}": str(r.cookies.get(f"gn_owner_{tid}"))}
-    client.cookies.clear()
+    tid, owner = welcoming_table(client, ["open", "open"])
     r = client.post(f"/api/tables/{tid}/challenge", json={"bot": "Hexa"})
     assert r.status_code == 403 and "\n" not in r.json()["error"], r.text
     json_values = st.recursive(
