@@ -129,3 +129,21 @@ def test_a_trained_model_and_its_saved_file_play(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=300)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "8"
+
+
+def test_a_model_trained_on_the_gymnasium_adapter_plays(tmp_path: Path) -> None:
+    """The README's adapter (`adapters.gymnasium.make`) gives a dict observation; a model
+    trained on it is asked with that dict (it failed with an IndexError before)."""
+    pytest.importorskip("sb3_contrib", reason="SB3 models need the [learn] extra")
+    from sb3_contrib import MaskablePPO
+
+    from gamenight.adapters.gymnasium import make
+
+    env = make("drop-or-stop", opponents=["bot:threshold"])
+    model = MaskablePPO("MultiInputPolicy", env, n_steps=64, batch_size=32, seed=0, device="cpu")
+    model.learn(total_timesteps=64)
+    model.save(tmp_path / "adapter")
+    game = load("drop-or-stop", players=2)
+    for policy in (model, str(tmp_path / "adapter.zip")):
+        seats = [bots.from_policy(policy)(game, 0), bots.make_seat("bot:threshold", game, 1)]
+        assert play(game, seats, seed=5).over

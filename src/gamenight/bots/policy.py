@@ -5,7 +5,8 @@ A policy sees exactly what `gamenight.adapters.gymnasium` gives: the seat's enco
 (`game.encode`, the same features as the Gymnasium observation) and the mask of legal
 action indices (`game.num_actions` long); it answers an action index. A function
 (observation, mask) -> index is called as it is; an object with `predict` (an SB3 model,
-MaskablePPO or not) is asked `predict(observation, action_masks=mask, deterministic=True)`;
+MaskablePPO or not) is asked `predict(observation, action_masks=mask, deterministic=True)`,
+the observation shaped as it was trained (the Gymnasium adapter's dict, or flat);
 a path to a saved SB3 model (`.zip`) is loaded with sb3-contrib's MaskablePPO in each
 process that seats it. `register(name, from_policy(...))` then makes it the bot `name`
 everywhere; worker processes get it too when the function is at the top of a module, or the
@@ -39,7 +40,8 @@ class PolicyBot:
         observation = game.encode(state.view(seat)).astype(np.float32)
         try:
             if hasattr(self.policy, "predict"):
-                answer = self.policy.predict(observation, action_masks=mask, deterministic=True)
+                seen = _as_trained(self.policy, observation, mask)
+                answer = self.policy.predict(seen, action_masks=mask, deterministic=True)
                 answer = answer[0] if isinstance(answer, tuple) else answer
             else:
                 answer = self.policy(observation, mask)
@@ -69,6 +71,17 @@ class PolicyBot:
                 )
             )
         return by_index[index]
+
+
+def _as_trained(model: Any, observation: Any, mask: Any) -> Any:
+    """The observation in the shape `model` was trained on: the Gymnasium adapter's dict
+    ({"observation", "action_mask"}) for a model trained on `adapters.gymnasium.make`, the
+    flat features for one trained on a flat env (`gamenight train`)."""
+    space = getattr(model, "observation_space", None)
+    keys = getattr(space, "spaces", None)
+    if isinstance(keys, dict) and {"observation", "action_mask"} <= set(keys):
+        return {"observation": observation, "action_mask": mask.astype("int8")}
+    return observation
 
 
 class PolicyFactory:
