@@ -157,6 +157,34 @@ def test_train_writes_to_the_current_directory_by_default(tmp_path, monkeypatch)
     assert "bot:learned?path=learned-drop-or-stop.npz" in result.output
 
 
+def test_train_names_the_file_it_writes_and_refuses_a_missing_folder(tmp_path, monkeypatch):
+    """numpy adds ".npz" to `--out x.txt`: the file said and the seat printed are that one
+    (they named x.txt, which the seat then could not read); a folder that is not there is
+    one line, as every other command's output, not made from the root."""
+    from typer.testing import CliRunner
+
+    from gamenight.cli import app
+    from gamenight.learn import train as training
+
+    written = []
+
+    def fake_train(game, players, opponents, steps, seed=0, out=None, on_progress=None):
+        written.append(out)
+        return out
+
+    monkeypatch.setattr(training, "train", fake_train)
+    out = tmp_path / "x.txt"
+    result = CliRunner().invoke(app, ["train", "drop-or-stop", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert written == [tmp_path / "x.txt.npz"]
+    assert f"bot:learned?path={tmp_path / 'x.txt.npz'}'" in result.output.replace("\n", "")
+    missing = tmp_path / "no" / "such" / "p.npz"
+    result = CliRunner().invoke(app, ["train", "drop-or-stop", "--out", str(missing)])
+    assert result.exit_code == 2
+    assert "the folder" in result.output and "does not exist" in result.output
+    assert not (tmp_path / "no").exists() and len(written) == 1
+
+
 def test_the_learned_bot_plays_a_given_file(tmp_path):
     game = load("drop-or-stop", players=2)
     path = tmp_path / "mine.npz"

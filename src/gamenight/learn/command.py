@@ -143,7 +143,7 @@ def train_command(
             make_seat(text, table, 0)
         judge_text = texts.pop()
         teacher_text = texts.pop() if teacher else None
-        target = out if out is not None else default_out(game)
+        target = policy_file(out if out is not None else default_out(game))
         layers = hidden_layers(hidden)
         if self_play:
             self_play_command(
@@ -185,6 +185,21 @@ def train_command(
         console.print(Text.assemble((_("error") + ": ", "red"), (said, "red")), soft_wrap=True)
         raise typer.Exit(2) from err
     _written(console, players, path)
+
+
+def policy_file(path: Path) -> Path:
+    """The file a run writes: numpy adds ".npz" to a name without it, so the name said and
+    the seat printed are that one; a folder that is not there is refused, as every other
+    command's output (a typo would make folders from the root)."""
+    if path.suffix != ".npz":
+        path = path.with_name(path.name + ".npz")
+    if not path.parent.is_dir():
+        raise BadInput(
+            _("cannot write {path}: the folder {folder} does not exist").format(
+                path=path, folder=path.parent
+            )
+        )
+    return path
 
 
 def hidden_layers(text: str) -> tuple[int, ...]:
