@@ -111,11 +111,25 @@ def test_a_registered_bot_reaches_worker_processes(monkeypatch):
 
 
 def test_a_bot_without_an_import_path_stays_in_its_process(monkeypatch):
+    """A lambda plays here; a worker process is told it cannot have it, and says why in
+    one line (it said "drop-or-stop has no bot 'lambda-bot'", as if misspelt)."""
     monkeypatch.setattr(bots, "_REGISTERED", dict(bots._REGISTERED))
     monkeypatch.setenv(bots.SPAWNED, "{}")
     bots.register("lambda-bot", lambda seed=0: AlwaysStop(seed))
-    assert "lambda-bot" in bots._REGISTERED
-    assert "lambda-bot" not in bots.os.environ[bots.SPAWNED]
+    bots.register("policy-lambda", bots.from_policy(lambda o, m: int(m.argmax())))
+    game = load("drop-or-stop", players=2)
+    assert hasattr(bots.make_seat("bot:lambda-bot", game, 0), "choose")
+    passed = bots.json.loads(bots.os.environ[bots.SPAWNED])
+    assert passed["lambda-bot"][0] == passed["policy-lambda"][0] == f"{bots.LOCAL}:"
+    monkeypatch.setattr(bots, "_REGISTERED", {})  # as a fresh worker process
+    bots._load_entry_points.cache_clear()
+    try:
+        for name in ("lambda-bot", "policy-lambda"):
+            with pytest.raises(BadInput, match=f"bot {name} lives only in the process") as err:
+                bots.make_seat(f"bot:{name}", game, 0)
+            assert "\n" not in str(err.value) and "top of a module" in str(err.value)
+    finally:
+        bots._load_entry_points.cache_clear()
 
 
 def test_a_passed_on_bot_that_cannot_be_imported_fails_alone(monkeypatch):

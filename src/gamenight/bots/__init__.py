@@ -66,6 +66,7 @@ _LOADING: list[bool] = []  # non-empty while _load_entry_points registers (nothi
 
 
 SPAWNED = "GAMENIGHT_BOTS"  # registrations handed to worker processes (JSON)
+LOCAL = "local"  # ... and the mark of one a worker cannot import
 
 
 def _pass_on(name: str, factory: Any, games: tuple[str, ...] | None) -> None:
@@ -73,22 +74,18 @@ def _pass_on(name: str, factory: Any, games: tuple[str, ...] | None) -> None:
     a server's bots): they inherit the environment, and `_load_entry_points` imports the
     factory there by its module path. A factory that has no importable path (a lambda, a
     function inside a function) stays in this process."""
+    path = f"{LOCAL}:"  # a worker says why it cannot play this bot (not "no bot")
     if isinstance(factory, PolicyFactory):  # (from_policy: the policy's own path)
-        if factory.spawn is None:
-            return
-        path = f"policy:{factory.spawn}"
+        if factory.spawn is not None:
+            path = f"policy:{factory.spawn}"
     else:
         module = getattr(factory, "__module__", None)
         qualname = getattr(factory, "__qualname__", "")
-        if not module or "<" in qualname:
-            return
-        found = sys.modules.get(module)
-        target: Any = found
-        for part in qualname.split("."):
+        target: Any = sys.modules.get(module or "") if "<" not in qualname else None
+        for part in qualname.split(".") if target is not None else ():
             target = getattr(target, part, None)
-        if target is not factory:
-            return
-        path = f"{module}:{qualname}"
+        if module and target is factory:
+            path = f"{module}:{qualname}"
     passed = json.loads(os.environ.get(SPAWNED, "{}"))
     passed[name] = [path, list(games) if games is not None else None]
     os.environ[SPAWNED] = json.dumps(passed)
@@ -104,7 +101,9 @@ def _take_passed() -> None:
         module, _, qualname = path.partition(":")
         target: Any
         try:
-            if module == "policy":
+            if module == LOCAL:
+                target = _local_only(name)
+            elif module == "policy":
                 target = policy_from_spawn(qualname)
                 target.name = name
             else:
@@ -114,6 +113,23 @@ def _take_passed() -> None:
         except (ImportError, AttributeError, BadInput) as err:
             target = _unimportable(name, path, err)
         _REGISTERED[name] = (target, tuple(games) if games is not None else None)
+
+
+def _local_only(name: str) -> Any:
+    def refuse(**params: Any) -> Any:
+        raise BadInput(
+            said(
+                N_(
+                    "bot {bot} lives only in the process that registered it (a lambda, a "
+                    "nested function or a model in memory); for worker processes register a "
+                    "function at the top of a module or a saved model's path, or use one "
+                    "worker"
+                ),
+                bot=name,
+            )
+        )
+
+    return refuse
 
 
 def _unimportable(name: str, path: str, err: Exception) -> Any:
