@@ -96,3 +96,19 @@ def _mentions() -> list[str]:
 def test_no_module_outside_games_names_a_game() -> None:
     hits = _mentions()
     assert not hits, "game names outside games/ (ask the GameSpec instead):\n" + "\n".join(hits)
+
+
+@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("value", ["drop", {"type": "drop"}, 0, None])
+def test_a_thing_that_is_not_an_action_is_said_so(name: str, value: object) -> None:
+    """`state.act(seat, "drop")` said "drop is not legal now; legal: drop, stop" (a
+    researcher's first try); now it says it is not an action and where to get one, and
+    the state is unchanged."""
+    from gamenight.engine import IllegalAction
+
+    game = gamenight.load(name, players=spec(name).default_players)
+    state = game.start(3)
+    seat, before = state.actors[0], len(state.history)
+    with pytest.raises(IllegalAction, match=r"is not an action: take one from state\.actions"):
+        state.act(seat, value)  # type: ignore[arg-type]
+    assert len(state.history) == before and state.actors[0] == seat

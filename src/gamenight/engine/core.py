@@ -256,6 +256,16 @@ class State(ABC):
                     "not-asked",
                 )
             )
+        if not isinstance(action, Action):  # e.g. the text "drop": "drop is not legal" misled
+            raise IllegalAction(
+                said(
+                    N_(
+                        "{value} is not an action: take one from state.actions(seat), or read "
+                        "its JSON with game.action_from_json"
+                    ),
+                    value=repr(action)[:80],
+                )
+            )
         reason = self._refusal(seat, action)
         if reason is not None:
             raise IllegalAction(reason)
