@@ -154,3 +154,29 @@ def test_the_command_imitates_before_self_play(tmp_path: Path) -> None:
     assert "imitation, round 0 of 0: agrees with bot:threshold on" in result.output
     bad = CliRunner().invoke(app, [*args[:-4], "--imitate", "nobody", "--out", str(out)])
     assert bad.exit_code == 2 and "has no bot 'nobody'" in bad.output
+
+
+def test_keep_best_writes_the_generation_the_judge_rated_highest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run can decline (a newcomer saw 90%, 55%, 40% and got the 40% one): with
+    `--keep-best` the file holds the judge's best generation; other table sizes in the
+    file are kept."""
+    from gamenight.cli import app
+    from gamenight.learn import selfplay
+
+    rated = iter([0.2, 0.9, 0.4])  # generation 2 is the judge's best
+    monkeypatch.setattr(selfplay, "judge", lambda *a: (next(rated), 0.1, 0.5))
+    out = tmp_path / "learned-arne.npz"
+    np.savez(out, **{"p5/w0": np.ones((2, 2), np.float32)})
+    args = ["train", "arne", "--players", "3", "--self-play", "--generations", "3"]
+    args += ["--steps", "64", "--judge-games", "2", "--keep-best", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "written: generation 2, the best against the judge" in result.output
+    league = arrays(tmp_path / "learned-arne-league" / "gen2.npz")
+    written = arrays(out)
+    assert "p5/w0" in written
+    assert all(np.array_equal(written[k], v) for k, v in league.items() if k.startswith("p3/"))
+    last = arrays(tmp_path / "learned-arne-league" / "gen3.npz")
+    assert not np.array_equal(written["p3/w0"], last["p3/w0"])

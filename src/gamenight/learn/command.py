@@ -107,6 +107,16 @@ def train_command(
             metavar=N_("NUMBER"), min=1, help=N_("self-play: passes over the imitated moves")
         ),
     ] = 6,
+    keep_best: Annotated[
+        bool,
+        typer.Option(
+            "--keep-best",
+            help=N_(
+                "self-play: write the generation that measured best against --judge "
+                "(default: the last)"
+            ),
+        ),
+    ] = False,
     hidden: Annotated[
         str,
         typer.Option(
@@ -162,6 +172,7 @@ def train_command(
                 imitate_rounds=imitate_rounds,
                 imitate_epochs=imitate_epochs,
                 hidden=layers,
+                keep_best=keep_best,
             )
             return
         with Progress(
@@ -310,4 +321,8 @@ def self_play_command(
     folder = out.parent / f"{out.stem}-league"
     where = _("the league's snapshots and its curve (curve.png) are in {path}")
     console.print(where.format(path=folder), markup=False)
+    if league.get("keep_best") and curve:
+        kept = max(curve, key=lambda p: p.mean_payoff).generation
+        console.print(_("written: generation {generation}, the best against the judge").format(
+            generation=kept), markup=False)  # fmt: skip
     _written(console, players, out)

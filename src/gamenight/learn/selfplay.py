@@ -34,7 +34,15 @@ from typing import Any
 import numpy as np
 
 from gamenight.engine.core import BadInput
-from gamenight.learn.train import HIDDEN, LearnerSeat, _require, export, new_model
+from gamenight.learn.train import (
+    HIDDEN,
+    LearnerSeat,
+    _require,
+    export,
+    new_model,
+    snapshot_layers,
+    write_layers,
+)
 
 SELF = 0.5  # the share of seats given to the newest snapshot
 
@@ -124,6 +132,7 @@ def self_play(
     imitate_rounds: int = 0,
     imitate_epochs: int = 6,
     hidden: Sequence[int] = HIDDEN,
+    keep_best: bool = False,
     out: Path,
     on_progress: Callable[[int], None] | None = None,
     on_generation: Callable[[Generation], None] | None = None,
@@ -182,7 +191,12 @@ def self_play(
     for g in range(1, generations + 1):
         model.learn(total_timesteps=steps, callback=Progress(), reset_num_timesteps=False)
         freeze(g)
-    export(model, players, out)
+    if keep_best and curve:  # the judge's best generation, not the last (a run can decline)
+        best = max(curve, key=lambda p: p.mean_payoff)
+        with np.load(league / f"gen{best.generation}.npz") as snapshot:
+            write_layers(snapshot_layers(snapshot, players), players, out)
+    else:
+        export(model, players, out)
     (league / "curve.json").write_text(json.dumps([asdict(p) for p in curve], indent=1) + "\n")
     plot_curve(curve, f"{game}, {players} players: self-play", league / "curve.png")
     return curve

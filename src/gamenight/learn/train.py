@@ -158,11 +158,22 @@ def layers_of(model: Any) -> list[tuple[np.ndarray, np.ndarray]]:
 
 def export(model: Any, players: int, path: Path) -> None:
     """The policy network's layers as float32 arrays under `p{players}/` in `path`."""
+    write_layers(layers_of(model), players, path)
+
+
+def snapshot_layers(snapshot: Any, players: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The (weight, bias) layers under `p{players}/` of an opened policy file."""
+    count = sum(1 for k in snapshot.files if k.startswith(f"p{players}/w"))
+    return [(snapshot[f"p{players}/w{i}"], snapshot[f"p{players}/b{i}"]) for i in range(count)]
+
+
+def write_layers(layers: Any, players: int, path: Path) -> None:
+    """`layers` under `p{players}/` in `path`, the file's other table sizes kept."""
     arrays: dict[str, np.ndarray] = {}
     if path.is_file():
         with np.load(path) as old:
             arrays = {k: old[k] for k in old.files if not k.startswith(f"p{players}/")}
-    for i, (weight, bias) in enumerate(layers_of(model)):
+    for i, (weight, bias) in enumerate(layers):
         arrays[f"p{players}/w{i}"] = weight
         arrays[f"p{players}/b{i}"] = bias
     path.parent.mkdir(parents=True, exist_ok=True)
