@@ -44,9 +44,13 @@ def test_a_rematch_of_three_people_with_one_declining(server: Server, browser: B
     seats = ann.locator("#lobby-seats .seat").all_inner_texts()
     print("seats of game 2:", [" ".join(s.split()) for s in seats])
     assert "Bob" in seats[0] and "Cat" in seats[1] and "Ann" in seats[2]
-    # Not everyone accepted: the game waits; the owner gives Cat's seat to a bot and starts.
+    # Not everyone accepted: the game waits, Start is off and the owner is told what to do
+    # (Start was on, and a click said "waiting for Cat to accept" after she had declined).
+    assert ann.locator("#start").is_disabled()
+    said = ann.locator("#lobby-msg").inner_text()
+    assert said.startswith("Cat declined the rematch: make their seat open or give it"), said
     r = ann.request.post(f"{server.url}/api/tables/{ann.url.rsplit('/', 1)[1]}/start")
-    assert r.status == 409 and "waiting for Cat" in r.json()["error"]
+    assert r.status == 409 and r.json()["error"].startswith("Cat declined the rematch"), r.text()
     ann.click('[data-seat-bot="1"]')
     wait_js(ann, "document.querySelector('[data-waiting]') === null")
     start_table(ann)

@@ -181,14 +181,28 @@ async def forget(hub: Host, table: LiveTable, seat: int) -> None:
         await _set(hub, table, pending=[x for x in pending(table) if x != seat], declined=declined)
 
 
-def start_refusal(table: LiveTable) -> str | None:
+def start_refusal(table: LiveTable) -> Refused | None:
+    """Why the rematch cannot start yet (said to its owner, who asked): a seat that declined
+    is said as declined (it was "waiting for ... to accept" after they had said no)."""
     waiting = pending(table)
     if not waiting:
         return None
-    names = ", ".join(table.seat_row(s).name or f"seat {s + 1}" for s in waiting)
-    return (
-        f"waiting for {names} to accept the rematch; the owner may make their seat "
-        "open or a bot to start without them"
+    declined = [s for s in waiting if s in (info(table).get("declined") or [])]
+
+    def names(seats: list[int]) -> str:
+        return ", ".join(table.seat_row(s).name or f"{s + 1}" for s in seats)
+
+    if declined:
+        return Refused(
+            N_("{names} declined the rematch: make their seat open or give it to a bot to start"),
+            names=names(declined),
+        )
+    return Refused(
+        N_(
+            "waiting for {names} to accept the rematch; make their seat open or give it to a "
+            "bot to start without them"
+        ),
+        names=names(waiting),
     )
 
 

@@ -219,8 +219,8 @@ async def start(hub: Host, table: LiveTable) -> None:
                 seats=", ".join(str(s + 1) for s in empty),
             )
         waiting = series.start_refusal(table)
-        if waiting:
-            raise Refused(waiting)
+        if waiting is not None:
+            raise waiting
         if table.all_bots:
             running = sum(1 for t in hub.live.values() if t.all_bots and t.row.status == "running")
             if running >= hub.limits.bot_tables:

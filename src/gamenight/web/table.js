@@ -246,11 +246,16 @@ function drawLobby(table) {
   const full = table.seats.every((s) => s.kind !== "open");
   $("#start").hidden = !(info && info.owner);
   $("#challenge").hidden = !(info && info.owner && table.settings?.outside_bots && !full);
-  $("#start").disabled = !full;
-  // A rematch waits for the people who have not accepted yet: said by name.
-  const pending = waiting(table).filter((i) => !(seriesOf(table).declined || []).includes(i) && i !== info?.you)
-    .map((i) => table.seats[i].name || seatName(i));
-  const who = pending.length ? t("waiting for {names} to accept the rematch", { names: pending.join(t(" and ")) }) : "";
+  // A rematch waits for the people who have not accepted yet (said by name); one who
+  // declined is said as such, with what the owner can do. Start waits for both.
+  $("#start").disabled = !full || waiting(table).length > 0;
+  const declinedSeats = seriesOf(table)?.declined || [];
+  const nameOf = (i) => table.seats[i].name || seatName(i);
+  const pending = waiting(table).filter((i) => !declinedSeats.includes(i) && i !== info?.you).map(nameOf);
+  const declined = waiting(table).filter((i) => declinedSeats.includes(i)).map(nameOf);
+  const who = declined.length && info?.owner
+    ? t("{names} declined the rematch: make their seat open or give it to a bot to start", { names: declined.join(t(" and ")) })
+    : pending.length ? t("waiting for {names} to accept the rematch", { names: pending.join(t(" and ")) }) : "";
   $("#lobby-msg").textContent = who || (full ? (info?.owner ? "" : t("waiting for the creator to start")) : t("waiting for every seat to be filled"));
   // The name box is for taking a seat: not shown to someone already seated.
   $("#join-name").closest("label").hidden = !(info && info.you === null && !full);
