@@ -414,6 +414,8 @@ def test_one_address_opens_only_so_many_tables_with_thinking_bots(tmp_path: Path
         third = client.post("/api/tables", json=body)
         assert third.status_code == 429
         assert third.json()["error"] == (
-            "you have 2 tables with thinking bots open; finish or leave one first"
+            "2 tables with searching bots are open from your network address, the most at "
+            "once; finish one, pick easy bots, or wait: a table nobody is at closes after 30 "
+            "minutes"
         )
         assert client.post("/api/tables", json=quick).status_code == 201

@@ -266,10 +266,17 @@ async def create_table(request: Request, server: ServerDep, here: LobbyDep) -> J
             if t.thinking_for == client and t.row.status in ("open", "running")
         )
         if mine >= server.rates.thinking_tables_per_address:
+            # (counted by network address: a household or a café shares one; it said "you
+            # have", and "leave one", which no page offers)
             raise Refused(
-                N_("you have {count} tables with thinking bots open; finish or leave one first"),
+                N_(
+                    "{count} tables with searching bots are open from your network address, "
+                    "the most at once; finish one, pick easy bots, or wait: a table nobody is "
+                    "at closes after {minutes} minutes"
+                ),
                 429,
                 count=mine,
+                minutes=round(hub.idle_timeout / 60),
             )
     table, owner = await hub.create(new.game, options, list(new.seats), settings, seed=seed)
     if thinking:
