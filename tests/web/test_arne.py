@@ -333,3 +333,43 @@ def test_a_picked_card_brings_its_lit_targets_into_view(server: Server, browser:
         assert lit, "no card with a lit target"
         assert not page.errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_while_colours_are_chosen_the_header_names_the_one_choosing(
+    server: Server, browser: Browser
+) -> None:
+    """A new user's walk-through (stop 53): after Ann took her colour, Bob's page said
+    "Ann's turn" above "Choose your colour." (the header named the first player)."""
+    from tests.web.conftest import start_table
+    from tests.web.test_seats import sit
+
+    ann, bob = open_page(browser), open_page(browser)
+    tid = create_table(
+        ann,
+        server,
+        {
+            "game": "arne",
+            "options": {"players": 2},
+            "seats": ["open", "open"],
+            "settings": {"bot_delay": 0, "reaction_seconds": 60},
+            "sit": 0,
+            "name": "Ann",
+        },
+        start=False,
+    )
+    sit(bob, server, tid, 1, "Bob")
+    start_table(ann)
+    pages = {"Ann": ann, "Bob": bob}
+    for _ in range(2):  # each chooses in turn; the header follows the one choosing
+        deadline = time.time() + 20
+        while not any(p.locator("button.colour-choice").count() for p in pages.values()):
+            assert time.time() < deadline, "nobody was asked for a colour"
+            ann.wait_for_timeout(50)
+        chooser = next(n for n, p in pages.items() if p.locator("button.colour-choice").count())
+        other = next(n for n in pages if n != chooser)
+        head = "#arne-head strong"
+        assert pages[chooser].locator(head).first.inner_text() == "Your turn"
+        assert pages[other].locator(head).first.inner_text() == f"{chooser}'s turn"
+        pages[chooser].locator("button.colour-choice").first.click()
+        wait_js(pages[chooser], "!document.querySelector('button.colour-choice')")
+    assert not ann.errors and not bob.errors  # type: ignore[attr-defined]

@@ -200,10 +200,13 @@ function whoActsLine(view, names, msg) {
 }
 
 function drawHead(view, names, msg) {
+  // whose turn the header names: while colours are chosen, the one choosing (it named the
+  // first player, above "Choose your colour." on the page of the one choosing)
+  const lead = view.phase === "colour" && view.to_act != null ? view.to_act : view.active;
   const stage = view.final_round ? t("still to play: {names}", { names: view.final_round.map(names).join(", ") }) : STAGES[view.phase] ? t(STAGES[view.phase]) : "";
   const head = el("div", { class: "panel", id: "arne-head" },
     el("div", { class: "row" },
-      el("strong", {}, view.over ? t("Game over") : view.final_round ? t("Final round") : view.active === msg.seat ? t("Your turn") : t("{name}'s turn", { name: names(view.active) })),
+      el("strong", {}, view.over ? t("Game over") : view.final_round ? t("Final round") : lead === msg.seat ? t("Your turn") : t("{name}'s turn", { name: names(lead) })),
       el("span", {}, view.direction === 1 ? `↻ ${t("clockwise")}` : `↺ ${t("counter-clockwise")}`),
       el("span", { class: "muted" }, tn("{n} card to draw", "{n} cards to draw", view.draw_pile)),
       stage && !view.over ? el("span", { class: "pill" }, stage) : "",
