@@ -36,6 +36,9 @@ def test_a_rematch_of_three_people_with_one_declining(server: Server, browser: B
     ann.wait_for_url(lambda url: tid not in url)
     bob.wait_for_selector("#rematch-accept")
     cat.wait_for_selector("#rematch-decline")
+    # one way to answer: the offer's Accept and Decline (a second "Rematch" button beside
+    # them did what Accept does)
+    assert bob.locator("#rematch").is_hidden() and cat.locator("#rematch").is_hidden()
     bob.click("#rematch-accept")
     bob.wait_for_url(lambda url: tid not in url)
     cat.click("#rematch-decline")

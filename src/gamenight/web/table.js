@@ -199,12 +199,15 @@ function drawSeries(tb) {
     el("table", { class: "list" }, el("tr", {}, el("th", {}, t("game")), el("th", {}, t("scores")), el("th", {}, t("won"))), rows, total));
 }
 
+let offered = false;  // a rematch was offered to this seat: answered by Accept or Decline
 function rematchOffer(msg) {
   const old = document.getElementById("rematch-offer");
   if (old) old.remove();
   const go = el("a", { href: `/tables/${msg.table}`, id: "rematch-link" }, t("look at the new table"));
   const bar = el("div", { class: "panel", id: "rematch-offer" }, `${t("{name} wants a rematch.", { name: msg.by })} `, go);
   if (last && last.seat !== null) {
+    offered = true;  // its Accept is the one button for it (a second "Rematch" did the same)
+    $("#rematch").hidden = true;
     bar.append(" ", el("button", { type: "button", class: "primary", id: "rematch-accept", onclick: acceptRematch }, t("Accept")),
       " ", el("button", { type: "button", id: "rematch-decline", onclick: declineRematch }, t("Decline")));
   }
@@ -450,7 +453,7 @@ async function drawResults(msg) {
   body.append(el("table", { class: "list" }, el("tr", {}, el("th", {}, t("rank")), el("th", {}, t("player")), el("th", {}, t("score")), el("th", {}, "")), rows));
   if (module && module.resultDetails) body.append(module.resultDetails(msg, nm));
   if (msg.table.series) body.append(el("p", { id: "results-series" }, seriesLine(msg.table.series)));
-  $("#rematch").hidden = msg.seat === null && !(info && info.owner);
+  $("#rematch").hidden = offered || (msg.seat === null && !(info && info.owner));
   $("#results").hidden = false;
 }
 
