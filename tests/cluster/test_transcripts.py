@@ -12,6 +12,7 @@ import pytest
 
 from tests.cluster.helpers import Redis
 from tests.cluster.transcripts import GOLDEN, a_failover
+from tests.server.transcripts import assert_same
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -20,12 +21,4 @@ def test_every_page_is_sent_what_it_was_sent_through_a_failover(
     pg_url: str, redis: Redis, work: Path
 ) -> None:
     expected = json.loads(GOLDEN.read_text())
-    got = a_failover(pg_url, redis.url, work)
-    assert sorted(got) == sorted(expected), "the same pages"
-    for page, lines in expected.items():
-        first = next(
-            (i for i, (a, b) in enumerate(zip(lines, got[page], strict=False)) if a != b),
-            None,
-        )
-        assert first is None, f"{page}: message {first} differs: {got[page][first]}"
-        assert len(got[page]) == len(lines), f"{page}: {len(got[page])} messages"
+    assert_same("failover", expected, a_failover(pg_url, redis.url, work))

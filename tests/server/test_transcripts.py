@@ -10,18 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.transcripts import GOLDEN, SCRIPTS
+from tests.server.transcripts import GOLDEN, SCRIPTS, assert_same
 
 
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_every_page_is_sent_what_it_was_sent_when_recorded(name: str, tmp_path: Path) -> None:
     expected = json.loads(GOLDEN.read_text())[name]
-    got = SCRIPTS[name](tmp_path)
-    assert sorted(got) == sorted(expected), "the same pages"
-    for page, lines in expected.items():
-        first = next(
-            (i for i, (a, b) in enumerate(zip(lines, got[page], strict=False)) if a != b),
-            None,
-        )
-        assert first is None, f"{name}, {page}: message {first} differs: {got[page][first]}"
-        assert len(got[page]) == len(lines), f"{name}, {page}: {len(got[page])} messages"
+    assert_same(name, expected, SCRIPTS[name](tmp_path))

@@ -172,6 +172,18 @@ def line(msg: dict[str, Any], ids: dict[str, str]) -> str:
     return f"{msg.get('type')} v{msg.get('version', '-')} {digest}"
 
 
+def assert_same(name: str, expected: dict[str, list[str]], got: dict[str, list[str]]) -> None:
+    """The same pages, each sent the same lines; else the first line that differs."""
+    assert sorted(got) == sorted(expected), f"{name}: the same pages"
+    for page, lines in expected.items():
+        first = next(
+            (i for i, (a, b) in enumerate(zip(lines, got[page], strict=False)) if a != b),
+            None,
+        )
+        assert first is None, f"{name}, {page}: message {first} differs: {got[page][first]}"
+        assert len(got[page]) == len(lines), f"{name}, {page}: {len(got[page])} messages"
+
+
 @contextmanager
 def app(path: Path) -> Iterator[TestClient]:
     application = create_app(
