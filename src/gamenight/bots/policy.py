@@ -28,6 +28,7 @@ class PolicyBot:
 
     def __init__(self, policy: Any, game: Game, name: str) -> None:
         self.policy, self.game, self.name = policy, game, name
+        self.as_dict = _trained_on_dict(policy)  # (read once, not at every decision)
 
     def choose(self, state: State, seat: int) -> Action:
         import numpy as np  # (here: `gamenight --help` imports the registry, never numpy)
@@ -40,7 +41,11 @@ class PolicyBot:
         observation = game.encode(state.view(seat)).astype(np.float32)
         try:
             if hasattr(self.policy, "predict"):
-                seen = _as_trained(self.policy, observation, mask)
+                seen = (
+                    {"observation": observation, "action_mask": mask.astype(np.int8)}
+                    if self.as_dict
+                    else observation
+                )
                 answer = self.policy.predict(seen, action_masks=mask, deterministic=True)
                 answer = answer[0] if isinstance(answer, tuple) else answer
             else:
@@ -73,15 +78,12 @@ class PolicyBot:
         return by_index[index]
 
 
-def _as_trained(model: Any, observation: Any, mask: Any) -> Any:
-    """The observation in the shape `model` was trained on: the Gymnasium adapter's dict
-    ({"observation", "action_mask"}) for a model trained on `adapters.gymnasium.make`, the
-    flat features for one trained on a flat env (`gamenight train`)."""
-    space = getattr(model, "observation_space", None)
-    keys = getattr(space, "spaces", None)
-    if isinstance(keys, dict) and {"observation", "action_mask"} <= set(keys):
-        return {"observation": observation, "action_mask": mask.astype("int8")}
-    return observation
+def _trained_on_dict(model: Any) -> bool:
+    """Whether `model` was trained on the Gymnasium adapter's dict observation
+    ({"observation", "action_mask"}, `adapters.gymnasium.make`) rather than on the flat
+    features (`gamenight train`): it is asked in the shape it learned."""
+    keys = getattr(getattr(model, "observation_space", None), "spaces", None)
+    return isinstance(keys, dict) and {"observation", "action_mask"} <= set(keys)
 
 
 class PolicyFactory:

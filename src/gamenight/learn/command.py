@@ -252,7 +252,7 @@ def self_play_command(
     line per generation as it ends."""
     from rich.table import Table
 
-    from gamenight.learn.selfplay import Generation, self_play
+    from gamenight.learn.selfplay import Generation, best_generation, self_play
 
     def said(point: Generation) -> None:
         decisions = ngettext("{n} decision", "{n} decisions", point.decisions)
@@ -322,7 +322,7 @@ def self_play_command(
     where = _("the league's snapshots and its curve (curve.png) are in {path}")
     console.print(where.format(path=folder), markup=False)
     if league.get("keep_best") and curve:
-        kept = max(curve, key=lambda p: p.mean_payoff).generation
+        kept = best_generation(curve)
         console.print(_("written: generation {generation}, the best against the judge").format(
             generation=kept), markup=False)  # fmt: skip
     _written(console, players, out)

@@ -192,14 +192,18 @@ def self_play(
         model.learn(total_timesteps=steps, callback=Progress(), reset_num_timesteps=False)
         freeze(g)
     if keep_best and curve:  # the judge's best generation, not the last (a run can decline)
-        best = max(curve, key=lambda p: p.mean_payoff)
-        with np.load(league / f"gen{best.generation}.npz") as snapshot:
+        with np.load(league / f"gen{best_generation(curve)}.npz") as snapshot:
             write_layers(snapshot_layers(snapshot, players), players, out)
     else:
         export(model, players, out)
     (league / "curve.json").write_text(json.dumps([asdict(p) for p in curve], indent=1) + "\n")
     plot_curve(curve, f"{game}, {players} players: self-play", league / "curve.png")
     return curve
+
+
+def best_generation(curve: Sequence[Generation]) -> int:
+    """The generation that measured best against the judge (`keep_best` writes it)."""
+    return max(curve, key=lambda p: p.mean_payoff).generation
 
 
 def plot_curve(curve: Sequence[Generation], title: str, path: Path) -> None:
