@@ -5,6 +5,7 @@ as tall as the space left under the players, and hid the displays and the discar
 from __future__ import annotations
 
 import contextlib
+import time
 
 from playwright.sync_api import Browser, Locator, Page
 from playwright.sync_api import Error as PlaywrightError
@@ -129,7 +130,8 @@ def test_late_in_a_four_player_game_every_display_can_be_seen_above_the_bar(
     if not page.locator("#coach").is_checked():
         page.check("#coach")
     stacks = 0
-    for _ in range(400):  # play the first playable card, pass otherwise, until late
+    deadline = time.time() + 120  # (time, not a count of polls: a loaded CI machine is slow)
+    while time.time() < deadline:  # play the first playable card, pass otherwise, until late
         stacks = page.locator("#displays [data-stack]").count()
         if page.locator("#results:not([hidden])").count():
             break
