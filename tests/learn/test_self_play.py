@@ -34,7 +34,8 @@ def test_a_run_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     again, net_again = tiny(tmp_path / "again", 5)
     _other, net_other = tiny(tmp_path, 6)
     assert curve == again
-    assert net.keys() == net_again.keys() == {f"p3/{k}{i}" for k in "wb" for i in range(3)}
+    layers = {f"p3/{k}{i}" for k in "wb" for i in range(3)}
+    assert net.keys() == net_again.keys() == layers | {"p3/frame"}  # Arne learns in frames
     assert all(np.array_equal(net[k], net_again[k]) for k in net)
     assert not all(np.array_equal(net[k], net_other[k]) for k in net)
 
@@ -79,7 +80,7 @@ def test_the_command_trains_by_self_play(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "generation 2: 128 decisions" in result.output
     assert f"bot:learned?path={out}" in result.output.replace("\n", "")
-    assert arrays(out).keys() == {f"p3/{k}{i}" for k in "wb" for i in range(3)}
+    assert arrays(out).keys() == {f"p3/{k}{i}" for k in "wb" for i in range(3)} | {"p3/frame"}
 
 
 @pytest.mark.parametrize(
@@ -101,6 +102,25 @@ def test_a_bad_self_play_request_is_one_line(tmp_path: Path, extra: list[str], s
     assert result.exit_code == 2, result.output
     assert said in result.output and "Traceback" not in result.output
     assert not (tmp_path / "x.npz").exists()
+
+
+def test_arne_learns_in_seat_frames_and_the_policy_says_so(tmp_path: Path) -> None:
+    """Arne's seats are alike: the demonstrations are each seat's frame (its "is me" flag on
+    seat 0, its own display display 0), and the written policy is marked to be played so."""
+    from gamenight.engine.features import layout
+    from gamenight.games.arne.observation import observation_features
+    from gamenight.learn.policy import framed
+    from gamenight.learn.selfplay import demonstrations
+
+    game = load("arne", players=4)
+    at = layout(game, observation_features)[1]
+    obs, masks, acts, _ = demonstrations("arne", 4, "bot:greedy", 400, seed=3)
+    me = obs[:, at["seat0"].start + 1].astype(np.float32)
+    assert me.min() == 1.0  # every decision, whichever seat made it, is seat 0's
+    assert masks[np.arange(len(acts)), acts].all()  # the teacher's move is a legal one
+    out = tmp_path / "learned-arne.npz"
+    self_play("arne", 4, 1, 64, seed=1, judge_games=2, out=out)
+    assert framed("arne", 4, out) and not framed("drop-or-stop", 2)
 
 
 def test_imitation_learns_the_teachers_moves() -> None:

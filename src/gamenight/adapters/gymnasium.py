@@ -13,6 +13,10 @@
 - The observation is `{"observation": game.encode(view), "action_mask": 0/1 per action}`,
   made from the learner's view only; `action_masks()` gives the mask as booleans (for
   maskable learners). Actions are the game's fixed integer action space.
+- `seat_frame=True` (a game with `Game.seat_frame`: Arne) turns the table so that the
+  learner sits in seat 0: the observation encodes the frame's view, and the mask and the
+  actions taken are the frame's (so one policy learns every seat at once); `gamenight
+  train` uses it where the game has one.
 - The reward is 0 until the end, then the learner's payoff in [0, 1] (1 first, 0 last, ties
   share), or with `reward="zero_sum"` 2*payoff-1 (+1 win, -1 loss in two-player games).
   An illegal action changes nothing, costs `illegal_reward` (default -1) and is reported
@@ -44,7 +48,7 @@ from gamenight.adapters._common import (
     scale_payoff,
 )
 from gamenight.bots import make_seat
-from gamenight.engine.core import BadInput, Game, IllegalAction, State
+from gamenight.engine.core import BadInput, Game, IllegalAction, SeatFrame, State, has_seat_frame
 from gamenight.engine.driver import Bot
 from gamenight.engine.seeds import derive_seed
 
@@ -58,6 +62,7 @@ def make(
     illegal_reward: float = -1.0,
     max_steps: int | None = None,
     reward: str = "payoff",
+    seat_frame: bool = False,
     **options: Any,
 ) -> GamenightEnv:
     """The single-agent environment of `game` against `opponents` (seat texts)."""
@@ -69,6 +74,7 @@ def make(
         illegal_reward=illegal_reward,
         max_steps=max_steps,
         reward=reward,
+        seat_frame=seat_frame,
         **options,
     )
 
@@ -92,6 +98,7 @@ class GamenightEnv(gym.Env[Any, Any]):
         illegal_reward: float = -1.0,
         max_steps: int | None = None,
         reward: str = "payoff",
+        seat_frame: bool = False,
         **options: Any,
     ) -> None:
         if isinstance(opponents, str):
@@ -111,6 +118,9 @@ class GamenightEnv(gym.Env[Any, Any]):
             )
         texts = list(opponents) * others if len(opponents) == 1 else list(opponents)
         self.seat = seat
+        if seat_frame and not has_seat_frame(self.game):
+            raise BadInput(f"{self.game.name} has no seat frame (seat_frame=True)")
+        self.seat_frame = seat_frame
         self.opponent_texts = texts
         for text in texts:  # refuse bad bot names now
             make_seat(text, self.game, 0)
@@ -163,14 +173,24 @@ class GamenightEnv(gym.Env[Any, Any]):
         assert self.game_state is not None, "call reset() first"
         mask = np.zeros(self.game.num_actions, dtype=bool)
         index = self.game.action_index
+        frame = self._frame()
         for action in self.game_state.actions(self.seat):
-            mask[index(action)] = True
+            mask[index(frame.to_frame(action) if frame else action)] = True
         return mask
+
+    def _frame(self) -> SeatFrame | None:
+        """The learner's seat frame now (with `seat_frame`), else None."""
+        if not self.seat_frame:
+            return None
+        assert self.game_state is not None
+        return self.game.seat_frame(self.game_state.view(self.seat))
 
     def _obs(self) -> dict[str, np.ndarray]:
         assert self.game_state is not None
+        frame = self._frame()
+        view = frame.view if frame else self.game_state.view(self.seat)
         return {
-            "observation": self.game.encode(self.game_state.view(self.seat)),
+            "observation": self.game.encode(view),
             "action_mask": self.action_masks().astype(np.int8),
         }
 
@@ -183,7 +203,9 @@ class GamenightEnv(gym.Env[Any, Any]):
         info: dict[str, Any] = {}
         reward = 0.0
         try:
-            state.act(self.seat, self.game.action_at(int(action)))
+            chosen = self.game.action_at(int(action))
+            frame = self._frame()
+            state.act(self.seat, frame.from_frame(chosen) if frame else chosen)
         except (IllegalAction, BadInput) as err:
             info = {"illegal": True, "reason": str(err)}
             reward = self.illegal_reward

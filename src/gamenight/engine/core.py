@@ -11,7 +11,7 @@ import dataclasses
 import functools
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
 
@@ -347,6 +347,15 @@ class State(ABC):
         self._log.append(_new_event(Event, (kind, data, to)))
 
 
+class SeatFrame(NamedTuple):
+    """One seat's view with the table turned so that the viewer sits first (see
+    `Game.seat_frame`), and its actions' maps between the table and the frame."""
+
+    view: Mapping[str, Any]
+    to_frame: Callable[[Action], Action]  # an action at the table -> the same in the frame
+    from_frame: Callable[[Action], Action]  # and back
+
+
 class Game(ABC):
     """A game with its options fixed. Stateless: everything that changes lives in State."""
 
@@ -416,8 +425,20 @@ class Game(ABC):
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
         """A float32 vector of length `encoding_size` made from one seat's view."""
 
+    def seat_frame(self, view: Mapping[str, Any]) -> SeatFrame | None:
+        """The view as if its viewer sat in seat 0, every seat, player and seat-owned thing
+        renumbered from there, or None when the game has no such symmetry. A policy that
+        reads frames learns one seat's play once instead of once per seat (policy files
+        with `p{players}/frame` are played so, `learn/policy.py`)."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{self.name} {self.options}>"
+
+
+def has_seat_frame(game: Game) -> bool:
+    """Whether the game turns views into seat frames (`Game.seat_frame`)."""
+    return type(game).seat_frame is not Game.seat_frame
 
 
 @functools.lru_cache(maxsize=256)

@@ -7,7 +7,9 @@ space. `bot:learned?path=FILE.npz` plays a file of the same shape instead (what
 `gamenight train` writes, by default `./learned-<game>.npz`); the `learned` bot exists for
 the games that ship a policy. The bot encodes the seat's view (`game.encode`), masks
 illegal actions and plays the most likely legal one (or samples, with `greedy=false`),
-and checks the network's shapes when seated. A network reads the first
+and checks the network's shapes when seated. A policy trained on seat frames (a file with
+`p{players}/frame`: Arne's since 2026-12) reads the view turned so that its seat is seat 0,
+and its actions in that frame. A network reads the first
 features of the encoding, as many as its first layer takes: a game may append features to
 its encoding (keeping the old ones first) without retraining the shipped policy.
 """
@@ -18,12 +20,13 @@ import functools
 import importlib.resources
 import random
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from gamenight.engine.core import Action, BadInput, Game, State
+from gamenight.engine.core import Action, BadInput, Game, State, has_seat_frame
 from gamenight.engine.registry import games, spec
 
 FILE = "learned.npz"
@@ -77,22 +80,7 @@ def layers(
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """The (weights, bias) of each layer of the policy for `players` seats, from `path`
     (default: the game's shipped file). A missing or malformed file is a one-line BadInput."""
-    if path is None or str(path) == "":
-        path = policy_path(game_name)
-        if not path.is_file():
-            raise BadInput(
-                f"{game_name} ships no learned policy; train one (gamenight train "
-                f"{game_name}) and seat bot:learned?path=FILE"
-            )
-        source = game_name
-    else:
-        path = Path(path)
-        if path.suffix != ".npz":
-            raise BadInput(f"policy file {path}: expected a .npz file (from gamenight train)")
-        if not path.is_file():
-            raise BadInput(f"policy file {path} not found")
-        source = f"policy file {path}"
-    arrays = _load(str(path))
+    arrays, source = _arrays(game_name, path)
     prefix = f"p{players}/"
     count = sum(1 for k in arrays if k.startswith(prefix + "w"))
     if count == 0:
@@ -109,6 +97,35 @@ def layers(
     if problem:
         raise BadInput(f"{source}: not a policy for {players} players: {problem}")
     return [(arrays[f"{prefix}w{i}"], arrays[f"{prefix}b{i}"]) for i in range(count)]
+
+
+def framed(game_name: str, players: int, path: str | Path | None = None) -> bool:
+    """Whether the policy for `players` seats reads the seat frame (`Game.seat_frame`):
+    its file holds `p{players}/frame` (`gamenight train` writes it for a game that has
+    one); older files read the table as it is numbered."""
+    arrays, _ = _arrays(game_name, path)
+    flag = arrays.get(f"p{players}/frame")
+    return flag is not None and bool(flag.size) and bool(flag.reshape(-1)[0])
+
+
+def _arrays(game_name: str, path: str | Path | None) -> tuple[dict[str, np.ndarray], str]:
+    """The arrays of `path` (default: the game's shipped file) and how to name it."""
+    if path is None or str(path) == "":
+        path = policy_path(game_name)
+        if not path.is_file():
+            raise BadInput(
+                f"{game_name} ships no learned policy; train one (gamenight train "
+                f"{game_name}) and seat bot:learned?path=FILE"
+            )
+        source = game_name
+    else:
+        path = Path(path)
+        if path.suffix != ".npz":
+            raise BadInput(f"policy file {path}: expected a .npz file (from gamenight train)")
+        if not path.is_file():
+            raise BadInput(f"policy file {path} not found")
+        source = f"policy file {path}"
+    return _load(str(path)), source
 
 
 def shipped_games() -> tuple[str, ...]:
@@ -180,6 +197,9 @@ class LearnedBot:
                 f"{where} gives {outputs} action logits; {game.name} has {game.num_actions} actions"
             )
         self.forward = Forward(self.net)
+        self.framed = framed(game.name, game.players, path or None)
+        if self.framed and not has_seat_frame(game):
+            raise BadInput(f"{where} reads a seat frame; {game.name} has none")
         self.greedy = greedy
         self.rng = random.Random(seed)
 
@@ -192,8 +212,14 @@ class LearnedBot:
         game = self.game
         # In the weights' own type: float64 features would copy every weight matrix to
         # float64 at each decision, ten times the cost of the product itself.
-        x = game.encode(state.view(seat))[: self.inputs].astype(self.forward.dtype)
-        scores = self.forward(x, [game.action_index(a) for a in legal])
+        view: Mapping[str, Any] = state.view(seat)
+        seen = legal
+        if self.framed:
+            frame = game.seat_frame(view)
+            assert frame is not None  # (has_seat_frame, when seated)
+            view, seen = frame.view, [frame.to_frame(a) for a in legal]
+        x = game.encode(view)[: self.inputs].astype(self.forward.dtype)
+        scores = self.forward(x, [game.action_index(a) for a in seen])
         if self.greedy:
             return legal[int(np.argmax(scores))]
         p = np.exp(scores - scores.max())

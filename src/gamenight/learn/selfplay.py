@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from gamenight.learn.train import (
     LearnerSeat,
     _require,
     export,
+    frames,
     new_model,
     snapshot_layers,
     write_layers,
@@ -66,7 +67,12 @@ class LeagueEnv(LearnerSeat):
     def __init__(self, game: str, players: int, anchors: Sequence[str], seed: int) -> None:
         from gamenight.adapters.gymnasium import GamenightEnv
 
-        self.make = lambda seat, texts: GamenightEnv(game, texts, seat=seat, players=players)
+        self.frame = frames(game, players)
+
+        def make(seat: int, texts: list[str]) -> GamenightEnv:
+            return GamenightEnv(game, texts, seat=seat, players=players, seat_frame=self.frame)
+
+        self.make = make
         self.players = players
         self.anchors = list(anchors)
         self.snapshots: list[str] = []
@@ -178,7 +184,7 @@ def self_play(
         """Generation g's snapshot joins the league and is judged: a point of the curve."""
         snapshot = (league / f"gen{g}.npz").resolve()
         snapshot.unlink(missing_ok=True)
-        export(model, players, snapshot)
+        export(model, players, snapshot, env.frame)
         env.snapshots.append(f"bot:learned?path={snapshot}&greedy=false")
         mean, half, share = judge(game, players, snapshot, judge_bot, judge_games, seed + g)
         point = Generation(g, model.num_timesteps, judge_bot, judge_games, mean, half, share)
@@ -193,9 +199,9 @@ def self_play(
         freeze(g)
     if keep_best and curve:  # the judge's best generation, not the last (a run can decline)
         with np.load(league / f"gen{best_generation(curve)}.npz") as snapshot:
-            write_layers(snapshot_layers(snapshot, players), players, out)
+            write_layers(snapshot_layers(snapshot, players), players, out, env.frame)
     else:
-        export(model, players, out)
+        export(model, players, out, env.frame)
     (league / "curve.json").write_text(json.dumps([asdict(p) for p in curve], indent=1) + "\n")
     plot_curve(curve, f"{game}, {players} players: self-play", league / "curve.png")
     return curve
@@ -265,9 +271,15 @@ def demonstrations(
             action = bots[seat].choose(state, seat)
             index = game.action_index(action)  # (an off-grid move: its nearest grid point)
             indices = [game.action_index(a) for a in legal]
+            view: Mapping[str, Any] = state.view(seat)
+            frame = game.seat_frame(view)  # (a game with one learns in it, see `frames`)
+            if frame is not None:
+                view = frame.view
+                index = game.action_index(frame.to_frame(action))
+                indices = [game.action_index(frame.to_frame(a)) for a in legal]
             mask = np.zeros(game.num_actions, dtype=bool)
             mask[indices] = True
-            x = game.encode(state.view(seat))
+            x = game.encode(view)
             if mask[index]:
                 obs.append(x.astype(np.float16))
                 masks.append(mask)

@@ -69,9 +69,20 @@ class LearnerSeat(gymnasium.Env[Any, Any]):
         return self.env.action_masks()
 
 
+def frames(game: str, players: int) -> bool:
+    """Whether training sees this game in seat frames (`Game.seat_frame`: the learner in
+    seat 0, so every seat's play is one policy's); the written policy says so."""
+    from gamenight.engine import load
+    from gamenight.engine.core import has_seat_frame
+
+    return has_seat_frame(load(game, players=players))
+
+
 def make_env(game: str, players: int, opponents: Sequence[str], seed: int, **options: Any) -> Any:
     """One training environment: the learner at a random seat against `opponents`."""
     from gamenight.adapters.gymnasium import GamenightEnv
+
+    frame = frames(game, players)
 
     class RandomSeat(LearnerSeat):
         """The learner's seat changes every episode."""
@@ -79,7 +90,7 @@ def make_env(game: str, players: int, opponents: Sequence[str], seed: int, **opt
         def __init__(self) -> None:
             texts = [opponents[i % len(opponents)] for i in range(players - 1)]
             self.envs = [
-                GamenightEnv(game, texts, seat=s, players=players, **options)
+                GamenightEnv(game, texts, seat=s, players=players, seat_frame=frame, **options)
                 for s in range(players)
             ]
             self.use_spaces(self.envs[0])
@@ -136,7 +147,7 @@ def train(
     model = new_model(env, seed)
     model.learn(total_timesteps=steps, callback=Progress())
     path = out if out is not None else default_out(game)
-    export(model, players, path)
+    export(model, players, path, frames(game, players))
     return path
 
 
@@ -156,9 +167,10 @@ def layers_of(model: Any) -> list[tuple[np.ndarray, np.ndarray]]:
     ]
 
 
-def export(model: Any, players: int, path: Path) -> None:
-    """The policy network's layers as float32 arrays under `p{players}/` in `path`."""
-    write_layers(layers_of(model), players, path)
+def export(model: Any, players: int, path: Path, frame: bool = False) -> None:
+    """The policy network's layers as float32 arrays under `p{players}/` in `path`
+    (`frame`: it reads seat frames)."""
+    write_layers(layers_of(model), players, path, frame)
 
 
 def snapshot_layers(snapshot: Any, players: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -167,8 +179,9 @@ def snapshot_layers(snapshot: Any, players: int) -> list[tuple[np.ndarray, np.nd
     return [(snapshot[f"p{players}/w{i}"], snapshot[f"p{players}/b{i}"]) for i in range(count)]
 
 
-def write_layers(layers: Any, players: int, path: Path) -> None:
-    """`layers` under `p{players}/` in `path`, the file's other table sizes kept."""
+def write_layers(layers: Any, players: int, path: Path, frame: bool = False) -> None:
+    """`layers` under `p{players}/` in `path`, the file's other table sizes kept; `frame`:
+    the policy reads seat frames (`p{players}/frame`, see `learn/policy.py`)."""
     arrays: dict[str, np.ndarray] = {}
     if path.is_file():
         with np.load(path) as old:
@@ -176,5 +189,7 @@ def write_layers(layers: Any, players: int, path: Path) -> None:
     for i, (weight, bias) in enumerate(layers):
         arrays[f"p{players}/w{i}"] = weight
         arrays[f"p{players}/b{i}"] = bias
+    if frame:
+        arrays[f"p{players}/frame"] = np.ones(1, dtype=np.int8)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **arrays)  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from gamenight.engine.core import Action, BadInput, Game
+from gamenight.engine.core import Action, BadInput, Game, SeatFrame
 from gamenight.games.arne import actions as A
 from gamenight.games.arne.black_cards import BLACK_TARGETS
 from gamenight.games.arne.components import (
@@ -22,7 +22,7 @@ from gamenight.games.arne.components import (
     colours_for,
     deck,
 )
-from gamenight.games.arne.observation import BASE_TYPES, encode, encoding_size
+from gamenight.games.arne.observation import BASE_TYPES, encode, encoding_size, seat_frame
 from gamenight.games.arne.options import Options as ArneOptions
 from gamenight.games.arne.state import ArneState
 from gamenight.games.arne.white_cards import WHITE_TARGETS
@@ -193,3 +193,7 @@ class Arne(Game):
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
         """See `observation.encode`."""
         return encode(self, view)
+
+    def seat_frame(self, view: Mapping[str, Any]) -> SeatFrame:
+        """See `observation.seat_frame`."""
+        return seat_frame(self, view)

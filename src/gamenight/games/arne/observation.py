@@ -15,12 +15,15 @@ private events, knowledge and hidden choices to match the new cards.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
+from gamenight.engine.core import Action, SeatFrame
 from gamenight.engine.features import Feature, layout
 from gamenight.games.arne.actions import ACTION_TYPES
 from gamenight.games.arne.components import POINT_TYPES
@@ -550,6 +553,112 @@ def _encode_base(
     f[5] = view["to_act"] == me
     f[6] = view["in_play"] is not None
     f[7] = view["game_no"] / game.options.series_games
+
+
+# ==========================================================================================
+# the seat frame (for learning): the table as seen from seat 0
+# ==========================================================================================
+def seat_frame(game: Arne, view: Mapping[str, Any]) -> SeatFrame:
+    """`view` renumbered so that its viewer sits in seat 0 and is player 0: seat s becomes
+    s - k (k: the viewer's seat, so the order of play is kept), display d < players with its
+    seat (the dummy display keeps its number), and every player becomes the seat it sits
+    in (A56 identities are not needed to choose a move: hands, scores and knowledge travel
+    with the player). Arne's seats are alike up to the colours chosen, so one policy in
+    this frame plays every seat; in table numbers it would learn each seat apart."""
+    me = view.get("player")
+    if me is None:  # a spectator sits nowhere
+        return SeatFrame(view, _same, _same)
+    n = game.n
+    seat_of = view["seat_of"]
+    k = seat_of[me]
+
+    def seat(s: int) -> int:
+        return (s - k) % n
+
+    def player(p: int) -> int:
+        return seat(seat_of[p])
+
+    def display(d: int) -> int:
+        return seat(d) if 0 <= d < n else d  # -1 the discard pile, n the dummy display
+
+    at_seat = [s["player"] for s in view["seats"]]
+    to_frame = functools.partial(_turned, player=player, display=display)
+    from_frame = functools.partial(
+        _turned,
+        player=lambda r: at_seat[(r + k) % n],
+        display=lambda d: (d + k) % n if 0 <= d < n else d,
+    )
+    out: dict[str, Any] = dict(view)
+    out["player"] = 0
+    out["seat_of"] = list(range(n))
+    out["seats"] = [{**view["seats"][(r + k) % n], "seat": r, "player": r} for r in range(n)]
+    out["displays"] = sorted(
+        (
+            {
+                **d,
+                "display": display(d["display"]),
+                "owner_seat": None if d["owner_seat"] is None else seat(d["owner_seat"]),
+                "controller_seat": None
+                if d["controller_seat"] is None
+                else seat(d["controller_seat"]),
+            }
+            for d in view["displays"]
+        ),
+        key=lambda d: d["display"],
+    )
+    if view["dummy_seat"] is not None:
+        out["dummy_seat"] = seat(view["dummy_seat"])
+    out["turn_seat"] = seat(view["turn_seat"])
+    out["active"] = player(view["active"])
+    if view["pending"] is not None:
+        out["pending"] = {**view["pending"], "player": player(view["pending"]["player"])}
+    if view["window"] is not None:
+        window = view["window"]
+        out["window"] = {
+            **window,
+            "holder_seat": seat(window["holder_seat"]),
+            "holder": player(window["holder"]),
+            "order": [player(p) for p in window["order"]],
+        }
+    if view["in_play"] is not None:
+        action = dict(view["in_play"]["action"])
+        if "target" in action:
+            action["target"] = player(action["target"])
+        if "display" in action:
+            action["display"] = display(action["display"])
+        out["in_play"] = {**view["in_play"], "action": action}
+    if view["give"] is not None:
+        give = view["give"]
+        out["give"] = {**give, "target": player(give["target"]), "to": player(give["to"])}
+    if view["final_round"] is not None:
+        out["final_round"] = [player(p) for p in view["final_round"]]
+    if view["to_act"] is not None:
+        out["to_act"] = player(view["to_act"])
+    for key in ("scores", "totals"):
+        values = view[key]
+        out[key] = [values[at_seat[(r + k) % n]] for r in range(n)]
+    for key in ("known", "team_hands"):
+        if key in view:
+            out[key] = {str(player(int(p))): cards for p, cards in view[key].items()}
+    return SeatFrame(out, to_frame, from_frame)
+
+
+def _same(action: Action) -> Action:
+    return action
+
+
+def _turned(
+    action: Action, *, player: Callable[[int], int], display: Callable[[int], int]
+) -> Action:
+    """`action` with its target player and its display renumbered."""
+    changes: dict[str, int] = {}
+    target = getattr(action, "target", None)
+    if target is not None:
+        changes["target"] = player(target)
+    where = getattr(action, "display", None)
+    if where is not None:
+        changes["display"] = display(where)
+    return dataclasses.replace(action, **changes) if changes else action
 
 
 # ==========================================================================================
