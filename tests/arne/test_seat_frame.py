@@ -31,20 +31,55 @@ def _check_frame(state: ArneState, seat: int) -> None:
     k = view["seat_of"][seat]  # the viewer's seat at the table
     turned = frame.view
     assert turned["player"] == 0 and turned["seat_of"] == list(range(n))
+    paint: dict[str, str] = {}  # a real colour -> the frame's, the same everywhere
+    for real, seen in [
+        *(
+            (s["colour"], t["colour"])
+            for s, t in zip(view["seats"], _back(turned["seats"], k), strict=True)
+        ),
+        *(
+            (d["colour"], t["colour"])
+            for d, t in zip(view["displays"], _back_displays(turned, k), strict=True)
+        ),
+    ]:
+        if real is not None:
+            assert paint.setdefault(real, seen) == seen
+    assert len(set(paint.values())) == len(paint)  # one colour for one colour
+    deck = game.deck_colours  # the colours nobody has yet: the rest, in the deck's order
+    rest = zip(
+        [c for c in deck if c not in paint],
+        [c for c in deck if c not in paint.values()],
+        strict=True,
+    )
+    paint.update(rest)
+    mine = view["seats"][k]["colour"]
+    if mine is not None:  # my colour is the deck's first in my frame
+        assert paint[mine] == game.deck_colours[0]
+
+    def painted(cards: list[str]) -> list[str]:
+        out = []
+        for name in cards:
+            colour, _, rest = name.partition(" ")
+            out.append(f"{paint.get(colour, colour)} {rest}" if rest else name)
+        return out
+
     for r in range(n):  # frame seat r is table seat r + k, with the same hand and score
         real = view["seats"][(r + k) % n]
         assert turned["seats"][r]["hand_size"] == real["hand_size"]
-        assert turned["seats"][r]["colour"] == real["colour"]
         assert turned["scores"][r] == view["scores"][real["player"]]
-        assert turned["displays"][r]["stacks"] == view["displays"][(r + k) % n]["stacks"]
+        stacks = view["displays"][(r + k) % n]["stacks"]
+        assert [s["base"] for s in turned["displays"][r]["stacks"]] == painted(
+            [s["base"] for s in stacks]
+        )
     for dummy, real in zip(turned["displays"][n:], view["displays"][n:], strict=True):
-        assert dummy["display"] == n and dummy["stacks"] == real["stacks"]  # it keeps its place
+        assert dummy["display"] == n and len(dummy["stacks"]) == len(real["stacks"])
         controller = real["controller_seat"]  # (A50; None before anybody controls it)
         assert dummy["controller_seat"] == (None if controller is None else (controller - k) % n)
-    assert turned["hand"] == view["hand"] and turned["discard"] == view["discard"]
+    assert turned["hand"] == painted(view["hand"]) and turned["discard"] == painted(view["discard"])
     for p, cards in view.get("known", {}).items():  # A58: knowledge travels with the player
-        assert turned["known"][str((view["seat_of"][int(p)] - k) % n)] == cards
+        assert turned["known"][str((view["seat_of"][int(p)] - k) % n)] == painted(cards)
     x = game.encode(turned)
+    assert np.array_equal(frame.tensor(), x)  # the quick way to the frame's tensor is exact
     seat0 = x[game_slice(game, "seat0")]
     assert seat0[1] == 1  # "is me" is always seat 0
     assert game.seat_frame(turned).view == turned  # a frame is its own frame
@@ -60,6 +95,17 @@ def _check_frame(state: ArneState, seat: int) -> None:
         where = getattr(action, "display", None)
         if where is not None and 0 <= where < n:
             assert inside.display == (where - k) % n  # type: ignore[attr-defined]
+
+
+def _back(seats: list, k: int) -> list:
+    """The frame's seats in table order."""
+    n = len(seats)
+    return [seats[(s - k) % n] for s in range(n)]
+
+
+def _back_displays(turned: dict, k: int) -> list:
+    n = len(turned["seats"])
+    return [*_back(turned["displays"][:n], k), *turned["displays"][n:]]
 
 
 def game_slice(game, name: str) -> slice:
@@ -203,3 +249,25 @@ def test_the_gymnasium_env_in_frames_acts_at_the_table():
             break
     with pytest.raises(gamenight.BadInput, match="drop-or-stop has no seat frame"):
         GamenightEnv("drop-or-stop", ["bot:random"], seat_frame=True)
+
+
+def test_A24_a_demand_and_the_card_in_play_are_turned_for_every_seat(table):
+    """The card in play (A57: its target player and display) and the open demand (A24:
+    target and demander) in every seat's frame, and its quick tensor, at each step."""
+    state = table(
+        players=4,
+        hands={1: ["DEMAND_POINTS", "TAKE_RANDOM"], 3: ["red P50", "red P100"]},
+        turn_seat=1,
+    )
+    act(state, A.DemandPoints(3, "red", 1))
+    assert state.view(0)["in_play"] is not None
+    for seat in range(4):
+        _check_frame(state, seat)
+    frame = state.game.seat_frame(state.view(2))
+    assert frame.view["in_play"]["action"]["target"] == 1  # player 3 sits one after seat 2
+    pass_round(state)
+    assert state.view(0)["give"] is not None
+    for seat in range(4):
+        _check_frame(state, seat)
+    frame = state.game.seat_frame(state.view(3))
+    assert (frame.view["give"]["target"], frame.view["give"]["to"]) == (0, 2)

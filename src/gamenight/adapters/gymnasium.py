@@ -188,9 +188,10 @@ class GamenightEnv(gym.Env[Any, Any]):
     def _obs(self) -> dict[str, np.ndarray]:
         assert self.game_state is not None
         frame = self._frame()
-        view = frame.view if frame else self.game_state.view(self.seat)
         return {
-            "observation": self.game.encode(view),
+            "observation": frame.tensor()
+            if frame
+            else self.game.encode(self.game_state.view(self.seat)),
             "action_mask": self.action_masks().astype(np.int8),
         }
 

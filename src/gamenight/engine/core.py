@@ -347,13 +347,26 @@ class State(ABC):
         self._log.append(_new_event(Event, (kind, data, to)))
 
 
-class SeatFrame(NamedTuple):
+class SeatFrame:
     """One seat's view with the table turned so that the viewer sits first (see
-    `Game.seat_frame`), and its actions' maps between the table and the frame."""
+    `Game.seat_frame`): the frame's view (made when first asked for), its observation
+    tensor, and its actions' maps between the table and the frame."""
 
-    view: Mapping[str, Any]
-    to_frame: Callable[[Action], Action]  # an action at the table -> the same in the frame
-    from_frame: Callable[[Action], Action]  # and back
+    def __init__(
+        self,
+        view: Callable[[], Mapping[str, Any]],
+        to_frame: Callable[[Action], Action],
+        from_frame: Callable[[Action], Action],
+        tensor: Callable[[], np.ndarray],
+    ) -> None:
+        self._view = view
+        self.to_frame = to_frame  # an action at the table -> the same in the frame
+        self.from_frame = from_frame  # and back
+        self.tensor = tensor  # `game.encode(self.view)`, by a quicker way where there is one
+
+    @functools.cached_property
+    def view(self) -> Mapping[str, Any]:
+        return self._view()
 
 
 class Game(ABC):

@@ -20,7 +20,6 @@ import functools
 import importlib.resources
 import random
 import zipfile
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -212,13 +211,15 @@ class LearnedBot:
         game = self.game
         # In the weights' own type: float64 features would copy every weight matrix to
         # float64 at each decision, ten times the cost of the product itself.
-        view: Mapping[str, Any] = state.view(seat)
+        view = state.view(seat)
         seen = legal
         if self.framed:
             frame = game.seat_frame(view)
             assert frame is not None  # (has_seat_frame, when seated)
-            view, seen = frame.view, [frame.to_frame(a) for a in legal]
-        x = game.encode(view)[: self.inputs].astype(self.forward.dtype)
+            features, seen = frame.tensor(), [frame.to_frame(a) for a in legal]
+        else:
+            features = game.encode(view)
+        x = features[: self.inputs].astype(self.forward.dtype)
         scores = self.forward(x, [game.action_index(a) for a in seen])
         if self.greedy:
             return legal[int(np.argmax(scores))]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -271,15 +271,16 @@ def demonstrations(
             action = bots[seat].choose(state, seat)
             index = game.action_index(action)  # (an off-grid move: its nearest grid point)
             indices = [game.action_index(a) for a in legal]
-            view: Mapping[str, Any] = state.view(seat)
+            view = state.view(seat)
             frame = game.seat_frame(view)  # (a game with one learns in it, see `frames`)
             if frame is not None:
-                view = frame.view
+                x = frame.tensor()
                 index = game.action_index(frame.to_frame(action))
                 indices = [game.action_index(frame.to_frame(a)) for a in legal]
+            else:
+                x = game.encode(view)
             mask = np.zeros(game.num_actions, dtype=bool)
             mask[indices] = True
-            x = game.encode(view)
             if mask[index]:
                 obs.append(x.astype(np.float16))
                 masks.append(mask)

@@ -2,8 +2,9 @@
 
 `seat_view(state, seat)` is the one view function for every interface (its shape is the
 `ArneView` TypedDict); `encode(game, view)` turns a view into the fixed-length vector for
-learning; `resample(state, seat, rng)` draws everything `seat` cannot know, for
-`ArneState.determinize`.
+learning; `seat_frame(game, view)` turns that view so that its seat sits first (for
+learning: one policy for every seat); `resample(state, seat, rng)` draws everything
+`seat` cannot know, for `ArneState.determinize`.
 
 Resampling: a seat knows its own hand, everything public, and the cards `known[seat][p]` it
 tracked into other hands. The rest of the other hands and the draw pile form one pool,
@@ -559,18 +560,38 @@ def _encode_base(
 # the seat frame (for learning): the table as seen from seat 0
 # ==========================================================================================
 def seat_frame(game: Arne, view: Mapping[str, Any]) -> SeatFrame:
-    """`view` renumbered so that its viewer sits in seat 0 and is player 0: seat s becomes
-    s - k (k: the viewer's seat, so the order of play is kept), display d < players with its
-    seat (the dummy display keeps its number), and every player becomes the seat it sits
-    in (A56 identities are not needed to choose a move: hands, scores and knowledge travel
-    with the player). Arne's seats are alike up to the colours chosen, so one policy in
-    this frame plays every seat; in table numbers it would learn each seat apart."""
+    """`view` as its viewer would see the same table from seat 0, in the first colour:
+    seat s becomes s - k (k: the viewer's seat, so the order of play is kept), display
+    d < players goes with its seat (the dummy display keeps its number), every player
+    becomes the seat it sits in (A56 identities are not needed to choose a move: hands,
+    scores and knowledge travel with the player), and the deck's colours are renamed in
+    the order the frame meets them (`_paint`). Arne's seats and colours are alike, so one
+    policy in frames plays every seat in every colour; in table numbers it would learn
+    each seat and colour apart. The frame's tensor is the table's with its values moved
+    (`_gather`), the same numbers as encoding the frame's view, at a fraction of the cost."""
     me = view.get("player")
     if me is None:  # a spectator sits nowhere
-        return SeatFrame(view, _same, _same)
+        return SeatFrame(lambda: view, _same, _same, lambda: encode(game, view))
+    n = game.n
+    k = view["seat_of"][me]
+    at_seat = tuple(s["player"] for s in view["seats"])
+    paint = _paint(game, view, k)
+    key = (k, at_seat, tuple(sorted(paint.items())))
+    turn = _turn(n, *key)
+    return SeatFrame(
+        lambda: _turned(game, view, k, turn, paint),
+        turn.to_frame,
+        turn.from_frame,
+        lambda: encode(game, view)[_gather(game, *key)],
+    )
+
+
+def _turned(
+    game: Arne, view: Mapping[str, Any], k: int, turn: _Turn, paint: Mapping[str, str]
+) -> dict[str, Any]:
+    """The frame's view (see `seat_frame`)."""
     n = game.n
     seat_of = view["seat_of"]
-    k = seat_of[me]
 
     def seat(s: int) -> int:
         return (s - k) % n
@@ -578,34 +599,20 @@ def seat_frame(game: Arne, view: Mapping[str, Any]) -> SeatFrame:
     def player(p: int) -> int:
         return seat(seat_of[p])
 
-    def display(d: int) -> int:
-        return seat(d) if 0 <= d < n else d  # -1 the discard pile, n the dummy display
-
-    at_seat = [s["player"] for s in view["seats"]]
-    to_frame = functools.partial(_turned, player=player, display=display)
-    from_frame = functools.partial(
-        _turned,
-        player=lambda r: at_seat[(r + k) % n],
-        display=lambda d: (d + k) % n if 0 <= d < n else d,
-    )
     out: dict[str, Any] = dict(view)
     out["player"] = 0
     out["seat_of"] = list(range(n))
     out["seats"] = [{**view["seats"][(r + k) % n], "seat": r, "player": r} for r in range(n)]
-    out["displays"] = sorted(
-        (
-            {
-                **d,
-                "display": display(d["display"]),
-                "owner_seat": None if d["owner_seat"] is None else seat(d["owner_seat"]),
-                "controller_seat": None
-                if d["controller_seat"] is None
-                else seat(d["controller_seat"]),
-            }
-            for d in view["displays"]
-        ),
-        key=lambda d: d["display"],
-    )
+    displays = view["displays"]
+    out["displays"] = [
+        {
+            **d,
+            "display": d["display"] if d["owner_seat"] is None else seat(d["display"]),
+            "owner_seat": None if d["owner_seat"] is None else seat(d["owner_seat"]),
+            "controller_seat": None if d["controller_seat"] is None else seat(d["controller_seat"]),
+        }
+        for d in [*(displays[(r + k) % n] for r in range(n)), *displays[n:]]
+    ]
     if view["dummy_seat"] is not None:
         out["dummy_seat"] = seat(view["dummy_seat"])
     out["turn_seat"] = seat(view["turn_seat"])
@@ -620,13 +627,6 @@ def seat_frame(game: Arne, view: Mapping[str, Any]) -> SeatFrame:
             "holder": player(window["holder"]),
             "order": [player(p) for p in window["order"]],
         }
-    if view["in_play"] is not None:
-        action = dict(view["in_play"]["action"])
-        if "target" in action:
-            action["target"] = player(action["target"])
-        if "display" in action:
-            action["display"] = display(action["display"])
-        out["in_play"] = {**view["in_play"], "action": action}
     if view["give"] is not None:
         give = view["give"]
         out["give"] = {**give, "target": player(give["target"]), "to": player(give["to"])}
@@ -634,30 +634,198 @@ def seat_frame(game: Arne, view: Mapping[str, Any]) -> SeatFrame:
         out["final_round"] = [player(p) for p in view["final_round"]]
     if view["to_act"] is not None:
         out["to_act"] = player(view["to_act"])
+    at_seat = turn.at_seat
     for key in ("scores", "totals"):
         values = view[key]
         out[key] = [values[at_seat[(r + k) % n]] for r in range(n)]
     for key in ("known", "team_hands"):
         if key in view:
             out[key] = {str(player(int(p))): cards for p, cards in view[key].items()}
-    return SeatFrame(out, to_frame, from_frame)
+    if view["in_play"] is not None:
+        in_play = view["in_play"]
+        action = game.action_from_json(in_play["action"])
+        out["in_play"] = {"card": in_play["card"], "action": turn.to_frame(action).to_json()}
+    if paint:
+        _repaint(out, paint)
+    return out
+
+
+def _paint(game: Arne, view: Mapping[str, Any], k: int) -> dict[str, str]:
+    """The frame's colours: the deck's colours renamed in the order the frame meets them
+    (its displays from seat 0's on, the dummy's last; then the seats'), the others after;
+    only the renamed ones. So "my colour" is always the deck's first, the next seat's the
+    second: the same situation in other colours is one situation."""
+    n, deck = game.n, game.deck_colours
+    displays, seats = view["displays"], view["seats"]
+    order: list[str] = []
+    for colour in [
+        *(displays[(r + k) % n]["colour"] for r in range(n)),
+        *(d["colour"] for d in displays[n:]),
+        *(seats[(r + k) % n]["colour"] for r in range(n)),
+    ]:
+        if colour is not None and colour not in order:
+            order.append(colour)
+    order += [c for c in deck if c not in order]
+    return {real: frame for real, frame in zip(order, deck, strict=True) if real != frame}
+
+
+@functools.lru_cache(maxsize=4096)
+def _gather(
+    game: Arne, k: int, at_seat: tuple[int, ...], paint: tuple[tuple[str, str], ...]
+) -> np.ndarray:
+    """For each value of the frame's tensor, where it lies in the table's tensor: blocks
+    of seats and displays move with their seat, kinds and colours with their new names,
+    and the seat, player and display one-hots inside a block are renumbered (the tests
+    check it against encoding the frame's view)."""
+    size, at = layout(game, observation_features)
+    n, colours = game.n, game.colours
+    real = {frame: table for table, frame in paint}
+    colour = np.asarray([colours.index(real.get(c, c)) for c in colours])  # frame -> table
+    kind_of = {k_: i for i, k_ in enumerate(game.kinds)}
+    kind = np.asarray(
+        [kind_of[(t, c if c < 0 else int(colour[c]))] for t, c in game.kinds], dtype=np.int64
+    )
+    seat = np.asarray([(r + k) % n for r in range(n)])  # frame seat -> table seat
+    player = np.asarray([at_seat[(r + k) % n] for r in range(n)])  # frame player -> table's
+    out = np.arange(size)
+
+    def move(frame: str, table: str, inside: np.ndarray | None = None) -> None:
+        """Block `frame` of the frame's tensor is block `table` of the table's; `inside`,
+        where given, says for each place of the block which place of the table's it is."""
+        start = at[table].start
+        places = np.arange(at[table].stop - start) if inside is None else inside
+        out[at[frame]] = start + places
+
+    def parts(*pieces: np.ndarray) -> np.ndarray:
+        """One block's places from its parts in order, each numbered from its own start."""
+        placed, offset = [], 0
+        for piece in pieces:
+            placed.append(piece + offset)
+            offset += len(piece)
+        return np.concatenate(placed)
+
+    def same(size: int) -> np.ndarray:
+        return np.arange(size)
+
+    for name in ("hand", "discard", "discard.top"):
+        move(name, name, kind)
+    kinds, ncol = len(game.kinds), len(colours)
+    for r in range(n):
+        move(f"seat{r}", f"seat{seat[r]}")
+        move(f"seat{r}.known", f"seat{seat[r]}.known", parts(kind, colour, same(5)))
+    stack = parts(same(len(BASE_TYPES)), colour, same(4))
+    stacks = np.concatenate([stack + i * len(stack) for i in range(game.max_stacks)])
+    for d in range(game.n_displays):
+        table = int(seat[d]) if d < n else d
+        move(f"display{d}", f"display{table}")
+        move(f"display{d}.owner", f"display{table}.owner", parts(colour, seat))
+        move(f"display{d}.stacks", f"display{table}.stacks", stacks)
+    displays = np.asarray([0, *(seat + 1), *range(n + 1, game.n_displays + 1)])
+    action = parts(same(len(ACTION_KINDS)), player, colour, displays, same(1))
+    move("in_play", "in_play", parts(same(1), kind, action))
+    move("demand", "demand", parts(same(1), seat, seat, same(2), colour))
+    assert kinds + ncol + 5 == _seat_block(game)
+    return out
+
+
+def _repaint(out: dict[str, Any], paint: Mapping[str, str]) -> None:
+    """Every colour of the frame's view renamed by `paint` (in place, on fresh copies; the
+    card in play's action is already the frame's)."""
+
+    def card(name: str) -> str:
+        colour, _, rest = name.partition(" ")
+        return f"{paint[colour]} {rest}" if rest and colour in paint else name
+
+    def cards(names: list[str]) -> list[str]:
+        return [card(name) for name in names]
+
+    if out["hand"] is not None:
+        out["hand"] = cards(out["hand"])
+    out["discard"] = cards(out["discard"])
+    for key in ("known", "team_hands"):
+        if key in out:
+            out[key] = {p: cards(names) for p, names in out[key].items()}
+    out["seats"] = [{**s, "colour": paint.get(s["colour"], s["colour"])} for s in out["seats"]]
+    out["displays"] = [
+        {
+            **d,
+            "colour": paint.get(d["colour"], d["colour"]),
+            "stacks": [{**stack, "base": card(stack["base"])} for stack in d["stacks"]],
+        }
+        for d in out["displays"]
+    ]
+    if out["in_play"] is not None:
+        out["in_play"] = {**out["in_play"], "card": card(out["in_play"]["card"])}
+    if out["give"] is not None:
+        asked = out["give"]["cards"]
+        out["give"] = {**out["give"], "cards": paint.get(asked, asked)}
+
+
+class _Turn:
+    """The actions' maps of one frame (the viewer's seat, who sits where, the colours'
+    names), remembered: the same frame's moves are asked for at every decision."""
+
+    def __init__(self, n: int, k: int, at_seat: tuple[int, ...], paint: dict[str, str]) -> None:
+        self.n, self.k, self.at_seat = n, k, at_seat
+        self.seat_of = {p: s for s, p in enumerate(at_seat)}
+        self.paint = paint
+        self.unpaint = {frame: real for real, frame in paint.items()}
+        self.to: dict[Action, Action] = {}
+        self.back: dict[Action, Action] = {}
+
+    def to_frame(self, action: Action) -> Action:
+        out = self.to.get(action)
+        if out is None:
+            n, k = self.n, self.k
+            out = _moved(
+                action,
+                lambda p: (self.seat_of[p] - k) % n,
+                lambda d: (d - k) % n if 0 <= d < n else d,  # -1 the discard, n the dummy's
+                self.paint,
+            )
+            self.to[action], self.back[out] = out, action
+        return out
+
+    def from_frame(self, action: Action) -> Action:
+        out = self.back.get(action)
+        if out is None:
+            n, k = self.n, self.k
+            out = _moved(
+                action,
+                lambda r: self.at_seat[(r + k) % n],
+                lambda d: (d + k) % n if 0 <= d < n else d,
+                self.unpaint,
+            )
+            self.back[action], self.to[out] = out, action
+        return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _turn(n: int, k: int, at_seat: tuple[int, ...], paint: tuple[tuple[str, str], ...]) -> _Turn:
+    return _Turn(n, k, at_seat, dict(paint))
 
 
 def _same(action: Action) -> Action:
     return action
 
 
-def _turned(
-    action: Action, *, player: Callable[[int], int], display: Callable[[int], int]
+def _moved(
+    action: Action,
+    player: Callable[[int], int],
+    display: Callable[[int], int],
+    paint: Mapping[str, str],
 ) -> Action:
-    """`action` with its target player and its display renumbered."""
-    changes: dict[str, int] = {}
+    """`action` with its target player, its display and its colour renamed."""
+    changes: dict[str, Any] = {}
     target = getattr(action, "target", None)
     if target is not None:
         changes["target"] = player(target)
     where = getattr(action, "display", None)
     if where is not None:
         changes["display"] = display(where)
+    colour = getattr(action, "colour", None)
+    if colour and colour in paint:
+        changes["colour"] = paint[colour]
     return dataclasses.replace(action, **changes) if changes else action
 
 
