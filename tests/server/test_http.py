@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import collections
+import urllib.parse
 
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gamenight.server.app import owner_cookie
 from tests.server.conftest import hub_of, join, new_table
@@ -193,3 +196,37 @@ def test_page_data_refused_for_games_without_pictures(client: TestClient) -> Non
     r = client.get(f"/api/games/{plain.name}/page-data")
     assert r.status_code == 404 and plain.title in r.json()["error"]
     assert client.get("/api/games/chess/page-data").status_code == 404
+
+
+def test_an_address_that_leads_nowhere(client: TestClient) -> None:
+    """A browser gets a page with a way back to the lobby (status 404), in its language
+    through the page's catalogue; a program gets one line of JSON in its language, as every
+    other refusal ({"error": ...}; it was Starlette's {"detail": "Not Found"})."""
+    page = client.get("/no/such/page", headers={"accept": "text/html,application/xhtml+xml"})
+    assert page.status_code == 404 and "text/html" in page.headers["content-type"]
+    assert "There is no page here" in page.text and 'href="/"' in page.text
+    assert "/no/such/page" not in page.text  # nothing of the address is echoed
+    for path in ("/no/such/page", "/api/nope", "/static/nope.js"):
+        answer = client.get(path, headers={"accept-language": "de"})
+        assert answer.status_code == 404
+        assert answer.json() == {"error": "unter dieser Adresse gibt es nichts"}, path
+    api = client.get("/api/nope", headers={"accept": "text/html"})  # an API address: JSON
+    assert api.json() == {"error": "there is nothing at this address"}
+    wrong = client.delete("/", headers={"accept-language": "ru"})
+    assert wrong.status_code == 405 and wrong.json() == {
+        "error": "этот адрес не принимает такой метод"
+    }
+    assert client.get("/static/missing.js").status_code == 200
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+def test_any_address_is_answered_in_one_line_or_a_page(client: TestClient, tail: str) -> None:
+    path = "/x/" + urllib.parse.quote(tail, safe="")
+    for accept in ("text/html", "application/json"):
+        r = client.get(path, headers={"accept": accept})
+        assert r.status_code < 500
+        if r.status_code == 404 and accept == "application/json":
+            assert list(r.json()) == ["error"]

@@ -40,9 +40,12 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
-def open_page(browser: Browser, size: dict[str, int] = DESKTOP, touch: bool = False) -> Page:
-    """A fresh person (own cookies) whose page errors and console errors are collected."""
-    context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch)
+def open_page(
+    browser: Browser, size: dict[str, int] = DESKTOP, touch: bool = False, locale: str = "en-US"
+) -> Page:
+    """A fresh person (own cookies, the browser's language `locale`) whose page errors and
+    console errors are collected."""
+    context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch, locale=locale)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

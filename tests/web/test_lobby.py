@@ -137,3 +137,21 @@ def test_the_forms_table_settings_are_the_servers_default_and_range(
         tag = found[0] if found else ""
         assert not re.search(r"\b(min|max|value)=", tag), (key, tag)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_mistyped_address_is_a_page_with_a_way_back_in_the_readers_language(
+    server: Server, browser: Browser, size: dict[str, int]
+) -> None:
+    page = open_page(browser, size, locale="nl-NL")
+    answer = page.goto(f"{server.url}/tabels/oops")
+    assert answer is not None and answer.status == 404
+    wait_js(page, "document.documentElement.lang === 'nl'")
+    assert page.locator("h1").inner_text() == "Hier is geen pagina"
+    page.click("a.btn.primary")
+    page.wait_for_selector(".game-card .pic svg")  # the lobby
+    page.go_back()
+    wait_js(page, "document.documentElement.lang === 'nl'")
+    assert serious_violations(page) == []
+    # (the browser notes the page's own status, 404, each time it is loaded: nothing else)
+    assert [e for e in page.errors if "status of 404" not in e] == []  # type: ignore[attr-defined]

@@ -65,6 +65,7 @@ COVERED = (
     "web/replay-chat.js",
     "web/profile.html",
     "web/profile.js",
+    "web/missing.html",
     "web/games/*.js",  # every game's table, lobby variants and cards (no game named here)
     "cli/*.py",  # (the help of every command and option too, and click's words: click_words)
     "learn/command.py",  # `gamenight train`'s help and lines

@@ -1,4 +1,6 @@
-"""The pages: lobby, table and replay. Static HTML; their scripts fetch everything else."""
+"""The pages: lobby, table and replay. Static HTML; their scripts fetch everything else.
+An address that leads nowhere is a page for a browser too (`MISSING`, status 404: see
+`routes/common.refuse_cleanly`)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,9 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+
+MISSING = WEB / "missing.html"
+NOT_PAGES = ("/api/", "/ws/", "/static/", "/metrics", "/health")  # a program's addresses
 
 router = APIRouter(include_in_schema=False)
 

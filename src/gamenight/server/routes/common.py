@@ -14,8 +14,9 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 
 from gamenight.engine.core import BadInput, Reason
@@ -27,6 +28,7 @@ from gamenight.server.db import token_hash
 from gamenight.server.guard import cross_origin
 from gamenight.server.limits import Rates
 from gamenight.server.names import BadName, display_name
+from gamenight.server.pages import MISSING, NOT_PAGES
 from gamenight.server.programs import Programs
 from gamenight.server.tables import Hub, LiveTable, Refused
 
@@ -285,6 +287,23 @@ def refuse_cleanly(app: FastAPI) -> None:
         reason = first_problem(err.errors())
         log.info("refused %s %s: %s", request.method, request.url.path, reason)
         return error(translate(reason, request_language(request)), 400)
+
+    @app.exception_handler(HTTPException)
+    async def _nowhere(request: Request, err: HTTPException) -> Response:
+        # Starlette's own answers (no such route, a wrong method) said as ours: one line in
+        # the request's language; to a browser asking for a page, a page with a way back.
+        if err.status_code == 404:
+            path = request.url.path
+            if "text/html" in request.headers.get("accept", "") and not path.startswith(NOT_PAGES):
+                return FileResponse(MISSING, status_code=404)
+            reason = N_("there is nothing at this address")
+        elif err.status_code == 405:
+            reason = N_("this address does not take that method")
+        else:
+            reason = str(err.detail)
+        response = error(translate(said(reason), request_language(request)), err.status_code)
+        response.headers.update(err.headers or {})
+        return response
 
     @app.exception_handler(SQLAlchemyError)
     @app.exception_handler(OSError)
