@@ -140,4 +140,6 @@ def test_a_wrong_table_address_says_so_with_the_way_back(server: Server, browser
     assert "no table" in page.locator("#game [role=alert]").inner_text()
     assert not page.locator(".layout aside").is_visible()
     assert not page.locator("#invite").is_visible()
+    assert page.locator("#game h1").inner_text() == "This table is not here"
+    assert not page.locator("#status").is_visible()  # (it said "…", as if still loading)
     page.screenshot(path=str(SHOTS / "no-such-table-phone.png"), full_page=True)

@@ -547,10 +547,12 @@ async function main() {
   await initLanguage();  // the page's language first: everything below is drawn in it
   try { info = await api(`/api/tables/${tableId}`); }
   catch (e) {  // a wrong or old address: say so, and the way back
-    $("#game").replaceChildren(el("div", { class: "panel", role: "alert" }, el("p", {}, e.message),
+    $("#game").replaceChildren(el("div", { class: "panel", role: "alert" },
+      el("h1", {}, t("This table is not here")), el("p", {}, e.message),
       el("a", { class: "btn primary", href: "/" }, t("Back to the lobby"))));
     document.querySelector(".layout aside").hidden = true;
     $("#invite").hidden = true;
+    $("#status").hidden = true;
     return;
   }
   $("#title").textContent = info.title || info.game;
