@@ -406,3 +406,21 @@ def test_decimal_numbers_are_written_as_the_language_writes_them(
     shown = re.compile(r"(left|value|margin|points|rating|mu|sigma)\)?\.toFixed\(")
     for script in [*web.glob("*.js"), *web.glob("games/*.js")]:  # no number shown raw
         assert not shown.search(script.read_text()), script.name
+
+
+def test_the_lobbys_list_names_bots_in_the_readers_language(
+    server: Server, browser: Browser
+) -> None:
+    """New-user finding (nl): the list of open tables named bots "Bot 2 (easy)" in English
+    beside a lobby in Dutch (the table page already said "Bot 2 (makkelijk)")."""
+    page = open_in(browser, "nl-NL")
+    made = page.request.post(
+        f"{server.url}/api/tables",
+        data={"game": "arne", "seats": ["open", "easy", "hard"], "options": {"players": 3}},
+    )
+    assert made.status == 201, made.text()
+    lobby_in(page, server, "nl")
+    row = page.locator(f"tr[data-table='{made.json()['id']}']")
+    names = row.locator("td.names").inner_text()
+    assert names == "open plaats, Bot 2 (makkelijk), Bot 3 (moeilijk)", names
+    assert not page.errors  # type: ignore[attr-defined]

@@ -1,6 +1,6 @@
 // The lobby: a catalogue card per game (simplest first), a form in player words with the
 // game's variants, and every designer setting under a closed "Advanced (designers)".
-import { api, el, $, when, initLanguage, t, tn, N_ } from "/static/common.js";
+import { api, el, $, when, initLanguage, seatWords, t, tn, N_ } from "/static/common.js";
 
 const DIFFICULTY = { easy: 0, medium: 1, hard: 2 };
 const DIFFICULTY_WORDS = { easy: N_("easy to learn"), medium: N_("a few rules"), hard: N_("rich rules") };
@@ -196,7 +196,7 @@ async function refresh() {
     el("td", {}, el("span", { class: `pill ${tb.status === "open" ? "ok" : "warn"}` }, tb.status === "open" ? t("waiting for players") : t("playing")),
       // a practice table: its seed (so every hand) is known to everyone, and said so here
       tb.practice ? el("span", { class: "pill", "data-practice": "", title: t("the seed is chosen and public: every deal can be known in advance") }, t("practice · seed {seed}", { seed: tb.practice.seed })) : ""),
-    el("td", { class: "names" }, tb.seats.map((s) => (s.kind === "open" ? t("open seat") : s.name)).join(", ")),
+    el("td", { class: "names" }, tb.seats.map((s) => (s.kind === "open" ? t("open seat") : seatWords(s))).join(", ")),
     el("td", {}, el("a", { href: `/tables/${tb.id}${tb.action === "play here" ? "?here=1" : ""}`, class: tb.your_turn ? "btn primary" : "" }, t(words[tb.action] || "watch"))));
   // Your own games first, at the top of the page (a phone scrolled past the whole form).
   $("#yours-box").hidden = !data.yours.length;
