@@ -1,6 +1,7 @@
 """The learned bots in planned tournaments (issue 47, item 3), each figure with its goal.
 
     PYTHONPATH=src python bench/self_play.py [--deals 200] [--only arne2,arne4,dos2,...]
+        [--jobs 2] [--no-context]
 
 - `learned_vs_ismcts_arne_{2,4}p`: the shipped `learned` against ISMCTS given the same time
   per decision (ISMCTS's `seconds`, set to learned's mean decision time measured first in
@@ -19,6 +20,7 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import time
@@ -60,21 +62,30 @@ def ahead(payoff: list[float], seat: int, others: list[int]) -> float:
     return score / len(others)
 
 
-def duel(game: str, players: int, me: str, them: str, deals: int) -> tuple[float, float, float]:
-    """`me` in one seat, `them` in the others; every deal once per seat of `me`: the mean
-    per deal of `me`'s ahead share, with its 95% interval over deals."""
+def one_deal(game: str, players: int, me: str, them: str, d: int) -> float:
+    """Deal `d` played once per seat of `me`: the mean of `me`'s ahead shares."""
     table = load(game, players=players)
-    per_deal = []
-    for d in range(deals):
-        shares = []
-        for seat in range(players):
-            seats = [
-                make_seat(me if s == seat else them, table, d * 31 + s) for s in range(players)
-            ]
-            state = play(table, seats, seed=1_000_000 + d)
-            others = [s for s in range(players) if s != seat]
-            shares.append(ahead(state.outcome().payoff, seat, others))
-        per_deal.append(statistics.fmean(shares))
+    shares = []
+    for seat in range(players):
+        seats = [make_seat(me if s == seat else them, table, d * 31 + s) for s in range(players)]
+        state = play(table, seats, seed=1_000_000 + d)
+        others = [s for s in range(players) if s != seat]
+        shares.append(ahead(state.outcome().payoff, seat, others))
+    return statistics.fmean(shares)
+
+
+def duel(
+    game: str, players: int, me: str, them: str, deals: int, jobs: int = 1
+) -> tuple[float, float, float]:
+    """`me` in one seat, `them` in the others; every deal once per seat of `me`: the mean
+    per deal of `me`'s ahead share, with its 95% interval over deals (`jobs` processes
+    play the deals; the same deals and seeds whatever their number)."""
+    work = [(game, players, me, them, d) for d in range(deals)]
+    if jobs <= 1:
+        per_deal = [one_deal(*w) for w in work]
+    else:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            per_deal = pool.starmap(one_deal, work, chunksize=4)
     return normal_interval(per_deal)
 
 
@@ -92,6 +103,12 @@ def report(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing the deals")
+    parser.add_argument(
+        "--no-context",
+        action="store_true",
+        help="skip the context duels (ISMCTS at its own level's budget: slow at 4 players)",
+    )
     parser.add_argument("--only", default="arne2,arne4,dos2,arne3,arne5,arne6,dropit2")
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -101,7 +118,7 @@ def main() -> None:
             continue
         seconds = decision_seconds("arne", players, "bot:learned")
         equal = f"bot:ismcts?seconds={seconds:.6f}"
-        result = duel("arne", players, "bot:learned", equal, deals)
+        result = duel("arne", players, "bot:learned", equal, deals, args.jobs)
         report(
             f"learned_vs_ismcts_arne_{players}p",
             result,
@@ -109,15 +126,17 @@ def main() -> None:
             deals=deals,
             seconds_per_decision=round(seconds, 6),
         )
+        if args.no_context:
+            continue
         hard = levels("arne", players)["hard"]
         report(
             f"learned_vs_hard_arne_{players}p",
-            duel("arne", players, "bot:learned", hard, max(10, deals // 10)),
+            duel("arne", players, "bot:learned", hard, max(10, deals // 10), args.jobs),
             None,
             hard=hard,
         )
     if "dos2" in only:
-        result = duel("drop-or-stop", 2, "bot:learned", "bot:exact", deals)
+        result = duel("drop-or-stop", 2, "bot:learned", "bot:exact", deals, args.jobs)
         report("learned_vs_exact_dos_2p", result, 0.50, deals=deals)
     for players in (3, 4, 5, 6):
         if f"arne{players}" in only:
