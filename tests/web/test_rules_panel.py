@@ -154,3 +154,38 @@ def test_a_right_click_on_an_arne_card_opens_its_rule(server: Server, browser: B
             wait_js(page, f"document.activeElement.id === 'rule-{focused}'")
         assert not page.errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_a_table_with_its_own_settings_says_so_above_the_standard_rules(
+    server: Server, browser: Browser
+) -> None:
+    """New-user finding: at a Drop or Stop table with a target of 15 the rules panel said
+    "without going over 11" and nothing else. The table's settings that differ from the
+    standard game are listed above the rules, with their help, in the page's language."""
+    page = open_page(browser, PHONE, locale="de-DE")
+    body = {
+        "game": "drop-or-stop",
+        "options": {"players": 2, "target": 15, "wins_to_win": 2, "hand_size": 2},
+        "seats": ["open", "easy"],
+        "settings": {"bot_delay": 0, "reaction_seconds": 60},
+        "sit": 0,
+        "name": "Ann",
+        "seed": 3,
+    }
+    create_table(page, server, body)
+    page.wait_for_selector("#table-settings", state="attached")
+    page.evaluate("document.querySelector('#howto').open = true")  # (folded on a phone)
+    shown = page.locator("#table-settings").inner_text()
+    assert "target = 15" in shown and "wins_to_win = 2" in shown
+    assert "hand_size" not in shown  # the standard value: nothing to say
+    assert (
+        "Einstellungen dieses Tischs" in shown and "Rundensiege" in shown
+    )  # (its help, in German)
+    page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"]})
+    shot_of(page, "#howto", str(SHOTS / "rules-panel-table-settings-phone.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not serious_violations(page)
+    # a table of the standard game has no such list
+    open_table(page, server, "drop-or-stop")
+    assert page.locator("#table-settings").count() == 0
+    assert not page.errors  # type: ignore[attr-defined]

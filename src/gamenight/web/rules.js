@@ -39,13 +39,36 @@ function filter(list, none, entriesHead) {
   none.hidden = any;
 }
 
+/** The table's settings that differ from the standard game, each with its help in the
+ * page's language (GET /api/games), or null: the rules below are the standard game's, and
+ * a table with a target of 15 must not read "11" without a word. */
+async function settingsNode(game, options) {
+  const chosen = Object.entries(options || {}).filter(([name]) => name !== "players");
+  if (!chosen.length) return null;
+  let known = [];
+  try { known = ((await api("/api/games")).find((g) => g.name === game) || { options: [] }).options; }
+  catch (_) { return null; }
+  const rows = chosen.flatMap(([name, value]) => {
+    const o = known.find((x) => x.name === name);
+    if (!o || String(o.default) === String(value)) return [];
+    return [el("li", {}, el("code", {}, `${name} = ${value}`), " ", el("small", {}, o.help))];
+  });
+  if (!rows.length) return null;
+  return el("div", { class: "table-settings", id: "table-settings", role: "note" },
+    el("h4", {}, t("This table's settings")),
+    el("ul", {}, ...rows),
+    el("p", { class: "muted" }, t("The rules below describe the standard game; these settings change it.")));
+}
+
 /** Fill `box` (inside the <details> panel) with the game's rules; `pageHelp` is the page's
- * own line on how to play at this table (keys, clicks), shown above the rules. */
-export async function initRules(box, game, pageHelp = "") {
+ * own line on how to play at this table (keys, clicks), shown above the rules, and
+ * `options` the table's own settings, shown above them where they differ. */
+export async function initRules(box, game, pageHelp = "", options = {}) {
   panel = box.closest("details");
   let rules;
   try { rules = await api(`/api/games/${encodeURIComponent(game)}/rules`); }
   catch (e) { box.replaceChildren(el("p", { class: "muted" }, t("The rules could not be loaded: {reason}", { reason: e.message }))); return; }
+  const settings = await settingsNode(game, options);
   search = el("input", { type: "search", id: "rules-search", placeholder: t("search the rules"), autocomplete: "off" });
   const none = el("p", { class: "muted", id: "rules-none", hidden: true }, t("Nothing in the rules matches."));
   const entriesHead = el("h4", { class: "rules-entries" }, rules.entries_title);
@@ -60,7 +83,7 @@ export async function initRules(box, game, pageHelp = "") {
   search.addEventListener("input", () => filter(list, none, entriesHead));
   const howTo = pageHelp ? rich(pageHelp) : null;
   if (howTo) howTo.className = "controls";
-  box.replaceChildren(howTo, el("label", { class: "rules-search" }, `${t("Search")} `, search), none, list);
+  box.replaceChildren(howTo, settings || "", el("label", { class: "rules-search" }, `${t("Search")} `, search), none, list);
 }
 
 /** Open the panel at the entry `key` (a card type, a piece kind); unknown or none: the

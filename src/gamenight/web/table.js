@@ -561,7 +561,7 @@ async function main() {
   }
   document.title = `gamenight — ${info.title || info.game}`;
   module = await import(`/static/games/${info.game}.js`);
-  await initRules($("#howto-body"), info.game, module.pageHelp);  // the rules panel (rules.js)
+  await initRules($("#howto-body"), info.game, module.pageHelp, info.options);  // the rules panel (rules.js)
   if (window.matchMedia("(max-width: 820px)").matches) $("#howto").open = false;
   if (module.init) await module.init($("#game"), info, ctx);
   initTurnSignal(document.title);
