@@ -205,8 +205,8 @@ def test_a_framed_policy_plays_what_it_learned_from_its_own_seat(tmp_path, frame
 
     for deal in range(3):
         play(game, [Counting(s) for s in range(3)], seed=deal)
-    if frame:
-        assert mine == placed and min(placed.values()) > 0, (placed, mine)
+    if frame:  # (every seat lays where it can; in table numbers seats 1 and 2 lay 1 and 2)
+        assert mine == placed and min(placed.values()) >= 5, (placed, mine)
     else:  # (a player who swapped into seat 0 may lay there: it is its display then)
         assert zero == placed and placed[1] + placed[2] < placed[0], (placed, zero)
 
