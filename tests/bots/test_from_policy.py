@@ -147,3 +147,35 @@ def test_a_model_trained_on_the_gymnasium_adapter_plays(tmp_path: Path) -> None:
     for policy in (model, str(tmp_path / "adapter.zip")):
         seats = [bots.from_policy(policy)(game, 0), bots.make_seat("bot:threshold", game, 1)]
         assert play(game, seats, seed=5).over
+
+
+SEEN_ME: list[float] = []  # what `framed_last` read as seat 0's "is me" flag
+
+
+def framed_last(observation: np.ndarray, mask: np.ndarray) -> int:
+    """A top-level policy (a worker can find it): the last legal index; notes its flag."""
+    from gamenight.engine.features import layout
+    from gamenight.games.arne.observation import observation_features
+
+    game = load("arne", players=4)
+    SEEN_ME.append(float(observation[layout(game, observation_features)[1]["seat0"].start + 1]))
+    return int(np.flatnonzero(mask)[-1])
+
+
+def test_a_policy_that_learned_in_seat_frames_is_shown_its_frame_from_every_seat() -> None:
+    """`from_policy(fn, seat_frame=True)`: a policy trained with GamenightEnv(seat_frame=True)
+    sees, from every seat, itself as seat 0 (its "is me" flag) and the mask of the frame's
+    actions; its answer is played as the table's action; a worker process gets the flag too."""
+    from gamenight.bots.policy import policy_from_spawn
+
+    game = load("arne", players=4)
+    SEEN_ME.clear()
+    factory = bots.from_policy(framed_last, seat_frame=True)
+    state = play(game, [factory(game, s) for s in range(4)], seed=5)
+    assert state.over and SEEN_ME and set(SEEN_ME) == {1.0}  # every seat saw itself first
+    assert factory.spawn is not None
+    again = policy_from_spawn(factory.spawn)
+    assert again.seat_frame and again.policy is framed_last
+    assert not policy_from_spawn(bots.from_policy(framed_last).spawn or "").seat_frame
+    with pytest.raises(BadInput, match="reads seat frames; drop-or-stop has none"):
+        factory(load("drop-or-stop", players=2), 0)
