@@ -767,36 +767,39 @@ class _Turn:
 
     def __init__(self, n: int, k: int, at_seat: tuple[int, ...], paint: dict[str, str]) -> None:
         self.n, self.k, self.at_seat = n, k, at_seat
-        self.seat_of = {p: s for s, p in enumerate(at_seat)}
+        self.into = {p: (s - k) % n for s, p in enumerate(at_seat)}  # player -> frame seat
+        self.out_of = [at_seat[(r + k) % n] for r in range(n)]  # frame seat -> player
         self.paint = paint
         self.unpaint = {frame: real for real, frame in paint.items()}
         self.to: dict[Action, Action] = {}
         self.back: dict[Action, Action] = {}
 
     def to_frame(self, action: Action) -> Action:
-        out = self.to.get(action)
-        if out is None:
-            n, k = self.n, self.k
-            out = _moved(
-                action,
-                lambda p: (self.seat_of[p] - k) % n,
-                lambda d: (d - k) % n if 0 <= d < n else d,  # -1 the discard, n the dummy's
-                self.paint,
-            )
-            self.to[action], self.back[out] = out, action
-        return out
+        return self._map(action, self.into, -self.k, self.paint, self.to, self.back)
 
     def from_frame(self, action: Action) -> Action:
-        out = self.back.get(action)
+        return self._map(action, self.out_of, self.k, self.unpaint, self.back, self.to)
+
+    def _map(
+        self,
+        action: Action,
+        players: Mapping[int, int] | Sequence[int],
+        shift: int,
+        paint: Mapping[str, str],
+        ahead: dict[Action, Action],
+        behind: dict[Action, Action],
+    ) -> Action:
+        """`action` moved one way (both maps remember it: the other way is its inverse)."""
+        out = ahead.get(action)
         if out is None:
-            n, k = self.n, self.k
+            n = self.n
             out = _moved(
                 action,
-                lambda r: self.at_seat[(r + k) % n],
-                lambda d: (d + k) % n if 0 <= d < n else d,
-                self.unpaint,
+                players.__getitem__,
+                lambda d: (d + shift) % n if 0 <= d < n else d,  # -1 the discard, n the dummy's
+                paint,
             )
-            self.back[action], self.to[out] = out, action
+            ahead[action], behind[out] = out, action
         return out
 
 
