@@ -278,7 +278,7 @@ STANDARD_FLEX = None  # the standard deck (R2, §2.2): 7 each of 1-5 and 4 flex 
     [
         (3, 3, TWO_KINDS, 1, False, "bot:threshold"),
         (4, 3, THREE_KINDS, 1, False, "bot:threshold?stop_at=3"),
-        (3, 4, STANDARD_FLEX, 1, False, "bot:threshold"),  # flex cards (§7, R17)
+        (3, 3, STANDARD_FLEX, 1, False, "bot:threshold"),  # flex cards (§7, R17)
         (3, 3, THREE_KINDS, 1, False, "uniform"),  # mixed
     ],
 )
