@@ -70,6 +70,32 @@ def test_the_league_gives_half_the_seats_to_the_newest_snapshot() -> None:
         assert abs(drawn.count(other) / len(drawn) - (1 - SELF) / 3) < 0.03
 
 
+def test_without_snapshots_every_seat_is_an_anchor(tmp_path: Path) -> None:
+    """`--no-snapshots`: the league's snapshots are kept and judged, but never seated; the
+    network trains against the anchors alone (a best response to them)."""
+    from gamenight.cli import app
+
+    env = LeagueEnv("arne", 3, ["bot:random", "bot:greedy"], seed=0, snapshots=False)
+    env.snapshots = ["old", "new"]
+    assert {env.opponent() for _ in range(200)} == {"bot:random", "bot:greedy"}
+    seated: list[str] = []
+    real = LeagueEnv.opponent
+
+    def spy(self: LeagueEnv) -> str:
+        seated.append(real(self))
+        return seated[-1]
+
+    out = tmp_path / "learned-drop-or-stop.npz"
+    args = ["train", "drop-or-stop", "--self-play", "--generations", "2", "--steps", "64"]
+    args += ["--judge-games", "2", "--opponents", "threshold", "--no-snapshots"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LeagueEnv, "opponent", spy)
+        result = CliRunner().invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "learned-drop-or-stop-league" / "gen2.npz").is_file()
+    assert len(seated) > 10 and set(seated) == {"bot:threshold"}
+
+
 def test_the_command_trains_by_self_play(tmp_path: Path) -> None:
     from gamenight.cli import app
 

@@ -117,6 +117,17 @@ def train_command(
             ),
         ),
     ] = False,
+    snapshots: Annotated[
+        bool,
+        typer.Option(
+            "--snapshots/--no-snapshots",
+            show_default=False,  # (the help says it; Typer would print "snapshots" bare)
+            help=N_(
+                "self-play: play the league's own snapshots too (default); "
+                "--no-snapshots trains against --opponents alone, a best response to them"
+            ),
+        ),
+    ] = True,
     hidden: Annotated[
         str,
         typer.Option(
@@ -173,6 +184,7 @@ def train_command(
                 imitate_epochs=imitate_epochs,
                 hidden=layers,
                 keep_best=keep_best,
+                snapshots=snapshots,
             )
             return
         with Progress(

@@ -5,6 +5,8 @@ MaskablePPO network further, for `steps` decisions, against opponents drawn afre
 every episode and every seat from the league. Half the time a seat gets the newest
 snapshot (self-play), otherwise one of the older snapshots or an anchor (fixed bots, by
 default `random`), uniformly: the policy keeps beating what it was, not only what it is.
+With `snapshots=False` (`--no-snapshots`) every seat gets an anchor: the network becomes a
+best response to those bots (Drop or Stop's 2-player policy learns to beat `exact` so).
 After each generation the network is frozen as a snapshot (`gen{g}.npz` in the league's
 folder, played by its opponents sampled, not greedy, so the league stays varied) and
 measured, greedy, against the `judge` bot over `judge_games` deals with the seats rotated:
@@ -64,7 +66,14 @@ class Generation:
 class LeagueEnv(LearnerSeat):
     """The learner at a random seat against opponents drawn from the league each episode."""
 
-    def __init__(self, game: str, players: int, anchors: Sequence[str], seed: int) -> None:
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        anchors: Sequence[str],
+        seed: int,
+        snapshots: bool = True,
+    ) -> None:
         from gamenight.adapters.gymnasium import GamenightEnv
 
         self.frame = frames(game, players)
@@ -76,10 +85,13 @@ class LeagueEnv(LearnerSeat):
         self.players = players
         self.anchors = list(anchors)
         self.snapshots: list[str] = []
+        self.plays_snapshots = snapshots
         self.rng = random.Random(seed)
         self.use_spaces(self.make(0, [self.anchors[0]]))
 
     def opponent(self) -> str:
+        if not self.plays_snapshots:  # a best response to the anchors alone
+            return self.rng.choice(self.anchors)
         if self.snapshots and self.rng.random() < SELF:
             return self.snapshots[-1]
         return self.rng.choice(self.anchors + self.snapshots[:-1] or self.anchors)
@@ -139,6 +151,7 @@ def self_play(
     imitate_epochs: int = 6,
     hidden: Sequence[int] = HIDDEN,
     keep_best: bool = False,
+    snapshots: bool = True,
     out: Path,
     on_progress: Callable[[int], None] | None = None,
     on_generation: Callable[[Generation], None] | None = None,
@@ -156,7 +169,7 @@ def self_play(
     torch.manual_seed(seed)
     league = out.parent / f"{out.stem}-league"
     league.mkdir(parents=True, exist_ok=True)
-    env = LeagueEnv(game, players, anchors, seed)
+    env = LeagueEnv(game, players, anchors, seed, snapshots)
 
     class Progress(BaseCallback):
         def _on_step(self) -> bool:
