@@ -578,9 +578,10 @@ def _behind(gap: float) -> float:
 ESTIMATES = {"margin": margin_estimate}
 
 # The shipped learned policies (learned.npz, one per table size, 2-6; `bot:learned`): the
-# 2-player one is medium at its table size: it plays at greedy's level, far below ISMCTS.
-# Tournament of 200 games per pairing (2026-12-01): ahead of greedy in 55% (48-62%), of
-# ISMCTS at 100 iterations in 26% (21-33%); greedy against that ISMCTS 35% (29-42%).
+# 2-player one is medium at its table size: above greedy, far below ISMCTS's hard budget.
+# Since 2026-12-07 (in seat frames, trained against ISMCTS at one iteration; 800 and 400
+# deals, docs/self-play.md): ahead of ISMCTS at equal time in 60.5% (58.1-63.0), of greedy
+# in 56.6% (53.1-60.0).
 LEARNED_PLAYERS = (2,)
 
 
