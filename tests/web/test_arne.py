@@ -254,7 +254,7 @@ def until_own_main_window(page: Page, timeout: float = 90) -> None:
     page.locator("button.colour-choice").first.click()
     deadline = time.time() + timeout
     while time.time() < deadline:
-        answering = page.locator("#handbar.answer").count()
+        answering = page.locator("#handbar.answer").count() and page.locator("#pass").count()
         if answering and page.locator("#window").inner_text().startswith("Your turn"):
             return
         pass_or_play(page)

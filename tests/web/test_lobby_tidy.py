@@ -73,7 +73,11 @@ def test_the_lobby_puts_yours_first_says_watch_and_drops_old_and_finished(
     dan = open_page(browser)
     sit(dan, server, full, 1, "Dan")
     cat.goto(f"{server.url}/tables/{joinable}")
-    cat.context.new_page().goto(f"{server.url}/tables/{full}")
+    cats_other = cat.context.new_page()
+    cats_other.goto(f"{server.url}/tables/{full}")
+    for page in (cat, cats_other):  # at the table once its socket has brought the state (a
+        # CI run at a load of 15 read the lobby before: neither table was listed yet)
+        wait_js(page, "document.body.dataset.status === 'open'")
     seen = {who: rows(p, server) for who, p in (("ann", ann), ("bob", bob))}
     print("Ann's lobby:", seen["ann"])
     print("Bob's lobby:", seen["bob"])
