@@ -122,6 +122,8 @@ def test_after_the_game_the_replay_reviews_your_decisions(server: Server, browse
     play_to_the_end(page, by_keyboard=False)
     page.goto(f"{server.url}/tables/{tid}/replay")
     wait_js(page, "document.body.dataset.step !== undefined")
+    offered = page.locator("#review-seat option").all_inner_texts()
+    assert offered[0] == "mine" and len(offered) == 3, offered  # yours, then every seat
     page.click("#review-start")
     page.wait_for_selector("#review li", timeout=60000)
     wait_js(page, "document.querySelector('#review-text').textContent.includes('reviewed')")
@@ -148,6 +150,8 @@ def test_after_the_game_the_replay_reviews_your_decisions(server: Server, browse
     assert other.request.post(f"{review}?seat=7").status == 400
     other.goto(f"{server.url}/tables/{tid}/replay")
     wait_js(other, "document.body.dataset.step !== undefined")
+    offered = other.locator("#review-seat option").all_inner_texts()
+    assert "mine" not in offered and len(offered) == 2, offered  # a watcher picks a seat
     other.select_option("#review-seat", "0")
     other.click("#review-start")
     other.wait_for_selector("#review li", timeout=60000)

@@ -72,7 +72,6 @@ class LeagueEnv(LearnerSeat):
         players: int,
         anchors: Sequence[str],
         seed: int,
-        snapshots: bool = True,
     ) -> None:
         from gamenight.adapters.gymnasium import GamenightEnv
 
@@ -84,14 +83,11 @@ class LeagueEnv(LearnerSeat):
         self.make = make
         self.players = players
         self.anchors = list(anchors)
-        self.snapshots: list[str] = []
-        self.plays_snapshots = snapshots
+        self.snapshots: list[str] = []  # seated ones: none with --no-snapshots
         self.rng = random.Random(seed)
         self.use_spaces(self.make(0, [self.anchors[0]]))
 
     def opponent(self) -> str:
-        if not self.plays_snapshots:  # a best response to the anchors alone
-            return self.rng.choice(self.anchors)
         if self.snapshots and self.rng.random() < SELF:
             return self.snapshots[-1]
         return self.rng.choice(self.anchors + self.snapshots[:-1] or self.anchors)
@@ -169,7 +165,7 @@ def self_play(
     torch.manual_seed(seed)
     league = out.parent / f"{out.stem}-league"
     league.mkdir(parents=True, exist_ok=True)
-    env = LeagueEnv(game, players, anchors, seed, snapshots)
+    env = LeagueEnv(game, players, anchors, seed)
 
     class Progress(BaseCallback):
         def _on_step(self) -> bool:
@@ -198,7 +194,8 @@ def self_play(
         snapshot = (league / f"gen{g}.npz").resolve()
         snapshot.unlink(missing_ok=True)
         export(model, players, snapshot, env.frame)
-        env.snapshots.append(f"bot:learned?path={snapshot}&greedy=false")
+        if snapshots:  # (without, it is still kept and judged, never seated)
+            env.snapshots.append(f"bot:learned?path={snapshot}&greedy=false")
         mean, half, share = judge(game, players, snapshot, judge_bot, judge_games, seed + g)
         point = Generation(g, model.num_timesteps, judge_bot, judge_games, mean, half, share)
         curve.append(point)

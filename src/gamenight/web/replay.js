@@ -165,6 +165,8 @@ async function main() {
     $("#seat").append(el("option", { value: s.seat }, seatWords(s)));
     $("#review-seat").append(el("option", { value: s.seat }, seatWords(s)));
   }
+  // Someone who did not play has no decisions of their own to review: they choose a seat.
+  if (info.you === null || info.you === undefined) $("#review-seat option[value='']").remove();
   module = await import(`/static/games/${info.game}.js`);
   if (module.init) await module.init($("#game"), info, ctx);
   $("#first").addEventListener("click", () => go(0));
