@@ -206,10 +206,19 @@ def wait_js(page: Any, expression: str, timeout: float = 30000) -> None:
 def shot_of(page: Any, selector: str, path: str) -> None:
     """A screenshot of the part of the page where `selector` is. Not the element's own
     screenshot: a state message may re-render the element while Playwright waits for it to
-    be stable, and it then fails with "not attached to the DOM" (seen in CI)."""
+    be stable, and it then fails with "not attached to the DOM" (seen in CI). Scrolled to and
+    measured in one step of the page's script: measured apart, a re-render between the two
+    replaced the element and Playwright measured the detached one ("not visible", CI)."""
     page.wait_for_selector(selector)
-    page.evaluate("s => document.querySelector(s).scrollIntoView({block: 'start'})", selector)
-    box = page.locator(selector).bounding_box()
+    box = page.evaluate(
+        """s => {
+            const e = document.querySelector(s);
+            e.scrollIntoView({block: 'start'});
+            const r = e.getBoundingClientRect();
+            return r.width && r.height ? {x: r.x, y: r.y, width: r.width, height: r.height} : null;
+        }""",
+        selector,
+    )
     assert box is not None, f"{selector} is not visible"
     page.screenshot(path=path, clip=box)
 
