@@ -168,6 +168,7 @@ def run() -> None:
     many = {
         "GAMENIGHT_TABLES_PER_MINUTE": "100000",
         "GAMENIGHT_THINKING_TABLES_PER_ADDRESS": "1000",
+        "GAMENIGHT_THINKING_TABLES_PER_PERSON": "1000",
     }
     with served(tmp, **many) as (base, port):
         found = asyncio.run(main(base, port))

@@ -17,3 +17,4 @@ os.environ.setdefault("GAMENIGHT_MAX_LAG_MS", "60000")
 # one test address makes many tables with thinking bots over a module's server; the cap
 # itself is tested with its own rates (test_security_budget.py)
 os.environ.setdefault("GAMENIGHT_THINKING_TABLES_PER_ADDRESS", "10000")
+os.environ.setdefault("GAMENIGHT_THINKING_TABLES_PER_PERSON", "10000")

@@ -69,3 +69,22 @@ def test_a_shared_screen_on_one_process_loses_a_seat_given_away_on_another(
         finally:
             device.close()
             jar.close()
+
+
+def test_the_searching_tables_budget_is_one_count_over_every_process(
+    pg_url: str, redis: Redis, work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One address with a budget of 3 tables with searching bots, asking both processes at
+    once: exactly 3 are made (each process counted only its own: 3 on each, 6 in all)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setenv("GAMENIGHT_THINKING_TABLES_PER_ADDRESS", "3")
+    body = {"game": "drop-or-stop", "options": {"players": 2}, "seats": ["open", "hard"]}
+    with nodes(pg_url, redis.url, work, 2) as (a, b):
+        with ThreadPoolExecutor(8) as pool:
+            asked = [pool.submit(httpx.post, f"{n.url}/api/tables", json=body) for n in (a, b) * 4]
+            answers = [f.result() for f in asked]
+        statuses = sorted(r.status_code for r in answers)
+        assert statuses == [201] * 3 + [429] * 5, [r.text for r in answers]
+        refused = next(r for r in answers if r.status_code == 429).json()["error"]
+        assert refused.startswith("3 tables with searching bots are open from your network")

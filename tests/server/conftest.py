@@ -21,6 +21,7 @@ TEST_RATES = Rates(
     message_burst=10_000,
     table_burst=1000,
     thinking_tables_per_address=10_000,
+    thinking_tables_per_person=10_000,
 )
 
 

@@ -419,3 +419,65 @@ def test_one_address_opens_only_so_many_tables_with_thinking_bots(tmp_path: Path
             "minutes"
         )
         assert client.post("/api/tables", json=quick).status_code == 201
+
+
+def test_a_person_has_their_own_share_of_searching_tables_and_an_address_a_larger_one(
+    tmp_path: Path,
+) -> None:
+    """The budget of searching-bot tables per person (a household behind one address
+    shared 6): a signed-in account has its own share, a guest's share is their address's,
+    and the address's people together have a larger one. (One test client: one address.)"""
+    from sqlalchemy import update
+
+    from gamenight.server.db import tables
+    from tests.server.test_accounts import sign_up
+
+    rates = dataclasses.replace(
+        TEST_RATES, thinking_tables_per_person=2, thinking_tables_per_address=3
+    )
+    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", pool="thread", rates=rates)
+    body = {"game": "drop-or-stop", "options": {"players": 2}, "seats": ["open", "hard"]}
+    with TestClient(app) as client:
+        sign_up(client, "Ann")
+        made = [client.post("/api/tables", json=body) for _ in range(2)]
+        assert [r.status_code for r in made] == [201, 201]
+        third = client.post("/api/tables", json=body)
+        assert third.status_code == 429
+        assert third.json()["error"] == (
+            "you have 2 tables with searching bots open, the most at once; finish one, pick "
+            "easy bots, or wait: a table nobody is at closes after 30 minutes"
+        )
+        # Bob, at the same address, has his own share: one more fills the address's 3
+        client.cookies.clear()
+        sign_up(client, "Bob")
+        assert client.post("/api/tables", json=body).status_code == 201
+        full = client.post("/api/tables", json=body)
+        assert full.status_code == 429 and full.json()["error"].startswith(
+            "3 tables with searching bots are open from your network address, the most at once;"
+        )
+        # a finished table frees its place (counted in the database: open or running ones)
+        store = client.app.state.holder["hub"].store  # type: ignore[attr-defined]
+        with store.engine.begin() as conn:
+            finished = update(tables).where(tables.c.id == made[0].json()["id"])
+            conn.execute(finished.values(status="finished"))
+        assert client.post("/api/tables", json=body).status_code == 201
+        # A guest is their address: the guests there share one person's share (none left)
+        client.cookies.clear()
+        guest = client.post("/api/tables", json=body)
+        assert guest.status_code == 429
+        assert guest.json()["error"] == (
+            "3 tables with searching bots are open from your network address, the most at "
+            "once; finish one, pick easy bots, or wait: a table nobody is at closes after 30 "
+            "minutes"
+        )
+    app = create_app(f"sqlite:///{tmp_path / 'u.sqlite3'}", pool="thread", rates=rates)
+    with TestClient(app) as guest:
+        assert [guest.post("/api/tables", json=body).status_code for _ in range(2)] == [201, 201]
+        third = guest.post("/api/tables", json=body)
+        assert third.status_code == 429
+        assert third.json()["error"] == (
+            "2 tables with searching bots are open from your network address, the most for "
+            "guests at once (sign in for a share of your own); finish one, pick easy bots, or "
+            "wait: a table nobody is at closes after 30 minutes"
+        )
+        assert len(guest.get("/api/tables").json()) == 2  # nothing stored for the refused one

@@ -40,6 +40,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
     text,
@@ -63,6 +64,10 @@ tables = Table(
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
     Column("rematch_of", String(32), nullable=True),  # unique (migration 0006)
+    # who made it, if a bot of it searches in the workers (hashes; migration 0012): the
+    # budget of such tables per person and per address, counted here for every process
+    Column("thinking_person", String(64), nullable=True),
+    Column("thinking_address", String(64), nullable=True),
 )
 
 seats = Table(
@@ -128,6 +133,25 @@ class DatabaseInUse(RuntimeError):
 
 class RematchTaken(RuntimeError):
     """The table already has its rematch (made meanwhile, maybe by another process)."""
+
+
+@dataclass(frozen=True)
+class Quota:
+    """A new table's bots search in the workers: its maker's keys (hashes of a person and
+    of an address) and how many open or running such tables each may have."""
+
+    person: str
+    address: str
+    per_person: int
+    per_address: int
+
+
+class QuotaFull(RuntimeError):
+    """The maker has `count` such tables already (`kind`: "person" or "address")."""
+
+    def __init__(self, kind: str, count: int) -> None:
+        super().__init__(f"{count} tables with searching bots for this {kind}")
+        self.kind, self.count = kind, count
 
 
 _LOCKS: dict[int, IO[bytes]] = {}  # id(engine) -> the open, exclusively locked lock file
@@ -309,18 +333,24 @@ class Store:
                 conn.exec_driver_sql(f"PRAGMA user_version = {int(version or 0)}")
                 conn.commit()
 
-    def create_table(self, row: TableRow) -> None:
+    def create_table(self, row: TableRow, quota: Quota | None = None) -> None:
         """The table and its seats, in one transaction. RematchTaken if it is the rematch of
-        a table that has one already (`rematch_of` is unique: migration 0006)."""
+        a table that has one already (`rematch_of` is unique: migration 0006); QuotaFull
+        (and nothing stored) if its maker has all the searching-bot tables `quota` allows."""
         try:
-            self._insert_table(row)
+            self._insert_table(row, quota)
         except IntegrityError:
             if row.rematch_of is not None and self.rematch_of(row.rematch_of) is not None:
                 raise RematchTaken(row.rematch_of) from None
             raise
 
-    def _insert_table(self, row: TableRow) -> None:
+    def _insert_table(self, row: TableRow, quota: Quota | None = None) -> None:
         with self.engine.begin() as conn:
+            if quota is not None and self.engine.dialect.name == "postgresql":
+                # makers on two processes at once: the second counts after the first's
+                # insert is committed (SQLite: the insert below takes the one write lock)
+                for key in (quota.person, quota.address):
+                    conn.execute(text("select pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
             conn.execute(
                 insert(tables).values(
                     id=row.id,
@@ -334,8 +364,12 @@ class Store:
                     created=row.created,
                     updated=row.updated,
                     rematch_of=row.rematch_of,
+                    thinking_person=quota and quota.person,
+                    thinking_address=quota and quota.address,
                 )
             )
+            if quota is not None:  # counted with this one, which the refusal takes back
+                _within(conn, quota)
             for s in row.seats:
                 conn.execute(
                     insert(seats).values(
@@ -577,3 +611,16 @@ class Store:
                 .order_by(actions.c.n)
             ).all()
             return [(r.seat, json.loads(r.action)) for r in rows]
+
+
+def _within(conn: Connection, quota: Quota) -> None:
+    """QuotaFull if the maker's open or running searching-bot tables, the new one counted,
+    are more than `quota` allows (the transaction then stores nothing)."""
+    live = tables.c.status.in_(("open", "running"))
+    for kind, column, key, most in (
+        ("person", tables.c.thinking_person, quota.person, quota.per_person),
+        ("address", tables.c.thinking_address, quota.address, quota.per_address),
+    ):
+        count = conn.execute(select(func.count()).where(column == key, live)).scalar_one()
+        if count > most:
+            raise QuotaFull(kind, count - 1)

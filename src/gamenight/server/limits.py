@@ -21,9 +21,12 @@ class Rates:
     # the server (GAMENIGHT_SOCKETS_PER_ADDRESS)
     sockets_per_address: int = 32
     # open or running tables with a bot that thinks (a search in the worker processes, not a
-    # quick bot in the event loop) one address created: table work is costly work too, so
-    # one person cannot fill the workers with tables (GAMENIGHT_THINKING_TABLES_PER_ADDRESS)
-    thinking_tables_per_address: int = 6
+    # quick bot in the event loop): table work is costly work too, so one person cannot fill
+    # the workers with tables. Per person (a signed-in account; a guest is their address,
+    # GAMENIGHT_THINKING_TABLES_PER_PERSON) and per address, all its people together (a
+    # household or a café, GAMENIGHT_THINKING_TABLES_PER_ADDRESS); counted in the database
+    thinking_tables_per_person: int = 6
+    thinking_tables_per_address: int = 12
 
 
 @dataclass

@@ -208,7 +208,6 @@ class LiveTable:
     idle_since: float = field(default_factory=time.time)
     started_at: float = field(default_factory=time.monotonic)  # (or restored at)
     rematch_asked: set[int | None] = field(default_factory=set)  # seats (None: owner) that asked
-    thinking_for: str | None = None  # the address that made it, if a bot of it thinks (workers)
     # seat -> when (epoch seconds) a bot takes over for its person, who has no page open
     bot_at: dict[int, float] = field(default_factory=dict)
 

@@ -40,6 +40,9 @@ def serve(host: str, port: int, db: str | None, redis: str | None = None) -> Non
     thinking = os.environ.get("GAMENIGHT_THINKING_TABLES_PER_ADDRESS")
     if thinking:
         rates = replace(rates, thinking_tables_per_address=int(thinking))
+    thinking = os.environ.get("GAMENIGHT_THINKING_TABLES_PER_PERSON")
+    if thinking:
+        rates = replace(rates, thinking_tables_per_person=int(thinking))
     from gamenight.server.app import create_app
 
     app = create_app(engine, hosts=names, rates=rates, redis_url=redis)

@@ -22,7 +22,7 @@ from gamenight.engine.registry import load
 from gamenight.engine.registry import spec as game_spec
 from gamenight.i18n import N_
 from gamenight.server import rights, seats, series
-from gamenight.server.db import SeatRow, TableRow, token_hash
+from gamenight.server.db import Quota, SeatRow, TableRow, token_hash
 from gamenight.server.live_table import CHECKPOINT_EVERY, LiveTable, Refused, status_word
 
 if TYPE_CHECKING:
@@ -125,10 +125,12 @@ async def create(
     rematch_of: str | None = None,
     owner_hash: str | None = None,
     seated: dict[int, SeatRow] | None = None,
+    quota: Quota | None = None,
 ) -> tuple[LiveTable, str]:
     """A new open table; returns it and the owner's secret token ("" when the owner of an
     earlier table of the series, `owner_hash`, owns it). `seated` replaces the rows of
-    those seats (a rematch's people and bots), stored with the table in one transaction."""
+    those seats (a rematch's people and bots), stored with the table in one transaction;
+    `quota`: its bots search, and its maker may have only so many such tables (QuotaFull)."""
     game = load(game_name, **options)  # BadInput names a bad option
     if len(seat_specs) != game.players:
         raise BadInput(
@@ -156,7 +158,7 @@ async def create(
         rematch_of=rematch_of,
         seats=rows,
     )
-    await hub.db(hub.store.create_table, row)
+    await hub.db(hub.store.create_table, row, quota)
     table = LiveTable(row, game)
     hub.live[row.id] = table
     return table, "" if owner_hash else owner

@@ -25,7 +25,7 @@ from concurrent.futures import Executor
 from typing import Any, TypeVar
 
 from gamenight.server import messages, rights, scheduler, table_store
-from gamenight.server.db import SeatRow, Store
+from gamenight.server.db import Quota, SeatRow, Store
 from gamenight.server.live_table import (
     CHECKPOINT_EVERY,
     EVENTS_ON_CONNECT,
@@ -196,6 +196,7 @@ class Hub:
         rematch_of: str | None = None,
         owner_hash: str | None = None,
         seated: dict[int, SeatRow] | None = None,
+        quota: Quota | None = None,
     ) -> tuple[LiveTable, str]:
         return await table_store.create(
             self,
@@ -207,6 +208,7 @@ class Hub:
             rematch_of=rematch_of,
             owner_hash=owner_hash,
             seated=seated,
+            quota=quota,
         )
 
     # -- table operations (operations.py) ----------------------------------------------------
