@@ -188,12 +188,25 @@ def test_on_a_phone_the_hand_bar_is_compact_and_every_black_card_reachable(
     assert bar_share(page) <= 0.35
     page.locator("#cancel").click()
     cards = page.locator("#hand .handcard.playable [role=button]")
+    overflowing = 0
     for i in range(cards.count()):  # whatever card is picked, Cancel is whole in view
         cards.nth(i).click()
         box = page.locator("#cancel").bounding_box()
         hint = page.locator("#choice-hint").inner_text()
         assert box is not None and 0 <= box["x"] <= box["x"] + box["width"] <= PHONE["width"], hint
+        # more ways to play than the screen is wide: the row fades at the edge with more
+        # (buttons cut off at the edge read as all there is)
+        row = "document.querySelector('#choices')"
+        if page.evaluate(f"{row}.scrollWidth > {row}.clientWidth + 2"):
+            overflowing += 1
+            assert page.evaluate(f"{row}.className") == "row more-right", hint
+            shot_of(page, "#handbar", f"{SHOTS}/arne-phone-choices-more.png")
+            page.evaluate(f"{row}.scrollLeft = {row}.scrollWidth")
+            wait_js(page, f"{row}.className === 'row more-left'")
+        else:
+            assert "more" not in page.evaluate(f"{row}.className"), hint
         page.locator("#cancel").click()
+    assert overflowing, "no card had more ways to play than the row shows"
     # The bar folds to its first line and opens again.
     page.locator("#hand-fold").click()
     assert not page.locator("#hand").is_visible()

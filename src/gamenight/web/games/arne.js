@@ -379,9 +379,22 @@ function draw() {
   if (msg.seat !== null && msg.seat !== undefined && view.hand) parts.push(drawHandBar(view, names, msg, ctx));
   root.replaceChildren(...parts);  // focus comes back to the same card or target (table.js)
   showPlayable(root.querySelector("#hand"));
+  for (const row of root.querySelectorAll("#hand, #choices")) edges(row);
   const picking = selected ? `${selected} ${JSON.stringify(filters)}` : null;
   if (picking && picking !== shownTargets) showTargets();
   shownTargets = picking;
+}
+
+/** A row that scrolls sideways (a phone's hand and its ways to play) fades at the edge that
+ * has more beyond it: buttons cut off at the screen's edge read as all there is. */
+function edges(row) {
+  const mark = () => {
+    const more = row.scrollWidth - row.clientWidth;
+    row.classList.toggle("more-right", more > 2 && row.scrollLeft < more - 2);
+    row.classList.toggle("more-left", more > 2 && row.scrollLeft > 2);
+  };
+  mark();
+  row.addEventListener("scroll", mark, { passive: true });
 }
 
 /** On a narrow screen the hand scrolls sideways: bring the first card you may play (the
