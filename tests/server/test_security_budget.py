@@ -481,3 +481,38 @@ def test_a_person_has_their_own_share_of_searching_tables_and_an_address_a_large
             "wait: a table nobody is at closes after 30 minutes"
         )
         assert len(guest.get("/api/tables").json()) == 2  # nothing stored for the refused one
+
+
+def test_a_seat_handed_to_a_searching_bot_after_the_table_is_made_counts_too(
+    tmp_path: Path,
+) -> None:
+    """Made with open seats (not counted), then a seat handed to a `hard` bot: it was a way
+    around the budget. It counts as a table made with it; past the budget the seat stays
+    as it was, and an easy bot is still welcome."""
+    from sqlalchemy import update
+
+    from gamenight.server.db import tables
+
+    rates = dataclasses.replace(TEST_RATES, thinking_tables_per_person=1)
+    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", pool="thread", rates=rates)
+    body = {"game": "drop-or-stop", "options": {"players": 2}, "seats": ["open", "open"]}
+    with TestClient(app) as client:
+        first, second = (client.post("/api/tables", json=body).json()["id"] for _ in range(2))
+        assert client.post(f"/api/tables/{first}/seats/1", json={"to": "hard"}).status_code == 200
+        again = client.post(f"/api/tables/{first}/seats/1", json={"to": "hard"})
+        assert again.status_code == 200  # the same table is counted once
+        refused = client.post(f"/api/tables/{second}/seats/1", json={"to": "hard"})
+        assert refused.status_code == 429
+        assert refused.json()["error"].startswith(
+            "1 tables with searching bots are open from your network address, the most for "
+        )
+        assert client.get(f"/api/tables/{second}").json()["seats"][1]["kind"] == "open"
+        easy = client.post(f"/api/tables/{second}/seats/1", json={"to": "easy"})
+        assert easy.status_code == 200 and easy.json()["seats"][1]["kind"] == "bot"
+        # the first game over, a change refused for another reason keeps no place
+        store = client.app.state.holder["hub"].store  # type: ignore[attr-defined]
+        with store.engine.begin() as conn:
+            conn.execute(update(tables).where(tables.c.id == first).values(status="finished"))
+        third = client.post("/api/tables", json=body).json()["id"]
+        assert client.post(f"/api/tables/{third}/seats/7", json={"to": "hard"}).status_code == 400
+        assert client.post(f"/api/tables/{third}/seats/1", json={"to": "hard"}).status_code == 200

@@ -346,11 +346,8 @@ class Store:
 
     def _insert_table(self, row: TableRow, quota: Quota | None = None) -> None:
         with self.engine.begin() as conn:
-            if quota is not None and self.engine.dialect.name == "postgresql":
-                # makers on two processes at once: the second counts after the first's
-                # insert is committed (SQLite: the insert below takes the one write lock)
-                for key in (quota.person, quota.address):
-                    conn.execute(text("select pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
+            if quota is not None:
+                _serialize_makers(conn, quota)
             conn.execute(
                 insert(tables).values(
                     id=row.id,
@@ -382,6 +379,30 @@ class Store:
                         auto_pass=s.auto_pass,
                     )
                 )
+
+    def claim_thinking(self, table_id: str, quota: Quota) -> bool:
+        """Count the table in `quota`'s budget (a seat of it was handed to a searching bot)
+        unless it is counted already; QuotaFull (and nothing changed) past the budget. True
+        if it was counted now."""
+        with self.engine.begin() as conn:
+            _serialize_makers(conn, quota)
+            counted = conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.thinking_person.is_(None))
+                .values(thinking_person=quota.person, thinking_address=quota.address)
+            ).rowcount
+            if counted:
+                _within(conn, quota)
+            return bool(counted)
+
+    def unclaim_thinking(self, table_id: str) -> None:
+        """Take back `claim_thinking` (the seat change it was for was refused)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id)
+                .values(thinking_person=None, thinking_address=None)
+            )
 
     def update_seat(self, table_id: str, s: SeatRow) -> None:
         with self.engine.begin() as conn:
@@ -611,6 +632,14 @@ class Store:
                 .order_by(actions.c.n)
             ).all()
             return [(r.seat, json.loads(r.action)) for r in rows]
+
+
+def _serialize_makers(conn: Connection, quota: Quota) -> None:
+    """Makers on two processes at once: on PostgreSQL the second counts after the first's
+    change is committed (SQLite: the first write takes the database's one write lock)."""
+    if conn.dialect.name == "postgresql":
+        for key in (quota.person, quota.address):
+            conn.execute(text("select pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
 
 
 def _within(conn: Connection, quota: Quota) -> None:

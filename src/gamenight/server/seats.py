@@ -52,6 +52,16 @@ def grace_seconds(table: LiveTable) -> float:
     return float(table.row.settings.get("grace_seconds", GRACE_SECONDS) or 0)
 
 
+def bot_text(to: str, status: str) -> str | None:
+    """The bot a seat made `to` gets (None: no bot): before the start `bot` is the medium
+    level; while running, the stand-in."""
+    if to == "open":
+        return None
+    if status == "open":
+        return f"bot:{'medium' if to == 'bot' else to}"
+    return STAND_IN if to == "bot" else f"bot:{to}"
+
+
 async def arrange(hub: Host, table: LiveTable, seat: int, to: str) -> None:
     """The owner's change of one seat (under the table's lock; raises Refused):
     before the start an open seat becomes a bot, a bot seat or a person's seat becomes open
@@ -78,7 +88,7 @@ async def arrange(hub: Host, table: LiveTable, seat: int, to: str) -> None:
             new = SeatRow(seat, "open")
         else:
             level = "medium" if to == "bot" else to
-            new = SeatRow(seat, "bot", name=f"Bot {seat + 1} ({level})", bot=f"bot:{level}")
+            new = SeatRow(seat, "bot", name=f"Bot {seat + 1} ({level})", bot=bot_text(to, status))
         removed = s.kind == "person" and new.kind != "person"
     elif status == "running":
         if to == "open":
@@ -89,7 +99,7 @@ async def arrange(hub: Host, table: LiveTable, seat: int, to: str) -> None:
             )
         if s.bot:
             return
-        new = replace(s, bot=STAND_IN if to == "bot" else f"bot:{to}")
+        new = replace(s, bot=bot_text(to, status))
         removed = False
     else:
         raise Refused(

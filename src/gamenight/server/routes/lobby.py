@@ -18,8 +18,8 @@ from gamenight.engine.registry import game_class, games, load, spec
 from gamenight.i18n import N_
 from gamenight.i18n.refusals import said
 from gamenight.server import admission, lobby, timers
-from gamenight.server.accounts import account_of, account_tables, link_seat
-from gamenight.server.db import Quota, QuotaFull, token_hash
+from gamenight.server.accounts import account_tables, link_seat
+from gamenight.server.db import QuotaFull
 from gamenight.server.limits import PerClient
 from gamenight.server.live_table import REACTION_HOLD_SECONDS, REACTION_SECONDS
 from gamenight.server.operations import JOIN
@@ -32,6 +32,7 @@ from gamenight.server.routes.common import (
     set_cookie,
 )
 from gamenight.server.routes.models import NewTable, posted
+from gamenight.server.routes.thinking import quota_refusal, thinking_quota
 from gamenight.server.seats import GRACE_SECONDS
 from gamenight.server.tables import Refused
 
@@ -281,46 +282,6 @@ async def create_table(request: Request, server: ServerDep, here: LobbyDep) -> J
     if token is not None:
         set_cookie(response, request, seat_cookie(table.row.id), token)
     return response
-
-
-async def thinking_quota(request: Request, server: Server, address: str) -> Quota:
-    """The budget of tables whose bots search in the workers (costly table work): per
-    person (a signed-in account, over every address; a guest is their address) and per
-    address (a household or a café of several accounts), counted in the database, so on
-    every process of a cluster."""
-    account = await account_of(request, server.people())
-    person = f"account:{account['id']}" if account else f"address:{address}"
-    rates = server.rates
-    return Quota(
-        person=token_hash(person),
-        address=token_hash(f"address:{address}"),
-        per_person=rates.thinking_tables_per_person,
-        per_address=rates.thinking_tables_per_address,
-    )
-
-
-def quota_refusal(full: QuotaFull, quota: Quota | None, idle_timeout: float) -> Refused:
-    """429 with what is counted and the three ways on (no page offers "leave a table")."""
-    minutes = round(idle_timeout / 60)
-    guest = quota is not None and quota.person == quota.address
-    if full.kind == "person" and not guest:
-        template = N_(
-            "you have {count} tables with searching bots open, the most at once; finish "
-            "one, pick easy bots, or wait: a table nobody is at closes after {minutes} minutes"
-        )
-    elif full.kind == "person":  # a guest's share is their address's
-        template = N_(
-            "{count} tables with searching bots are open from your network address, the most "
-            "for guests at once (sign in for a share of your own); finish one, pick easy "
-            "bots, or wait: a table nobody is at closes after {minutes} minutes"
-        )
-    else:  # (a household or a café shares one address)
-        template = N_(
-            "{count} tables with searching bots are open from your network address, the "
-            "most at once; finish one, pick easy bots, or wait: a table nobody is at closes "
-            "after {minutes} minutes"
-        )
-    return Refused(template, 429, count=full.count, minutes=minutes)
 
 
 def thinking_bots(game: str, options: dict[str, Any], seats: list[str]) -> bool:

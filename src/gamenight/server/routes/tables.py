@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from gamenight.bots import is_quick
 from gamenight.i18n import N_
 from gamenight.server import rights, series
 from gamenight.server.accounts import (
@@ -20,6 +21,7 @@ from gamenight.server.accounts import (
 )
 from gamenight.server.live_table import LiveTable
 from gamenight.server.operations import JOIN, RECLAIM, REMATCH, SEAT, START
+from gamenight.server.routes import thinking
 from gamenight.server.routes.common import (
     Server,
     ServerDep,
@@ -31,6 +33,7 @@ from gamenight.server.routes.common import (
     set_cookie,
 )
 from gamenight.server.routes.models import Join, SeatChange, posted
+from gamenight.server.seats import CHOICES, bot_text
 from gamenight.server.tables import Refused
 
 router = APIRouter()
@@ -121,7 +124,17 @@ async def arrange_seat(
     if not is_owner(request, table.row.owner_hash, table_id):
         raise Refused(N_("only the creator of the table can change its seats"), 403)
     change = await posted(request, SeatChange)
-    await server.hub().run(SEAT, table, seat, change.to)
+    hub = server.hub()
+    text = bot_text(change.to, table.row.status) if change.to in CHOICES else None
+    # a searching bot handed a seat after the table was made counts as one made with it
+    claimed = text is not None and not is_quick(text, table.game)
+    claimed = claimed and await thinking.claim(request, server, table)
+    try:
+        await hub.run(SEAT, table, seat, change.to)
+    except BaseException:
+        if claimed:  # the change was refused: so is its place in the budget
+            await hub.db(hub.store.unclaim_thinking, table_id)
+        raise
     if table.seat_row(seat).kind != "person":  # the person was removed before the start
         await unlink_seat(server.people(), table_id, seat, table)
     return server.summary(table, request)

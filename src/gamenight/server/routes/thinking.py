@@ -1,0 +1,67 @@
+"""The budget of tables whose bots search in the worker processes (costly table work): per
+person and per address, counted in the database when a table gets such a bot (made with
+one, or a seat handed to one), so on every process of a cluster."""
+
+from __future__ import annotations
+
+from fastapi import Request
+
+from gamenight.i18n import N_
+from gamenight.server.accounts import account_of
+from gamenight.server.db import Quota, QuotaFull, token_hash
+from gamenight.server.live_table import LiveTable
+from gamenight.server.routes.common import Server
+from gamenight.server.tables import Refused
+
+
+async def thinking_quota(request: Request, server: Server, address: str) -> Quota:
+    """The budget of tables whose bots search in the workers (costly table work): per
+    person (a signed-in account, over every address; a guest is their address) and per
+    address (a household or a café of several accounts), counted in the database, so on
+    every process of a cluster."""
+    account = await account_of(request, server.people())
+    person = f"account:{account['id']}" if account else f"address:{address}"
+    rates = server.rates
+    return Quota(
+        person=token_hash(person),
+        address=token_hash(f"address:{address}"),
+        per_person=rates.thinking_tables_per_person,
+        per_address=rates.thinking_tables_per_address,
+    )
+
+
+def quota_refusal(full: QuotaFull, quota: Quota | None, idle_timeout: float) -> Refused:
+    """429 with what is counted and the three ways on (no page offers "leave a table")."""
+    minutes = round(idle_timeout / 60)
+    guest = quota is not None and quota.person == quota.address
+    if full.kind == "person" and not guest:
+        template = N_(
+            "you have {count} tables with searching bots open, the most at once; finish "
+            "one, pick easy bots, or wait: a table nobody is at closes after {minutes} minutes"
+        )
+    elif full.kind == "person":  # a guest's share is their address's
+        template = N_(
+            "{count} tables with searching bots are open from your network address, the most "
+            "for guests at once (sign in for a share of your own); finish one, pick easy "
+            "bots, or wait: a table nobody is at closes after {minutes} minutes"
+        )
+    else:  # (a household or a café shares one address)
+        template = N_(
+            "{count} tables with searching bots are open from your network address, the "
+            "most at once; finish one, pick easy bots, or wait: a table nobody is at closes "
+            "after {minutes} minutes"
+        )
+    return Refused(template, 429, count=full.count, minutes=minutes)
+
+
+async def claim(request: Request, server: Server, table: LiveTable) -> bool:
+    """Count `table` in its changer's budget as a seat of it is handed to a searching bot
+    (429 past the budget); True if it was counted now (not already)."""
+    address = request.client.host if request.client else "?"
+    quota = await thinking_quota(request, server, address)
+    hub = server.hub()
+    try:
+        claimed: bool = await hub.db(hub.store.claim_thinking, table.row.id, quota)
+    except QuotaFull as full:
+        raise quota_refusal(full, quota, hub.idle_timeout) from None
+    return claimed
