@@ -516,3 +516,40 @@ def test_a_seat_handed_to_a_searching_bot_after_the_table_is_made_counts_too(
         third = client.post("/api/tables", json=body).json()["id"]
         assert client.post(f"/api/tables/{third}/seats/7", json={"to": "hard"}).status_code == 400
         assert client.post(f"/api/tables/{third}/seats/1", json={"to": "hard"}).status_code == 200
+
+
+def test_the_rematch_of_a_searching_bots_table_takes_its_place_in_the_budget(
+    tmp_path: Path,
+) -> None:
+    """The next game of a series counts where the one that ended did (it counted nowhere:
+    a chain of rematches ran beside a full budget)."""
+    from sqlalchemy import select
+
+    from gamenight.server.db import tables
+
+    rates = dataclasses.replace(TEST_RATES, thinking_tables_per_person=1)
+    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", pool="thread", rates=rates)
+    body = {
+        "game": "drop-or-stop",
+        "options": {"players": 2, "wins_to_win": 1},
+        "seats": ["easy", "hard"],
+        "settings": {"bot_delay": 0},
+        "seed": 5,
+    }
+    with TestClient(app) as client:
+        tid = client.post("/api/tables", json=body).json()["id"]
+        assert client.post("/api/tables", json=body).status_code == 429
+        client.post(f"/api/tables/{tid}/start")
+        deadline = time.time() + 30
+        while client.get(f"/api/tables/{tid}").json()["status"] != "finished":
+            assert time.time() < deadline, "the bots did not finish"
+            time.sleep(0.05)
+        rematch = client.post(f"/api/tables/{tid}/rematch")
+        assert rematch.status_code == 201
+        # (a game of bots: the rematch may be over already, so the row itself is read)
+        store = client.app.state.holder["hub"].store  # type: ignore[attr-defined]
+        keys = select(tables.c.thinking_person, tables.c.thinking_address)
+        with store.engine.connect() as conn:
+            first = conn.execute(keys.where(tables.c.id == tid)).one()
+            second = conn.execute(keys.where(tables.c.id == rematch.json()["id"])).one()
+        assert first.thinking_person is not None and tuple(second) == tuple(first)

@@ -367,6 +367,21 @@ class Store:
             )
             if quota is not None:  # counted with this one, which the refusal takes back
                 _within(conn, quota)
+            elif row.rematch_of is not None:  # the next game of a series takes the place of
+                # the one that ended, in the same budget (its rematch would not count at all)
+                old = select(tables.c.thinking_person, tables.c.thinking_address).where(
+                    tables.c.id == row.rematch_of
+                )
+                keys = conn.execute(old).one_or_none()
+                if keys is not None and keys.thinking_person is not None:
+                    conn.execute(
+                        update(tables)
+                        .where(tables.c.id == row.id)
+                        .values(
+                            thinking_person=keys.thinking_person,
+                            thinking_address=keys.thinking_address,
+                        )
+                    )
             for s in row.seats:
                 conn.execute(
                     insert(seats).values(
