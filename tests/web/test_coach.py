@@ -122,8 +122,11 @@ def test_after_the_game_the_replay_reviews_your_decisions(server: Server, browse
     play_to_the_end(page, by_keyboard=False)
     page.goto(f"{server.url}/tables/{tid}/replay")
     wait_js(page, "document.body.dataset.step !== undefined")
+    # the player's replay opens as they saw it, and their seat is the one to review (it
+    # opened as a spectator's, and "mine" was their own seat a second time)
     offered = page.locator("#review-seat option").all_inner_texts()
-    assert offered[0] == "mine" and len(offered) == 3, offered  # yours, then every seat
+    assert offered == ["Ann", "Bot 2 (easy)"], offered
+    assert page.input_value("#review-seat") == "0" and page.input_value("#seat") == "0"
     page.click("#review-start")
     page.wait_for_selector("#review li", timeout=60000)
     wait_js(page, "document.querySelector('#review-text').textContent.includes('reviewed')")
@@ -136,7 +139,10 @@ def test_after_the_game_the_replay_reviews_your_decisions(server: Server, browse
         assert ("✓ the coach's choice" in text) == (item["rank"] == 0), text
     # A decision opens at its step with the coach's two numbers.
     page.locator("#review li button").first.click()
-    wait_js(page, f"document.body.dataset.step === '{done['steps'][0]['step']}'")
+    # at the position after the move, as the move list and the slider number it
+    wait_js(page, f"document.body.dataset.step === '{done['steps'][0]['step'] + 1}'")
+    first = done["steps"][0]["step"] + 1
+    assert page.locator("#step-text").inner_text().startswith(f"step {first} of ")
     page.wait_for_selector("#review-detail li")
     detail = page.locator("#review-detail li").all_inner_texts()
     assert [d.split(":")[0] for d in detail] == ["Drop", "Stop"]
@@ -150,12 +156,18 @@ def test_after_the_game_the_replay_reviews_your_decisions(server: Server, browse
     assert other.request.post(f"{review}?seat=7").status == 400
     other.goto(f"{server.url}/tables/{tid}/replay")
     wait_js(other, "document.body.dataset.step !== undefined")
-    offered = other.locator("#review-seat option").all_inner_texts()
-    assert "mine" not in offered and len(offered) == 2, offered  # a watcher picks a seat
+    assert other.locator("#review-seat option").all_inner_texts() == ["Ann", "Bot 2 (easy)"]
+    assert other.input_value("#seat") == ""  # a watcher's replay: a spectator's view
     other.select_option("#review-seat", "0")
     other.click("#review-start")
     other.wait_for_selector("#review li", timeout=60000)
     other.locator("#review li button").last.click()
     other.wait_for_selector("#review-detail li")
+    # the review's list is far below the board on a phone: the click brings the step's
+    # sentence, the coach's view and the board into sight (it changed them out of view)
+    wait_js(
+        other, "Math.abs(document.querySelector('#step-action').getBoundingClientRect().top) < 60"
+    )
+    other.screenshot(path=f"{SHOTS}/review-phone-step.png")
     other.screenshot(path=f"{SHOTS}/review-phone.png", full_page=True)
     assert page.errors == [] and other.errors == []  # type: ignore[attr-defined]

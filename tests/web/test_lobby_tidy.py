@@ -158,3 +158,29 @@ def test_the_lobby_lists_only_tables_someone_can_join_or_watch_now(
     listed = dict(rows(open_page(browser), server))
     print("listed after everyone left:", listed)
     assert played not in listed and waiting not in listed
+
+
+def test_on_a_phone_your_turn_is_one_whole_button(server: Server, browser: Browser) -> None:
+    """The way back into a running game: "your turn" was an inline link with a button's
+    border, wrapped in two broken halves at the screen's edge on a phone."""
+    from tests.web.conftest import PHONE, create_table
+
+    page = open_page(browser, PHONE)
+    body = {
+        "game": "arne",
+        "options": {"players": 3},
+        "seats": ["open", "medium", "easy"],
+        "settings": {"bot_delay": 0},
+        "sit": 0,
+        "name": "Dana",
+    }
+    create_table(page, server, body)
+    page.wait_for_selector("button.colour-choice")  # Dana chooses first: her turn
+    page.goto(server.url)
+    button = page.locator("#yours a.btn")
+    button.wait_for()
+    box = button.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= PHONE["width"], box
+    lines = button.evaluate("a => a.getClientRects().length")
+    assert lines == 1 and box["height"] < 48, (lines, box)
+    page.screenshot(path=f"{SHOTS}/lobby-your-turn-phone.png")

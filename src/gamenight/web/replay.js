@@ -35,7 +35,7 @@ function drawMoves() {
     if (skip && isPass(i)) continue;
     const text = i === 0 ? t("The start.") : sentences(i).join(" ");
     items.push(el("li", { "data-step": i, class: i === step ? "current" : "" },
-      el("button", { type: "button", class: "linkish", "aria-current": i === step ? "step" : false, onclick: () => go(i) }, `${i}. ${text}`)));
+      el("button", { type: "button", class: "linkish", "aria-current": i === step ? "step" : false, onclick: () => { go(i); boardInView(); } }, `${i}. ${text}`)));
   }
   $("#moves").replaceChildren(...items);
   const cur = $("#moves .current");
@@ -79,6 +79,13 @@ async function load(seat) {
 }
 
 function go(n) { step = Math.max(0, Math.min(data.steps.length, n)); show(); }
+
+/** After a click in a list below the board (a phone's one column), bring the step's
+ * sentence and the board into sight: a click changed it out of view and seemed to do nothing. */
+function boardInView() {
+  const top = $("#step-action").getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight * 0.5) $("#step-action").scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+}
 
 /** One step forward or back; with "skip passes" on, steps that are only a pass are skipped. */
 function move(dir) {
@@ -130,13 +137,16 @@ function drawReview() {
 
 async function showReviewed(item) {
   if (String(data.seat ?? "") !== String(reviewSeat)) { $("#seat").value = String(reviewSeat); await load(String(reviewSeat)); }
-  go(item.step);
+  // The position after the move, as the move list and the slider number it (lichess too):
+  // "Step 11: played Drop" beside "step 10 of 18" read as a mistake.
+  go(item.step + 1);
   const words = module.reviewWords(item.advice, item.played, data.views[item.step], ctx.names);
   // Unnumbered: the coach's options in its own order (Drop or Stop: Drop, Stop), the one it
   // valued most marked; numbers would read as ranks.
   const list = el("ul", { class: "coach-plays" }, words.options.map((w, i) => el("li", { class: `odds${i === bestOf(item) ? " best" : ""}` }, w)));
   $("#review-detail").replaceChildren(el("span", {}, el("strong", {}, t("Step {number}: played {played}.", { number: item.step + 1, played: words.played })), ` ${t("The coach's view:")}`), list);
   $("#review-detail").hidden = false;
+  boardInView();
 }
 
 async function pollReview() {
@@ -165,8 +175,10 @@ async function main() {
     $("#seat").append(el("option", { value: s.seat }, seatWords(s)));
     $("#review-seat").append(el("option", { value: s.seat }, seatWords(s)));
   }
-  // Someone who did not play has no decisions of their own to review: they choose a seat.
-  if (info.you === null || info.you === undefined) $("#review-seat option[value='']").remove();
+  // One list of seats for both: a player's own is chosen at the start ("mine" beside their
+  // own name was the same seat twice; their replay opened as a spectator's, hands hidden).
+  const mine = info.you === null || info.you === undefined ? null : String(info.you);
+  if (mine !== null) { $("#seat").value = mine; $("#review-seat").value = mine; }
   module = await import(`/static/games/${info.game}.js`);
   if (module.init) await module.init($("#game"), info, ctx);
   $("#first").addEventListener("click", () => go(0));
@@ -190,7 +202,7 @@ async function main() {
     else if (ev.key === "Home") go(0);
     else if (ev.key === "End") go(data.steps.length);
   });
-  await load("");
+  await load(mine ?? "");
 }
 
 main();
