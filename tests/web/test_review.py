@@ -3,10 +3,10 @@ and the coach says when its odds are an estimate, with the margin (issue 45 b).
 
 It said "Stop — the coach's #2; it preferred: Drop 68.3%" right above "Stop 100.0%": the
 rank was the played action's place in Drop or Stop's fixed [Drop, Stop] list and the page
-took the first as preferred. Here the hard bot (the exact count, the coach's own model)
-plays seat 0 of a seeded game, so every one of its moves is the coach's choice, Stops
-included; and seat 1, the easy bot, is told "#N; it preferred: X" only with X the option
-the coach valued most.
+took the first as preferred (and "it preferred: Drop: 68.3% ...", two colons, now one).
+Here the hard bot (the exact count, the coach's own model) plays seat 0 of a seeded game,
+so every one of its moves is the coach's choice, Stops included; and seat 1, the easy bot,
+is told "#N; it preferred X" only with X the option the coach valued most.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def test_the_coachs_own_best_moves_are_never_called_mistakes(
             assert numbers[mine] == max(numbers.values()), (text, shown)
             continue
         mistakes += 1
-        assert f"the coach's #2; it preferred: {best}:" in text, (text, shown)
+        assert f"the coach's #2; it preferred {best}:" in text, (text, shown)
         assert numbers[best] > numbers[mine], (text, shown)
     assert mistakes >= 1  # the easy bot stops at 6: the coach would drop there
     detail(page, next(i for i, item in enumerate(done["steps"]) if item["rank"]))

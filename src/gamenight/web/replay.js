@@ -115,7 +115,7 @@ function bestOf(item) { return Number.isInteger(item.best) ? item.best : 0; }
 function verdict(item, words) {
   if (item.rank === 0) return `✓ ${t("the coach's choice")}`;
   const best = words.options[bestOf(item)] || "";
-  return item.rank === null ? t("the coach preferred: {best}", { best }) : t("the coach's #{rank}; it preferred: {best}", { rank: item.rank + 1, best });
+  return item.rank === null ? t("the coach preferred {best}", { best }) : t("the coach's #{rank}; it preferred {best}", { rank: item.rank + 1, best });
 }
 
 function drawReview() {
