@@ -243,6 +243,23 @@ def pass_or_play(page: Page) -> None:
     page.wait_for_timeout(100)
 
 
+def test_a_black_card_whose_name_ends_in_an_exclamation_ends_the_sentence(
+    server: Server, browser: Browser
+) -> None:
+    """ "Bob answers with Reverse!." (and "Richtungswechsel!." in German): one mark."""
+    page = open_page(browser)
+    page.goto(f"{server.url}/")
+    said = page.evaluate(
+        """async () => {
+          const arne = await import('/static/games/arne.js');
+          return ['reverse', 'stop'].map((type) =>
+            arne.describeEvent({ kind: 'black', player: 1, action: { type } }, ['Ann', 'Bob'], null)
+          );
+        }"""
+    )
+    assert said == ["Bob answers with Reverse!", "Bob answers with Stop! and plays next."], said
+
+
 def test_every_card_has_words_for_the_log(server: Server, browser: Browser) -> None:
     """The log names the card each player declares: "Pass hands" was "no colour undefined"
     (an action card whose id starts with P was read as a point card)."""

@@ -410,8 +410,11 @@ function drawLog(msg) {
     let body = typeof line === "object" && !(line instanceof Node) ? line.text : line;
     body = standInLine(msg, e, body);
     const prev = box.lastElementChild;
-    if (quiet && line.who && prev && prev.dataset.who) {  // "Bot 2, Bot 3 and Ann pass."
-      const who = [...prev.dataset.who.split("|"), line.who];
+    // "Bot 2, Bot 3 and Ann pass.": one window's passes on one line; someone passing again
+    // is the next window's, on a line of its own (one line named Ann twice, Bot 2 twice)
+    const before = prev && prev.dataset.who ? prev.dataset.who.split("|") : [];
+    if (quiet && line.who && before.length && !before.includes(line.who)) {
+      const who = [...before, line.who];
       prev.dataset.who = who.join("|");
       prev.textContent = t("{names} and {last} pass.", { names: who.slice(0, -1).join(", "), last: who[who.length - 1] });
       continue;

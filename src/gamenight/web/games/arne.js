@@ -497,7 +497,8 @@ export function describeEvent(e, names, view) {
       if (!view || !("target" in a || "colour" in a)) return t("{name} plays {card}.", { name: n(e.player), card: cardWords(e.card) });
       return t("{name} plays {card}: {play}.", { name: n(e.player), card: cardWords(e.card), play: label(a, n, view) });
     }
-    case "black": return t("{name} answers with {card}.", { name: n(e.player), card: blackWords(e, n, on, disp) });
+    // (no "Reverse!." : a card's name that ends in "!" ends the sentence)
+    case "black": return t("{name} answers with {card}.", { name: n(e.player), card: blackWords(e, n, on, disp) }).replace(/!\.$/, "!");
     case "no_white": return t("{name} has no white card to play.", { name: n(e.player) });
     case "took_random": return e.moved ? t("{name} takes a random card from {from}.", { name: n(e.player), from: n(e.target) }) : t("{name} has no card to take.", { name: n(e.target) });
     case "gave_point": return t("{name} hands {to} {card} for {display}.", { name: n(e.target), to: n(e.player), card: cardWords(e.card), display: disp(e.display) });
