@@ -87,4 +87,4 @@ def test_the_searching_tables_budget_is_one_count_over_every_process(
         statuses = sorted(r.status_code for r in answers)
         assert statuses == [201] * 3 + [429] * 5, [r.text for r in answers]
         refused = next(r for r in answers if r.status_code == 429).json()["error"]
-        assert refused.startswith("3 tables with searching bots are open from your network")
+        assert refused.startswith("3 open tables from your network address have bots that")

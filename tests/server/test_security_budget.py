@@ -414,9 +414,9 @@ def test_one_address_opens_only_so_many_tables_with_thinking_bots(tmp_path: Path
         third = client.post("/api/tables", json=body)
         assert third.status_code == 429
         assert third.json()["error"] == (
-            "2 tables with searching bots are open from your network address, the most at "
-            "once; finish one, pick easy bots, or wait: a table nobody is at closes after 30 "
-            "minutes"
+            "2 open tables from your network address have bots that think on the server (the "
+            "stronger levels), the most at once; finish one, choose easy bots, or wait: a table "
+            "nobody is at closes after 30 minutes"
         )
         assert client.post("/api/tables", json=quick).status_code == 201
 
@@ -444,8 +444,9 @@ def test_a_person_has_their_own_share_of_searching_tables_and_an_address_a_large
         third = client.post("/api/tables", json=body)
         assert third.status_code == 429
         assert third.json()["error"] == (
-            "you have 2 tables with searching bots open, the most at once; finish one, pick "
-            "easy bots, or wait: a table nobody is at closes after 30 minutes"
+            "you have 2 open tables with bots that think on the server (the stronger levels), "
+            "the most at once; finish one, choose easy bots, or wait: a table nobody is at "
+            "closes after 30 minutes"
         )
         # Bob, at the same address, has his own share: one more fills the address's 3
         client.cookies.clear()
@@ -453,7 +454,8 @@ def test_a_person_has_their_own_share_of_searching_tables_and_an_address_a_large
         assert client.post("/api/tables", json=body).status_code == 201
         full = client.post("/api/tables", json=body)
         assert full.status_code == 429 and full.json()["error"].startswith(
-            "3 tables with searching bots are open from your network address, the most at once;"
+            "3 open tables from your network address have bots that think on the server (the "
+            "stronger levels), the most at once;"
         )
         # a finished table frees its place (counted in the database: open or running ones)
         store = client.app.state.holder["hub"].store  # type: ignore[attr-defined]
@@ -466,9 +468,9 @@ def test_a_person_has_their_own_share_of_searching_tables_and_an_address_a_large
         guest = client.post("/api/tables", json=body)
         assert guest.status_code == 429
         assert guest.json()["error"] == (
-            "3 tables with searching bots are open from your network address, the most at "
-            "once; finish one, pick easy bots, or wait: a table nobody is at closes after 30 "
-            "minutes"
+            "3 open tables from your network address have bots that think on the server (the "
+            "stronger levels), the most at once; finish one, choose easy bots, or wait: a table "
+            "nobody is at closes after 30 minutes"
         )
     app = create_app(f"sqlite:///{tmp_path / 'u.sqlite3'}", pool="thread", rates=rates)
     with TestClient(app) as guest:
@@ -476,9 +478,9 @@ def test_a_person_has_their_own_share_of_searching_tables_and_an_address_a_large
         third = guest.post("/api/tables", json=body)
         assert third.status_code == 429
         assert third.json()["error"] == (
-            "2 tables with searching bots are open from your network address, the most for "
-            "guests at once (sign in for a share of your own); finish one, pick easy bots, or "
-            "wait: a table nobody is at closes after 30 minutes"
+            "2 open tables from your network address have bots that think on the server (the "
+            "stronger levels), the most guests may have at once; sign in to have your own 2, "
+            "finish one, choose easy bots, or wait: a table nobody is at closes after 30 minutes"
         )
         assert len(guest.get("/api/tables").json()) == 2  # nothing stored for the refused one
 
@@ -504,7 +506,7 @@ def test_a_seat_handed_to_a_searching_bot_after_the_table_is_made_counts_too(
         refused = client.post(f"/api/tables/{second}/seats/1", json={"to": "hard"})
         assert refused.status_code == 429
         assert refused.json()["error"].startswith(
-            "1 tables with searching bots are open from your network address, the most for "
+            "1 open tables from your network address have bots that think on the server (the "
         )
         assert client.get(f"/api/tables/{second}").json()["seats"][1]["kind"] == "open"
         easy = client.post(f"/api/tables/{second}/seats/1", json={"to": "easy"})

@@ -34,24 +34,28 @@ def quota_refusal(full: QuotaFull, quota: Quota | None, idle_timeout: float) -> 
     """429 with what is counted and the three ways on (no page offers "leave a table")."""
     minutes = round(idle_timeout / 60)
     guest = quota is not None and quota.person == quota.address
+    # (in the words of the table form, which offers levels, not "searching bots")
     if full.kind == "person" and not guest:
         template = N_(
-            "you have {count} tables with searching bots open, the most at once; finish "
-            "one, pick easy bots, or wait: a table nobody is at closes after {minutes} minutes"
+            "you have {count} open tables with bots that think on the server (the stronger "
+            "levels), the most at once; finish one, choose easy bots, or wait: a table nobody "
+            "is at closes after {minutes} minutes"
         )
     elif full.kind == "person":  # a guest's share is their address's
         template = N_(
-            "{count} tables with searching bots are open from your network address, the most "
-            "for guests at once (sign in for a share of your own); finish one, pick easy "
-            "bots, or wait: a table nobody is at closes after {minutes} minutes"
+            "{count} open tables from your network address have bots that think on the "
+            "server (the stronger levels), the most guests may have at once; sign in to have "
+            "your own {most}, finish one, choose easy bots, or wait: a table nobody is at "
+            "closes after {minutes} minutes"
         )
     else:  # (a household or a café shares one address)
         template = N_(
-            "{count} tables with searching bots are open from your network address, the "
-            "most at once; finish one, pick easy bots, or wait: a table nobody is at closes "
-            "after {minutes} minutes"
+            "{count} open tables from your network address have bots that think on the "
+            "server (the stronger levels), the most at once; finish one, choose easy bots, "
+            "or wait: a table nobody is at closes after {minutes} minutes"
         )
-    return Refused(template, 429, count=full.count, minutes=minutes)
+    most = quota.per_person if quota is not None else full.count
+    return Refused(template, 429, count=full.count, minutes=minutes, most=most)
 
 
 async def claim(request: Request, server: Server, table: LiveTable) -> bool:
