@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 
@@ -258,6 +259,36 @@ def test_a_black_card_whose_name_ends_in_an_exclamation_ends_the_sentence(
         }"""
     )
     assert said == ["Bob answers with Reverse!", "Bob answers with Stop! and plays next."], said
+
+
+def test_a_stacks_marks_are_drawn_side_by_side(server: Server, browser: Browser) -> None:
+    """A tripled, crushed and locked stack drew its ×3, ✕ and lock on top of each other (a
+    new user's screenshot): every mark apart from the others and inside the card."""
+    page = open_page(browser)
+    page.goto(f"{server.url}/")
+    found = page.evaluate(
+        """async () => {
+          const { cardFace } = await import('/static/games/arne-cards.js');
+          const all = { chameleon: true, x3: true, crush: true, lock: true };
+          return [["x3", "crush"], ["x3", "crush", "lock"], Object.keys(all)].map((keys) => {
+            const marks = Object.fromEntries(keys.map((k) => [k, true]));
+            const face = cardFace('red P200', { width: 56, marks });
+            document.body.append(face);
+            const card = face.getBoundingClientRect();
+            const boxes = [...face.querySelectorAll('[data-mark]')].map((g) => {
+              const r = g.getBoundingClientRect();
+              return { left: r.left - card.left, right: r.right - card.left, width: card.width };
+            });
+            face.remove();
+            return boxes;
+          });
+        }"""
+    )
+    for boxes in found:
+        assert len(boxes) >= 2, found
+        for a, b in itertools.pairwise(boxes):
+            assert a["right"] <= b["left"] + 0.5, boxes  # side by side, not over each other
+        assert boxes[0]["left"] >= 0 and boxes[-1]["right"] <= boxes[0]["width"], boxes
 
 
 def test_every_card_has_words_for_the_log(server: Server, browser: Browser) -> None:

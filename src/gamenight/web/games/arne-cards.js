@@ -125,7 +125,14 @@ export function cardFace(name, { width = 56, marks = null, label = null } = {}) 
     const on = Object.keys(MARKS).filter((k) => marks[k]);
     if (on.length) {
       face.append(svg("rect", { x: 3, y: 52, width: 50, height: 25, rx: 4, fill: "#fffbe6", stroke: "#b58900" }));
-      on.forEach((k, i) => face.append(icon(MARKS[k].icon, 28 + (i - (on.length - 1) / 2) * 12, 64.5, k === "crush" ? "#c62828" : "#111")));
+      // marks side by side (12 px apart drew a tripled, crushed, locked stack's ×3, ✕ and
+      // lock on top of each other), each a little smaller to fit the box
+      const step = Math.min(18, 48 / on.length), scale = on.length > 1 ? step / 20 : 1;
+      on.forEach((k, i) => {
+        const at = svg("g", { transform: `translate(${28 + (i - (on.length - 1) / 2) * step} 64.5) scale(${scale})`, "data-mark": k });
+        at.append(icon(MARKS[k].icon, 0, 0, k === "crush" ? "#c62828" : "#111"));
+        face.append(at);
+      });
     }
   }
   return face;
