@@ -55,4 +55,34 @@ def test_a_forty_letter_name_fits_a_phone_at_every_game_and_in_the_lobby(
     assert other.evaluate(WIDE) <= PHONE["width"], other.evaluate(WIDE)
     link = other.locator("#tables tr a").first.bounding_box()
     assert link is not None and link["x"] + link["width"] <= PHONE["width"]
+    # ...while the interface's own words break only between words: in Russian "свобод|ное
+    # место" and "(силь|ный)" broke mid-word when every word in the cell could
+    russian = open_page(browser, PHONE, locale="ru-RU")
+    body = {"game": "drop-or-stop", "options": {"players": 3}, "seats": ["open", "open", "hard"]}
+    assert other.request.post(f"{server.url}/api/tables", data=body).status == 201  # not hers
+    russian.goto(f"{server.url}/")
+    russian.wait_for_selector("#tables td.names:has-text('свободное место')")
+    broken = russian.evaluate(BROKEN_WORDS)
+    russian.screenshot(path=str(SHOTS / "lobby-ru-phone.png"), full_page=True)
+    assert broken == [], broken
+    assert russian.evaluate(WIDE) <= PHONE["width"], russian.evaluate(WIDE)
     assert not page.errors and not other.errors  # type: ignore[attr-defined]
+
+
+# The interface's words in the lobby's seats cells (not a person's name) that break mid-word.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const td of document.querySelectorAll('#tables td.names')) {
+    for (const node of td.childNodes) {
+      if (node.nodeType !== Node.TEXT_NODE) continue;
+      for (const m of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(m[0]);
+      }
+    }
+  }
+  return broken;
+}"""

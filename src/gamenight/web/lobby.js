@@ -196,7 +196,10 @@ async function refresh() {
     el("td", {}, el("span", { class: `pill ${tb.status === "open" ? "ok" : "warn"}` }, tb.status === "open" ? t("waiting for players") : t("playing")),
       // a practice table: its seed (so every hand) is known to everyone, and said so here
       tb.practice ? el("span", { class: "pill", "data-practice": "", title: t("the seed is chosen and public: every deal can be known in advance") }, t("practice · seed {seed}", { seed: tb.practice.seed })) : ""),
-    el("td", { class: "names" }, tb.seats.map((s) => (s.kind === "open" ? t("open seat") : seatWords(s))).join(", ")),
+    // a person's name may break anywhere (a 40-letter one must not widen a phone's page);
+    // the interface's own words ("open seat", "Bot 2 (hard)") only between words
+    el("td", { class: "names" }, ...tb.seats.flatMap((s, i) => [i ? ", " : "",
+      s.kind === "person" ? el("span", { class: "name" }, seatWords(s)) : (s.kind === "open" ? t("open seat") : seatWords(s))])),
     el("td", {}, el("a", { href: `/tables/${tb.id}${tb.action === "play here" ? "?here=1" : ""}`, class: tb.your_turn ? "btn primary" : "" }, t(words[tb.action] || "watch"))));
   // Your own games first, at the top of the page (a phone scrolled past the whole form).
   $("#yours-box").hidden = !data.yours.length;
