@@ -527,7 +527,7 @@ def test_the_rematch_of_a_searching_bots_table_takes_its_place_in_the_budget(
     a chain of rematches ran beside a full budget)."""
     from sqlalchemy import select
 
-    from gamenight.server.db import tables
+    from gamenight.server.db import tables, token_hash
 
     rates = dataclasses.replace(TEST_RATES, thinking_tables_per_person=1)
     app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", pool="thread", rates=rates)
@@ -555,3 +555,6 @@ def test_the_rematch_of_a_searching_bots_table_takes_its_place_in_the_budget(
             first = conn.execute(keys.where(tables.c.id == tid)).one()
             second = conn.execute(keys.where(tables.c.id == rematch.json()["id"])).one()
         assert first.thinking_person is not None and tuple(second) == tuple(first)
+        # keyed with the database's secret: a plain hash of an address is undone by trying
+        # every address
+        assert first.thinking_address != token_hash("address:testclient")

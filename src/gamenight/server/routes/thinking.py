@@ -4,11 +4,14 @@ one, or a seat handed to one), so on every process of a cluster."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+
 from fastapi import Request
 
 from gamenight.i18n import N_
 from gamenight.server.accounts import account_of
-from gamenight.server.db import Quota, QuotaFull, token_hash
+from gamenight.server.db import Quota, QuotaFull
 from gamenight.server.live_table import LiveTable
 from gamenight.server.routes.common import Server
 from gamenight.server.tables import Refused
@@ -22,12 +25,32 @@ async def thinking_quota(request: Request, server: Server, address: str) -> Quot
     account = await account_of(request, server.people())
     person = f"account:{account['id']}" if account else f"address:{address}"
     rates = server.rates
+    key = await _key(server)
     return Quota(
-        person=token_hash(person),
-        address=token_hash(f"address:{address}"),
+        person=_mac(key, person),
+        address=_mac(key, f"address:{address}"),
         per_person=rates.thinking_tables_per_person,
         per_address=rates.thinking_tables_per_address,
     )
+
+
+async def _key(server: Server) -> bytes:
+    """This database's secret (the archive's, made on first use; every process of a cluster
+    reads the same), kept per app."""
+    found: bytes | None = server.holder.get("thinking_key")
+    if found is None:
+        from gamenight.server.archive import server_secret  # (pyarrow: not at startup)
+
+        hub = server.hub()
+        found = await hub.db(server_secret, hub.store.engine)
+        server.holder["thinking_key"] = found
+    return found
+
+
+def _mac(key: bytes, who: str) -> str:
+    """A maker's key as stored: keyed, so the rows do not give the address back (a plain
+    hash of an IPv4 address is undone by trying all four billion)."""
+    return hmac.new(key, f"thinking|{who}".encode(), hashlib.sha256).hexdigest()
 
 
 def quota_refusal(full: QuotaFull, quota: Quota | None, idle_timeout: float) -> Refused:
