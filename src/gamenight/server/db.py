@@ -64,8 +64,9 @@ tables = Table(
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
     Column("rematch_of", String(32), nullable=True),  # unique (migration 0006)
-    # who made it, if a bot of it searches in the workers (hashes; migration 0012): the
-    # budget of such tables per person and per address, counted here for every process
+    # who made it, if a bot of it searches in the workers (keyed hashes, routes/thinking.py;
+    # migration 0012): the budget of such tables per person and per address, counted here
+    # for every process
     Column("thinking_person", String(64), nullable=True),
     Column("thinking_address", String(64), nullable=True),
 )
