@@ -148,11 +148,12 @@ class Quota:
 
 
 class QuotaFull(RuntimeError):
-    """The maker has `count` such tables already (`kind`: "person" or "address")."""
+    """The maker has `count` such tables already (`kind`: "person" or "address"), all that
+    `quota` allows."""
 
-    def __init__(self, kind: str, count: int) -> None:
+    def __init__(self, kind: str, count: int, quota: Quota) -> None:
         super().__init__(f"{count} tables with searching bots for this {kind}")
-        self.kind, self.count = kind, count
+        self.kind, self.count, self.quota = kind, count, quota
 
 
 _LOCKS: dict[int, IO[bytes]] = {}  # id(engine) -> the open, exclusively locked lock file
@@ -345,10 +346,14 @@ class Store:
                 raise RematchTaken(row.rematch_of) from None
             raise
 
-    def _insert_table(self, row: TableRow, quota: Quota | None = None) -> None:
+    def _insert_table(self, row: TableRow, quota: Quota | None) -> None:
         with self.engine.begin() as conn:
             if quota is not None:
                 _serialize_makers(conn, quota)
+                makers: tuple[str | None, str | None] = (quota.person, quota.address)
+            else:  # the next game of a series takes the place of the one that ended, in
+                # the same budget (a rematch counted nowhere)
+                makers = _makers_of(conn, row.rematch_of)
             conn.execute(
                 insert(tables).values(
                     id=row.id,
@@ -362,27 +367,12 @@ class Store:
                     created=row.created,
                     updated=row.updated,
                     rematch_of=row.rematch_of,
-                    thinking_person=quota and quota.person,
-                    thinking_address=quota and quota.address,
+                    thinking_person=makers[0],
+                    thinking_address=makers[1],
                 )
             )
             if quota is not None:  # counted with this one, which the refusal takes back
                 _within(conn, quota)
-            elif row.rematch_of is not None:  # the next game of a series takes the place of
-                # the one that ended, in the same budget (its rematch would not count at all)
-                old = select(tables.c.thinking_person, tables.c.thinking_address).where(
-                    tables.c.id == row.rematch_of
-                )
-                keys = conn.execute(old).one_or_none()
-                if keys is not None and keys.thinking_person is not None:
-                    conn.execute(
-                        update(tables)
-                        .where(tables.c.id == row.id)
-                        .values(
-                            thinking_person=keys.thinking_person,
-                            thinking_address=keys.thinking_address,
-                        )
-                    )
             for s in row.seats:
                 conn.execute(
                     insert(seats).values(
@@ -658,6 +648,15 @@ def _serialize_makers(conn: Connection, quota: Quota) -> None:
             conn.execute(text("select pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
 
 
+def _makers_of(conn: Connection, table_id: str | None) -> tuple[str | None, str | None]:
+    """The budget keys (person, address) a table is counted under; (None, None) for none."""
+    if table_id is None:
+        return None, None
+    query = select(tables.c.thinking_person, tables.c.thinking_address)
+    found = conn.execute(query.where(tables.c.id == table_id)).one_or_none()
+    return (None, None) if found is None else (found.thinking_person, found.thinking_address)
+
+
 def _within(conn: Connection, quota: Quota) -> None:
     """QuotaFull if the maker's open or running searching-bot tables, the new one counted,
     are more than `quota` allows (the transaction then stores nothing)."""
@@ -668,4 +667,4 @@ def _within(conn: Connection, quota: Quota) -> None:
     ):
         count = conn.execute(select(func.count()).where(column == key, live)).scalar_one()
         if count > most:
-            raise QuotaFull(kind, count - 1)
+            raise QuotaFull(kind, count - 1, quota)

@@ -11,7 +11,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
-from gamenight.bots import is_quick
 from gamenight.engine.core import BadInput
 from gamenight.engine.options import check_untrusted, describe_options
 from gamenight.engine.registry import game_class, games, load, spec
@@ -32,7 +31,7 @@ from gamenight.server.routes.common import (
     set_cookie,
 )
 from gamenight.server.routes.models import NewTable, posted
-from gamenight.server.routes.thinking import quota_refusal, thinking_quota
+from gamenight.server.routes.thinking import quota_refusal, searches, thinking_quota
 from gamenight.server.seats import GRACE_SECONDS
 from gamenight.server.tables import Refused
 
@@ -261,14 +260,14 @@ async def create_table(request: Request, server: ServerDep, here: LobbyDep) -> J
         raise Refused(N_("too many new tables from your address; wait a minute"), 429)
     hub = server.hub()
     quota = None
-    if thinking_bots(new.game, options, new.seats):
-        quota = await thinking_quota(request, server, client)
+    if searches(load(new.game, **options), new.seats):
+        quota = await thinking_quota(request, server)
     try:
         table, owner = await hub.create(
             new.game, options, list(new.seats), settings, seed=seed, quota=quota
         )
     except QuotaFull as full:
-        raise quota_refusal(full, quota, hub.idle_timeout) from None
+        raise quota_refusal(full, hub.idle_timeout) from None
     data = server.summary(table)
     token = None
     if new.sit is not None and sit_name is not None:  # the creator sits down at once
@@ -282,15 +281,6 @@ async def create_table(request: Request, server: ServerDep, here: LobbyDep) -> J
     if token is not None:
         set_cookie(response, request, seat_cookie(table.row.id), token)
     return response
-
-
-def thinking_bots(game: str, options: dict[str, Any], seats: list[str]) -> bool:
-    """Does a seat hold a bot that thinks in the workers (not a quick one)?"""
-    texts = [s.strip() for s in seats if s.strip() not in ("open", "", "person")]
-    if not texts:
-        return False
-    rules = load(game, **options)
-    return any(not is_quick(text, rules) for text in texts)
 
 
 async def creator_name(request: Request, new: NewTable) -> str | None:

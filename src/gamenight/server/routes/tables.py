@@ -10,7 +10,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from gamenight.bots import is_quick
 from gamenight.i18n import N_
 from gamenight.server import rights, series
 from gamenight.server.accounts import (
@@ -127,8 +126,8 @@ async def arrange_seat(
     hub = server.hub()
     text = bot_text(change.to, table.row.status) if change.to in CHOICES else None
     # a searching bot handed a seat after the table was made counts as one made with it
-    claimed = text is not None and not is_quick(text, table.game)
-    claimed = claimed and await thinking.claim(request, server, table)
+    searching = text is not None and thinking.searches(table.game, [text])
+    claimed = searching and await thinking.claim(request, server, table)
     try:
         await hub.run(SEAT, table, seat, change.to)
     except BaseException:

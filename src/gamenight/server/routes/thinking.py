@@ -9,19 +9,28 @@ import hmac
 
 from fastapi import Request
 
+from gamenight.bots import is_quick
+from gamenight.engine.core import Game
 from gamenight.i18n import N_
-from gamenight.server.accounts import account_of
+from gamenight.server.accounts import account_of, address_of
 from gamenight.server.db import Quota, QuotaFull
 from gamenight.server.live_table import LiveTable
 from gamenight.server.routes.common import Server
 from gamenight.server.tables import Refused
 
 
-async def thinking_quota(request: Request, server: Server, address: str) -> Quota:
+def searches(rules: Game, seat_texts: list[str]) -> bool:
+    """Does a seat hold a bot that thinks in the workers (not a quick one)?"""
+    texts = [s.strip() for s in seat_texts if s.strip() not in ("open", "", "person")]
+    return any(not is_quick(text, rules) for text in texts)
+
+
+async def thinking_quota(request: Request, server: Server) -> Quota:
     """The budget of tables whose bots search in the workers (costly table work): per
     person (a signed-in account, over every address; a guest is their address) and per
     address (a household or a café of several accounts), counted in the database, so on
     every process of a cluster."""
+    address = address_of(request)
     account = await account_of(request, server.people())
     person = f"account:{account['id']}" if account else f"address:{address}"
     rates = server.rates
@@ -53,10 +62,10 @@ def _mac(key: bytes, who: str) -> str:
     return hmac.new(key, f"thinking|{who}".encode(), hashlib.sha256).hexdigest()
 
 
-def quota_refusal(full: QuotaFull, quota: Quota | None, idle_timeout: float) -> Refused:
+def quota_refusal(full: QuotaFull, idle_timeout: float) -> Refused:
     """429 with what is counted and the three ways on (no page offers "leave a table")."""
     minutes = round(idle_timeout / 60)
-    guest = quota is not None and quota.person == quota.address
+    guest = full.quota.person == full.quota.address
     # (in the words of the table form, which offers levels, not "searching bots")
     if full.kind == "person" and not guest:
         template = N_(
@@ -77,18 +86,17 @@ def quota_refusal(full: QuotaFull, quota: Quota | None, idle_timeout: float) -> 
             "server (the stronger levels), the most at once; finish one, choose easy bots, "
             "or wait: a table nobody is at closes after {minutes} minutes"
         )
-    most = quota.per_person if quota is not None else full.count
+    most = full.quota.per_person
     return Refused(template, 429, count=full.count, minutes=minutes, most=most)
 
 
 async def claim(request: Request, server: Server, table: LiveTable) -> bool:
     """Count `table` in its changer's budget as a seat of it is handed to a searching bot
     (429 past the budget); True if it was counted now (not already)."""
-    address = request.client.host if request.client else "?"
-    quota = await thinking_quota(request, server, address)
+    quota = await thinking_quota(request, server)
     hub = server.hub()
     try:
         claimed: bool = await hub.db(hub.store.claim_thinking, table.row.id, quota)
     except QuotaFull as full:
-        raise quota_refusal(full, quota, hub.idle_timeout) from None
+        raise quota_refusal(full, hub.idle_timeout) from None
     return claimed
