@@ -1,6 +1,7 @@
 // The replay: a finished game step by step, told in the table log's sentences, with a move
 // list, passes skipped on request, and every hand revealed (a finished game hides nothing).
 import { api, el, $, toast, initLanguage, seatWords, t, tn } from "/static/common.js";
+import { reducedMotion } from "/static/moment.js";
 import { showReplayChat } from "/static/replay-chat.js";
 
 const tableId = location.pathname.split("/")[2];
@@ -84,7 +85,7 @@ function go(n) { step = Math.max(0, Math.min(data.steps.length, n)); show(); }
  * sentence and the board into sight: a click changed it out of view and seemed to do nothing. */
 function boardInView() {
   const top = $("#step-action").getBoundingClientRect().top;
-  if (top < 0 || top > window.innerHeight * 0.5) $("#step-action").scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+  if (top < 0 || top > window.innerHeight * 0.5) $("#step-action").scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
 }
 
 /** One step forward or back; with "skip passes" on, steps that are only a pass are skipped. */
