@@ -400,13 +400,33 @@ def test_a_coach_flood_leaves_other_tables_their_pace(tmp_path: Path) -> None:
         assert 429 in statuses  # and a refusal for every request beyond it
 
 
+SEARCHING = {"game": "drop-or-stop", "options": {"players": 2}, "seats": ["open", "hard"]}
+
+
+def budget_app(db: Path, **rates: int) -> Any:
+    """An app of its own whose searching-bot budget is `rates` (the test rates otherwise)."""
+    return create_app(
+        f"sqlite:///{db}", pool="thread", rates=dataclasses.replace(TEST_RATES, **rates)
+    )
+
+
+def finish_in_store(client: TestClient, table_id: str) -> None:
+    """The table's row says its game is over (as a finished game leaves it)."""
+    from sqlalchemy import update
+
+    from gamenight.server.db import tables
+
+    store = client.app.state.holder["hub"].store  # type: ignore[attr-defined]
+    with store.engine.begin() as conn:
+        conn.execute(update(tables).where(tables.c.id == table_id).values(status="finished"))
+
+
 def test_one_address_opens_only_so_many_tables_with_thinking_bots(tmp_path: Path) -> None:
     """Table work is costly work too (issue 44 leftover): one address may have at most
     `thinking_tables_per_address` open or running tables whose bots search in the workers;
     tables of quick bots (in the event loop) are not counted."""
-    rates = dataclasses.replace(TEST_RATES, thinking_tables_per_address=2)
-    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", pool="thread", rates=rates)
-    body = {"game": "drop-or-stop", "options": {"players": 2}, "seats": ["open", "hard"]}
+    app = budget_app(tmp_path / "t.sqlite3", thinking_tables_per_address=2)
+    body = SEARCHING
     quick = {**body, "seats": ["open", "easy"]}
     with TestClient(app) as client:
         made = [client.post("/api/tables", json=body).status_code for _ in range(2)]
@@ -427,17 +447,11 @@ def test_a_person_has_their_own_share_of_searching_tables_and_an_address_a_large
     """The budget of searching-bot tables per person (a household behind one address
     shared 6): a signed-in account has its own share, a guest's share is their address's,
     and the address's people together have a larger one. (One test client: one address.)"""
-    from sqlalchemy import update
-
-    from gamenight.server.db import tables
     from tests.server.test_accounts import sign_up
 
-    rates = dataclasses.replace(
-        TEST_RATES, thinking_tables_per_person=2, thinking_tables_per_address=3
-    )
-    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", pool="thread", rates=rates)
-    body = {"game": "drop-or-stop", "options": {"players": 2}, "seats": ["open", "hard"]}
-    with TestClient(app) as client:
+    rates = {"thinking_tables_per_person": 2, "thinking_tables_per_address": 3}
+    body = SEARCHING
+    with TestClient(budget_app(tmp_path / "t.sqlite3", **rates)) as client:
         sign_up(client, "Ann")
         made = [client.post("/api/tables", json=body) for _ in range(2)]
         assert [r.status_code for r in made] == [201, 201]
@@ -458,10 +472,7 @@ def test_a_person_has_their_own_share_of_searching_tables_and_an_address_a_large
             "stronger levels), the most at once;"
         )
         # a finished table frees its place (counted in the database: open or running ones)
-        store = client.app.state.holder["hub"].store  # type: ignore[attr-defined]
-        with store.engine.begin() as conn:
-            finished = update(tables).where(tables.c.id == made[0].json()["id"])
-            conn.execute(finished.values(status="finished"))
+        finish_in_store(client, made[0].json()["id"])
         assert client.post("/api/tables", json=body).status_code == 201
         # A guest is their address: the guests there share one person's share (none left)
         client.cookies.clear()
@@ -472,8 +483,7 @@ def test_a_person_has_their_own_share_of_searching_tables_and_an_address_a_large
             "stronger levels), the most at once; finish one, choose easy bots, or wait: a table "
             "nobody is at closes after 30 minutes"
         )
-    app = create_app(f"sqlite:///{tmp_path / 'u.sqlite3'}", pool="thread", rates=rates)
-    with TestClient(app) as guest:
+    with TestClient(budget_app(tmp_path / "u.sqlite3", **rates)) as guest:
         assert [guest.post("/api/tables", json=body).status_code for _ in range(2)] == [201, 201]
         third = guest.post("/api/tables", json=body)
         assert third.status_code == 429
@@ -491,13 +501,8 @@ def test_a_seat_handed_to_a_searching_bot_after_the_table_is_made_counts_too(
     """Made with open seats (not counted), then a seat handed to a `hard` bot: it was a way
     around the budget. It counts as a table made with it; past the budget the seat stays
     as it was, and an easy bot is still welcome."""
-    from sqlalchemy import update
-
-    from gamenight.server.db import tables
-
-    rates = dataclasses.replace(TEST_RATES, thinking_tables_per_person=1)
-    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", pool="thread", rates=rates)
-    body = {"game": "drop-or-stop", "options": {"players": 2}, "seats": ["open", "open"]}
+    app = budget_app(tmp_path / "t.sqlite3", thinking_tables_per_person=1)
+    body = {**SEARCHING, "seats": ["open", "open"]}
     with TestClient(app) as client:
         first, second = (client.post("/api/tables", json=body).json()["id"] for _ in range(2))
         assert client.post(f"/api/tables/{first}/seats/1", json={"to": "hard"}).status_code == 200
@@ -512,9 +517,7 @@ def test_a_seat_handed_to_a_searching_bot_after_the_table_is_made_counts_too(
         easy = client.post(f"/api/tables/{second}/seats/1", json={"to": "easy"})
         assert easy.status_code == 200 and easy.json()["seats"][1]["kind"] == "bot"
         # the first game over, a change refused for another reason keeps no place
-        store = client.app.state.holder["hub"].store  # type: ignore[attr-defined]
-        with store.engine.begin() as conn:
-            conn.execute(update(tables).where(tables.c.id == first).values(status="finished"))
+        finish_in_store(client, first)
         third = client.post("/api/tables", json=body).json()["id"]
         assert client.post(f"/api/tables/{third}/seats/7", json={"to": "hard"}).status_code == 400
         assert client.post(f"/api/tables/{third}/seats/1", json={"to": "hard"}).status_code == 200
@@ -529,10 +532,9 @@ def test_the_rematch_of_a_searching_bots_table_takes_its_place_in_the_budget(
 
     from gamenight.server.db import tables, token_hash
 
-    rates = dataclasses.replace(TEST_RATES, thinking_tables_per_person=1)
-    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", pool="thread", rates=rates)
+    app = budget_app(tmp_path / "t.sqlite3", thinking_tables_per_person=1)
     body = {
-        "game": "drop-or-stop",
+        **SEARCHING,
         "options": {"players": 2, "wins_to_win": 1},
         "seats": ["easy", "hard"],
         "settings": {"bot_delay": 0},
