@@ -124,8 +124,11 @@ def test_kill_restart_continue_and_compare(
 
 
 def test_players_who_left_time_out(tmp_path: Path) -> None:
+    # (1.5 s, not 0.3: a CI run at a high load took longer than 0.3 s between the table's
+    # making and Bob's join, and the sweep had abandoned it as nobody's)
+    idle = 1.5
     app = create_app(
-        f"sqlite:///{tmp_path / 't.sqlite3'}", pool="thread", idle_timeout=0.3, sweep_every=0.1
+        f"sqlite:///{tmp_path / 't.sqlite3'}", pool="thread", idle_timeout=idle, sweep_every=0.1
     )
     with TestClient(app) as client:
         t = new_table(client, seats=["open", "open"])
@@ -136,9 +139,9 @@ def test_players_who_left_time_out(tmp_path: Path) -> None:
             f"/ws/tables/{t['id']}", headers={"cookie": f"{seat_cookie(t['id'])}={a}"}
         ) as ws:
             ws.receive_json()
-            time.sleep(0.6)  # someone is here: the table stays
+            time.sleep(2 * idle)  # someone is here: the table stays
             assert client.get(f"/api/tables/{t['id']}").json()["status"] == "running"
-        deadline = time.time() + 5
+        deadline = time.time() + 5 + idle
         while client.get(f"/api/tables/{t['id']}").json()["status"] != "abandoned":
             assert time.time() < deadline, "the table did not time out"
             time.sleep(0.1)
